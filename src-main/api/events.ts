@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { settingsView } from './procedures';
+
+/**
+ * Events the UI can subscribe to. Progress is pushed (events); reads are pulled (procedures).
+ */
+export const events = {
+  'settings/changed': settingsView,
+  'app/notice': z.object({ level: z.enum(['info', 'warning', 'error']), message: z.string() }),
+} as const;
+
+export type Events = typeof events;
+export type EventName = keyof Events;
+export type EventPayload<E extends EventName> = z.output<Events[E]>;
+export interface EventMessage<E extends EventName = EventName> {
+  event: E;
+  payload: EventPayload<E>;
+}
+
+export const eventNames = Object.keys(events) as EventName[];
+
+export function isEventName(name: unknown): name is EventName {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(events, name);
+}

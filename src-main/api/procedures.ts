@@ -1,0 +1,85 @@
+import { z } from 'zod';
+
+/**
+ * The one API contract: every procedure the UI (or any other client) can call, by `area/verb`.
+ * Main, preload and renderer all derive their types from this map; adding a procedure here is
+ * the only place its shape is written down. This file imports nothing from node, electron or
+ * the DOM so that every side can use it.
+ */
+
+const empty = z.object({}).strict();
+
+export const appMode = z.enum(['electron', 'headless', 'test']);
+
+export const appInfo = z.object({
+  name: z.string(),
+  version: z.string(),
+  mode: appMode,
+  dataDir: z.string(),
+  platform: z.string(),
+  nodeVersion: z.string(),
+  startedAt: z.string(),
+});
+
+export const healthCheck = z.object({
+  name: z.string(),
+  ok: z.boolean(),
+  detail: z.string(),
+});
+
+export const appHealth = z.object({
+  status: z.enum(['ok', 'degraded']),
+  uptimeSeconds: z.number(),
+  checks: z.array(healthCheck),
+});
+
+export const themeSetting = z.enum(['system', 'light', 'dark']);
+export const secretName = z.enum(['anthropicApiKey', 'voyageApiKey', 'openaiApiKey']);
+
+/** Settings the renderer may see and edit. Secrets are never part of this shape. */
+export const settings = z.object({
+  theme: themeSetting,
+  timezone: z.string().min(1).max(64),
+  displayName: z.string().max(80),
+  sessionTimeoutMinutes: z.number().int().min(1).max(24 * 60),
+  anthropicBaseUrl: z.string().url().or(z.literal('')),
+  searchWeights: z.object({
+    semantic: z.number().min(0).max(1),
+    recency: z.number().min(0).max(1),
+  }),
+});
+export type Settings = z.infer<typeof settings>;
+
+export const settingsView = z.object({
+  settings,
+  /** Which secrets are set: never their values. */
+  secrets: z.record(secretName, z.boolean()),
+  /** Where secrets live in this mode, in words a PM understands. */
+  secretStorage: z.string(),
+});
+
+export const settingsPatch = z
+  .object({
+    settings: settings.partial().strict().optional(),
+    /** A secret to set; an empty string clears it. */
+    secrets: z.partialRecord(secretName, z.string().max(4096)).optional(),
+  })
+  .strict();
+
+export const procedures = {
+  'app/info': { input: empty, output: appInfo },
+  'app/health': { input: empty, output: appHealth },
+  'settings/get': { input: empty, output: settingsView },
+  'settings/set': { input: settingsPatch, output: settingsView },
+} as const;
+
+export type Procedures = typeof procedures;
+export type ProcedureName = keyof Procedures;
+export type ProcedureInput<N extends ProcedureName> = z.input<Procedures[N]['input']>;
+export type ProcedureOutput<N extends ProcedureName> = z.output<Procedures[N]['output']>;
+
+export const procedureNames = Object.keys(procedures) as ProcedureName[];
+
+export function isProcedureName(name: unknown): name is ProcedureName {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(procedures, name);
+}

@@ -1,0 +1,43 @@
+import type { ErrorCode } from '../api/envelope';
+
+/**
+ * An infrastructure fault the app understands: a string `code` (checked across boundaries, never
+ * `instanceof`), a message a PM can act on, and optional details (zod issue paths, the line of a
+ * malformed record, the column of a bad query).
+ */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly issues?: { path: (string | number)[]; message: string }[];
+
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown; issues?: AppError['issues'] }) {
+    super(message, options?.cause !== undefined ? { cause: options.cause } : undefined);
+    this.name = 'AppError';
+    this.code = code;
+    if (options?.issues) this.issues = options.issues;
+  }
+}
+
+export class InvalidInputError extends AppError {
+  constructor(message: string, issues?: AppError['issues']) {
+    super('invalid_input', message, { issues });
+    this.name = 'InvalidInputError';
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(message: string) {
+    super('not_found', message);
+    this.name = 'NotFoundError';
+  }
+}
+
+export class ConflictError extends AppError {
+  constructor(message: string) {
+    super('conflict', message);
+    this.name = 'ConflictError';
+  }
+}
+
+export function isAppError(e: unknown): e is AppError {
+  return typeof e === 'object' && e !== null && typeof (e as AppError).code === 'string' && e instanceof Error;
+}

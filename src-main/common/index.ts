@@ -1,0 +1,2 @@
+export { AppError, InvalidInputError, NotFoundError, ConflictError, isAppError } from './errors';
+export { writeFileAtomic } from './atomic-file';

@@ -1,0 +1,41 @@
+import type { z } from 'zod';
+import type { secretName } from '../api/procedures';
+
+export type SecretName = z.infer<typeof secretName>;
+
+/**
+ * Where API keys live. The Electron shell encrypts them with the OS keychain (safeStorage);
+ * headless mode reads the environment and keeps anything set through the UI in memory only,
+ * because it has no safe place to write a secret to disk.
+ */
+export interface SecretStore {
+  /** A sentence for the Settings screen: where secrets are kept in this mode. */
+  readonly description: string;
+  get(name: SecretName): string | undefined;
+  set(name: SecretName, value: string | undefined): void;
+}
+
+export const secretEnvVars: Record<SecretName, string> = {
+  anthropicApiKey: 'ANTHROPIC_API_KEY',
+  voyageApiKey: 'VOYAGE_API_KEY',
+  openaiApiKey: 'OPENAI_API_KEY',
+};
+
+/** Environment first, then values set during this run (never persisted). */
+export class EnvSecretStore implements SecretStore {
+  readonly description =
+    'Headless mode: keys come from environment variables (ANTHROPIC_API_KEY, VOYAGE_API_KEY, OPENAI_API_KEY); a key entered here is kept in memory for this run only.';
+  private readonly overrides = new Map<SecretName, string | undefined>();
+
+  constructor(private readonly env: Record<string, string | undefined> = process.env) {}
+
+  get(name: SecretName): string | undefined {
+    if (this.overrides.has(name)) return this.overrides.get(name) || undefined;
+    const v = this.env[secretEnvVars[name]];
+    return v && v.trim() ? v.trim() : undefined;
+  }
+
+  set(name: SecretName, value: string | undefined): void {
+    this.overrides.set(name, value && value.trim() ? value.trim() : undefined);
+  }
+}

@@ -1,0 +1,14 @@
+import type { SecretStore } from '../config/secrets';
+
+export type AppMode = 'electron' | 'headless' | 'test';
+
+/** What it takes to build a core: from Electron, the headless host, the CLI or a test. */
+export interface CoreConfig {
+  /** The workspace folder (settings.json, forge.db, skills copy, sessions). Created if missing. */
+  dataDir: string;
+  mode: AppMode;
+  /** Where API keys come from; headless default is the environment. */
+  secrets?: SecretStore;
+  /** Path to a better-sqlite3 native binding built for this runtime (Electron passes its own). */
+  nativeBinding?: string;
+}

@@ -1,0 +1,103 @@
+import { mkdirSync } from 'node:fs';
+import { z } from 'zod';
+import { fail, ok, type Envelope } from '../api/envelope';
+import { isProcedureName, procedures, type ProcedureName, type ProcedureOutput } from '../api/procedures';
+import { isAppError } from '../common/errors';
+import { EnvSecretStore } from '../config/secrets';
+import { SettingsFile } from '../config/settings-file';
+import type { CoreConfig } from './config';
+import type { CoreContext } from './context';
+import { EventBus } from './events';
+import { appHandlers } from './handlers/app';
+import { settingsHandlers } from './handlers/settings';
+import type { Handler, HandlerMap, PartialHandlerMap } from './handlers/types';
+import { appVersion } from './version';
+
+/**
+ * The core: every capability of Forge wired from one config object. Electron, the headless
+ * host, the CLI and tests all build one of these; nothing here is module-level state, so two
+ * cores in one process never share anything.
+ */
+export interface Core {
+  readonly context: CoreContext;
+  invoke<N extends ProcedureName>(name: N, input: unknown): Promise<Envelope<ProcedureOutput<N>>>;
+  /** Same as invoke, for transports that received the name as an untrusted string. */
+  invokeUnknown(name: string, input: unknown): Promise<Envelope<unknown>>;
+  close(): Promise<void>;
+}
+
+function zodIssues(error: z.ZodError) {
+  return error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), message: i.message }));
+}
+
+function describeIssues(issues: { path: (string | number)[]; message: string }[]): string {
+  return issues
+    .slice(0, 5)
+    .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))
+    .join('; ');
+}
+
+export function createCore(config: CoreConfig): Core {
+  mkdirSync(config.dataDir, { recursive: true });
+  const events = new EventBus();
+  const context: CoreContext = {
+    mode: config.mode,
+    version: appVersion(),
+    dataDir: config.dataDir,
+    startedAt: new Date(),
+    settings: new SettingsFile(config.dataDir),
+    secrets: config.secrets ?? new EnvSecretStore(),
+    events,
+  };
+  const handlers = assemble([appHandlers, settingsHandlers]);
+  const closers: (() => void | Promise<void>)[] = [];
+  let closed = false;
+
+  async function invokeUnknown(name: string, input: unknown): Promise<Envelope<unknown>> {
+    if (closed) return fail('unavailable', 'Forge is shutting down.');
+    if (!isProcedureName(name)) return fail('not_found', `There is no procedure named "${String(name).slice(0, 80)}".`);
+    const spec = procedures[name];
+    const parsed = spec.input.safeParse(input ?? {});
+    if (!parsed.success) {
+      const issues = zodIssues(parsed.error);
+      return fail('invalid_input', `Invalid input for ${name}: ${describeIssues(issues)}`, issues);
+    }
+    try {
+      const handler = handlers[name] as Handler<ProcedureName>;
+      const value = await handler(parsed.data as never, context);
+      if (config.mode === 'test') {
+        // Tests hold handlers to the contract they declare; production trusts the types.
+        const out = spec.output.safeParse(value);
+        if (!out.success) return fail('internal', `${name} returned a value outside its contract: ${describeIssues(zodIssues(out.error))}`);
+      }
+      return ok(value);
+    } catch (e) {
+      if (isAppError(e)) return { ok: false, error: { code: e.code, message: e.message, ...(e.issues ? { issues: e.issues } : {}) } };
+      if (e instanceof z.ZodError) {
+        const issues = zodIssues(e);
+        return fail('invalid_input', describeIssues(issues), issues);
+      }
+      // Unknown faults are reported without internals (no stack, no paths from deep inside).
+      return fail('internal', `${name} failed unexpectedly: ${(e as Error)?.message ?? String(e)}`);
+    }
+  }
+
+  return {
+    context,
+    invoke: (name, input) => invokeUnknown(name, input) as never,
+    invokeUnknown,
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const c of closers.reverse()) await c();
+    },
+  };
+}
+
+function assemble(parts: PartialHandlerMap[]): HandlerMap {
+  const map: PartialHandlerMap = {};
+  for (const part of parts) Object.assign(map, part);
+  const missing = Object.keys(procedures).filter((n) => !(n in map));
+  if (missing.length) throw new Error(`No handler for procedure(s): ${missing.join(', ')}`);
+  return map as HandlerMap;
+}

@@ -1,0 +1,24 @@
+import { secretName } from '../../api/procedures';
+import type { CoreContext } from '../context';
+import type { PartialHandlerMap } from './types';
+
+function view(ctx: CoreContext) {
+  const secrets = Object.fromEntries(secretName.options.map((n) => [n, Boolean(ctx.secrets.get(n))])) as Record<
+    (typeof secretName.options)[number],
+    boolean
+  >;
+  return { settings: ctx.settings.get(), secrets, secretStorage: ctx.secrets.description };
+}
+
+export const settingsHandlers: PartialHandlerMap = {
+  'settings/get': (_input, ctx) => view(ctx),
+  'settings/set': (input, ctx) => {
+    if (input.settings) ctx.settings.update(input.settings);
+    for (const [name, value] of Object.entries(input.secrets ?? {})) {
+      ctx.secrets.set(name as (typeof secretName.options)[number], value || undefined);
+    }
+    const next = view(ctx);
+    ctx.events.emit('settings/changed', next);
+    return next;
+  },
+};
