@@ -10,6 +10,7 @@ import type { CoreContext } from './context';
 import { EventBus } from './events';
 import { appHandlers } from './handlers/app';
 import { settingsHandlers } from './handlers/settings';
+import { memoryHandlers } from './handlers/memory';
 import type { Handler, HandlerMap, PartialHandlerMap } from './handlers/types';
 import { appVersion } from './version';
 
@@ -49,7 +50,7 @@ export function createCore(config: CoreConfig): Core {
     secrets: config.secrets ?? new EnvSecretStore(),
     events,
   };
-  const handlers = assemble([appHandlers, settingsHandlers]);
+  const handlers = assemble([appHandlers, settingsHandlers, memoryHandlers]);
   const closers: (() => void | Promise<void>)[] = [];
   let closed = false;
 

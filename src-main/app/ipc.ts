@@ -1,0 +1,34 @@
+import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
+import { fail } from '../api/envelope';
+import { procedureNames } from '../api/procedures';
+import type { Core } from '../host/core';
+import { isAppUrl } from './web-preferences';
+
+export const INVOKE_CHANNEL_PREFIX = 'forge:invoke:';
+export const EVENT_CHANNEL = 'forge:event';
+
+/**
+ * One ipcMain.handle per procedure. Each call checks that it comes from our own renderer's
+ * main frame (not an iframe, not a page that navigated elsewhere) before reaching the core.
+ */
+export function registerIpc(core: Core, appUrl: () => string): () => void {
+  const trusted = (event: IpcMainInvokeEvent) => {
+    const frame = event.senderFrame;
+    return !!frame && frame === event.sender.mainFrame && isAppUrl(frame.url, appUrl());
+  };
+  for (const name of procedureNames) {
+    ipcMain.handle(INVOKE_CHANNEL_PREFIX + name, async (event, input: unknown) => {
+      if (!trusted(event)) return fail('forbidden', 'This window may not call Forge.');
+      return core.invokeUnknown(name, input);
+    });
+  }
+  return () => procedureNames.forEach((n) => ipcMain.removeHandler(INVOKE_CHANNEL_PREFIX + n));
+}
+
+/** Forward core events to a window for as long as it lives. */
+export function forwardEvents(core: Core, contents: WebContents): void {
+  const unsubscribe = core.context.events.subscribe((message) => {
+    if (!contents.isDestroyed()) contents.send(EVENT_CHANNEL, message);
+  });
+  contents.once('destroyed', unsubscribe);
+}

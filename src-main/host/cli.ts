@@ -1,0 +1,91 @@
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { resolveDataDir } from '../config/paths';
+import { createCore } from './core';
+import { startHeadlessHost } from './http/server';
+import { appVersion, packageRoot } from './version';
+
+/**
+ * The `forge` command line. Each command builds its own core from the same config the Electron
+ * shell uses, so headless and desktop behave the same.
+ */
+const usage = `Usage: forge <command> [options]
+
+Commands:
+  serve      Run Forge headless: the full app in your browser, on 127.0.0.1 only.
+             --port N      port to listen on (default: a free one)
+             --data DIR    workspace folder (default: $FORGE_HOME or ~/.forge)
+  version    Print the version.
+  help       Show this text.
+`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'serve':
+      return serve(rest);
+    case 'version':
+    case '--version':
+      console.log(appVersion());
+      return 0;
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      console.log(usage);
+      return 0;
+    default:
+      console.error(`forge: unknown command "${command}".\n\n${usage}`);
+      return 2;
+  }
+}
+
+async function serve(args: string[]): Promise<number> {
+  let values: { port?: string; data?: string };
+  try {
+    ({ values } = parseArgs({ args, options: { port: { type: 'string' }, data: { type: 'string' } }, strict: true }));
+  } catch (e) {
+    console.error(`forge serve: ${(e as Error).message}`);
+    return 2;
+  }
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`forge serve: --port must be a number from 0 to 65535, not "${values.port}".`);
+    return 2;
+  }
+  const dataDir = resolveDataDir(values.data);
+  const core = createCore({ dataDir, mode: 'headless' });
+  let host;
+  try {
+    host = await startHeadlessHost({ core, port, rendererDir: join(packageRoot(), 'out', 'renderer') });
+  } catch (e) {
+    await core.close();
+    const err = e as NodeJS.ErrnoException;
+    console.error(err.code === 'EADDRINUSE' ? `forge serve: port ${port} is already in use; pick another with --port.` : `forge serve: ${err.message}`);
+    return 1;
+  }
+  console.log(`Forge ${appVersion()} is running headless.`);
+  console.log(`Workspace: ${dataDir}`);
+  console.log(`Open: ${host.openUrl}`);
+  console.log('Press Ctrl+C to stop.');
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await host.close();
+  await core.close();
+  return 0;
+}
+
+// Run when executed directly (node out/main/cli.js, tsx src-main/host/cli.ts), not when imported.
+const invokedDirectly = process.argv[1] && /(^|[\\/])cli\.(ts|js|mjs)$/.test(process.argv[1]);
+if (invokedDirectly) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (e) => {
+      console.error(`forge: ${(e as Error).message}`);
+      process.exit(1);
+    },
+  );
+}

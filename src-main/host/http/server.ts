@@ -1,0 +1,225 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { fail, type Envelope, type ErrorCode } from '../../api/envelope';
+import type { Core } from '../core';
+import { hostAllowed, isLoopbackHost, originAllowed, presentedToken, TOKEN_COOKIE, tokenMatches } from './security';
+import { resolveStatic, sendFile } from './static';
+
+export interface HeadlessHostOptions {
+  core: Core;
+  /** Loopback only: anything else is refused before a socket is opened. */
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** The built renderer (out/renderer). Without it the API still works and `/` explains. */
+  rendererDir?: string;
+  /** Fixed token for tests; by default a random one per run. */
+  token?: string;
+  maxBodyBytes?: number;
+}
+
+export interface HeadlessHost {
+  readonly url: string;
+  /** The URL to open in a browser: carries the token once, then a cookie takes over. */
+  readonly openUrl: string;
+  readonly port: number;
+  readonly token: string;
+  close(): Promise<void>;
+}
+
+const statusFor: Record<ErrorCode, number> = {
+  invalid_input: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  blocked: 422,
+  cancelled: 409,
+  internal: 500,
+  unavailable: 503,
+};
+
+const securityHeaders = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+};
+
+function sendJson(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
+  const data = JSON.stringify(body);
+  res.writeHead(status, { ...securityHeaders, ...extra, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+  res.end(data);
+}
+
+function sendEnvelope(res: ServerResponse, env: Envelope<unknown>): void {
+  sendJson(res, env.ok ? 200 : statusFor[env.error.code] ?? 500, env);
+}
+
+function sendPage(res: ServerResponse, status: number, title: string, text: string): void {
+  res.writeHead(status, { ...securityHeaders, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" });
+  res.end(`<!doctype html><meta charset="utf-8"><title>${title}</title><body style="font:15px system-ui;margin:3rem;max-width:40rem"><h1 style="font-size:1.3rem">${title}</h1><p>${text}</p></body>`);
+}
+
+/** Read a request body up to a cap; over the cap the request is answered 413 and drained. */
+function readBody(req: IncomingMessage, cap: number): Promise<Buffer | 'too_large'> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > cap) {
+      req.resume();
+      resolve('too_large');
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > cap) over = true;
+      else chunks.push(c);
+    });
+    req.on('end', () => resolve(over ? 'too_large' : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+export async function startHeadlessHost(options: HeadlessHostOptions): Promise<HeadlessHost> {
+  const host = options.host ?? '127.0.0.1';
+  if (!isLoopbackHost(host)) {
+    throw new Error(`Forge serves only on this machine (127.0.0.1); refusing to listen on ${host}.`);
+  }
+  const { core } = options;
+  const token = options.token ?? randomBytes(24).toString('base64url');
+  const cap = options.maxBodyBytes ?? 1024 * 1024;
+  const rendererDir = options.rendererDir && existsSync(options.rendererDir) ? options.rendererDir : undefined;
+  let port = 0;
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((e) => {
+      if (!res.headersSent) sendEnvelope(res, fail('internal', `The request failed: ${(e as Error).message}`));
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    if (!hostAllowed(req.headers.host, port)) {
+      sendJson(res, 403, fail('forbidden', 'This address is not Forge\'s: use the URL printed by `forge serve`.'));
+      return;
+    }
+    if (!originAllowed(req.headers.origin, port)) {
+      sendJson(res, 403, fail('forbidden', `Requests from ${String(req.headers.origin).slice(0, 100)} are not allowed.`));
+      return;
+    }
+    const authorized = tokenMatches(presentedToken(req, url), token);
+
+    if (url.pathname.startsWith('/api/')) {
+      if (!authorized) {
+        sendJson(res, 401, fail('unauthorized', 'Missing or wrong token: open Forge from the URL printed by `forge serve`.'));
+        return;
+      }
+      if (req.method !== 'POST') {
+        sendJson(res, 405, fail('invalid_input', 'API procedures are called with POST.'), { allow: 'POST' });
+        return;
+      }
+      const type = String(req.headers['content-type'] ?? '');
+      if (!type.toLowerCase().startsWith('application/json')) {
+        // A JSON content type cannot be sent cross-site without a CORS preflight we never grant.
+        sendJson(res, 415, fail('invalid_input', 'Send the input as application/json.'));
+        return;
+      }
+      const body = await readBody(req, cap);
+      if (body === 'too_large') {
+        sendJson(res, 413, fail('too_large', `The request is larger than ${Math.round(cap / 1024)} KiB.`), { connection: 'close' });
+        return;
+      }
+      let input: unknown = {};
+      if (body.length) {
+        try {
+          input = JSON.parse(body.toString('utf8'));
+        } catch {
+          sendJson(res, 400, fail('invalid_input', 'The request body is not valid JSON.'));
+          return;
+        }
+      }
+      sendEnvelope(res, await core.invokeUnknown(decodeURIComponent(url.pathname.slice('/api/'.length)), input));
+      return;
+    }
+
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      sendJson(res, 405, fail('invalid_input', 'Only GET is served here.'));
+      return;
+    }
+    if (!authorized) {
+      sendPage(res, 401, 'Forge needs its link', 'Open Forge with the full URL that <code>forge serve</code> printed: it carries a token that keeps other programs on this machine out.');
+      return;
+    }
+    const cookie: Record<string, string> = url.searchParams.get('token')
+      ? { 'set-cookie': `${TOKEN_COOKIE}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/` }
+      : {};
+    if (!rendererDir) {
+      sendPage(res, 503, 'The Forge UI is not built', 'Run <code>npm run build</code> (or <code>npm run serve</code>, which builds first). The API is available meanwhile.');
+      return;
+    }
+    // Single-page app: unknown paths without a file extension get index.html.
+    const file =
+      resolveStatic(rendererDir, url.pathname) ??
+      (/\.[a-z0-9]+$/i.test(url.pathname) ? undefined : resolveStatic(rendererDir, '/index.html'));
+    if (!file) {
+      sendJson(res, 404, fail('not_found', `No file at ${url.pathname.slice(0, 200)}.`));
+      return;
+    }
+    sendFile(res, file, { ...securityHeaders, ...cookie });
+  }
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  const sockets = new Set<WebSocket>();
+  server.on('upgrade', (req, socket, head) => {
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    const refuse = (status: number, text: string) => {
+      socket.write(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      socket.destroy();
+    };
+    if (url.pathname !== '/events') return refuse(404, 'Not Found');
+    if (!hostAllowed(req.headers.host, port) || !originAllowed(req.headers.origin, port)) return refuse(403, 'Forbidden');
+    if (!tokenMatches(presentedToken(req, url), token)) return refuse(401, 'Unauthorized');
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      sockets.add(ws);
+      const unsubscribe = core.context.events.subscribe((message) => {
+        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+      });
+      ws.on('close', () => {
+        unsubscribe();
+        sockets.delete(ws);
+      });
+      ws.on('error', () => ws.terminate());
+      // The events channel is one-way; anything the page sends is ignored.
+      ws.on('message', () => undefined);
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+  const base = `http://127.0.0.1:${port}`;
+
+  return {
+    url: base,
+    openUrl: `${base}/?token=${encodeURIComponent(token)}`,
+    port,
+    token,
+    async close() {
+      for (const ws of sockets) ws.terminate();
+      wss.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
