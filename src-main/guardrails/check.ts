@@ -1,0 +1,112 @@
+import type { GuardrailLimits } from './limits';
+
+/** One broken limit: the rule, what the trade would make it, and the limit. */
+export interface Violation {
+  rule:
+    | 'max_single_risk'
+    | 'max_gross_exposure'
+    | 'max_duration_contribution'
+    | 'max_factor_concentration'
+    | 'expression_requires_view'
+    | 'missing_risk_field';
+  actual: number | string;
+  limit: number | string;
+  severity: 'hard';
+  message: string;
+}
+
+/** The portfolio as the guardrails see it (from /portfolio/state.md). */
+export interface PortfolioExposure {
+  /** Gross exposure, % of NAV. */
+  gross: number;
+  /** Gross exposure by factor (e.g. usd, us_rates, oil), % of NAV. */
+  factors?: Record<string, number>;
+}
+
+/** What an Expression declares about its risk (its header fields, already parsed). */
+export interface ExpressionRisk {
+  viewId?: string;
+  maxLossPct?: unknown;
+  notional?: unknown;
+  durationImpact?: unknown;
+  factor?: string;
+}
+
+export interface CheckContext {
+  /** Does the linked View exist in memory? */
+  viewExists(viewId: string): boolean;
+}
+
+function num(v: unknown): number | undefined {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
+  if (typeof v === 'string' && v.trim() !== '') {
+    const n = Number(v.trim().replace(/%$/, ''));
+    return Number.isFinite(n) ? n : undefined;
+  }
+  return undefined;
+}
+
+const round = (x: number) => Math.round(x * 1e6) / 1e6;
+
+/**
+ * Check an Expression against the hard limits. Code, not judgement: it fails closed — a risk
+ * field that is missing or not a number is itself a violation, because an unmeasured trade
+ * cannot be shown to be inside the limits.
+ */
+export function checkExpression(
+  expression: ExpressionRisk,
+  portfolio: PortfolioExposure,
+  limits: GuardrailLimits,
+  ctx: CheckContext,
+): Violation[] {
+  const out: Violation[] = [];
+  const hard = (rule: Violation['rule'], actual: number | string, limit: number | string, message: string) =>
+    out.push({ rule, actual: typeof actual === 'number' ? round(actual) : actual, limit, severity: 'hard', message });
+
+  const viewId = expression.viewId?.trim();
+  if (!viewId) hard('expression_requires_view', 'none', 'an existing View', 'Every Expression must link to a View (view_id).');
+  else if (!ctx.viewExists(viewId)) hard('expression_requires_view', viewId, 'an existing View', `View ${viewId} does not exist.`);
+
+  const fields: [keyof ExpressionRisk, string][] = [
+    ['maxLossPct', 'max_loss_pct'],
+    ['notional', 'notional'],
+    ['durationImpact', 'duration_impact'],
+  ];
+  const values: Partial<Record<keyof ExpressionRisk, number>> = {};
+  for (const [key, header] of fields) {
+    const v = num(expression[key]);
+    if (v === undefined) hard('missing_risk_field', String(expression[key] ?? 'missing'), 'a number', `${header} must be a number (got ${JSON.stringify(expression[key] ?? null)}).`);
+    else values[key] = v;
+  }
+
+  if (values.maxLossPct !== undefined && Math.abs(values.maxLossPct) > limits.maxSingleRisk) {
+    hard('max_single_risk', Math.abs(values.maxLossPct), limits.maxSingleRisk, `Max loss ${round(Math.abs(values.maxLossPct))}% of NAV exceeds the ${limits.maxSingleRisk}% single-trade limit.`);
+  }
+  const notional = values.notional !== undefined ? Math.abs(values.notional) : undefined;
+  if (notional !== undefined) {
+    const gross = portfolio.gross + notional;
+    if (gross > limits.maxGross) {
+      hard('max_gross_exposure', gross, limits.maxGross, `Gross exposure would be ${round(gross)}% of NAV, above the ${limits.maxGross}% limit.`);
+    }
+    const factor = expression.factor?.trim().toLowerCase();
+    if (factor && gross > 0) {
+      const share = (((portfolio.factors?.[factor] ?? 0) + notional) / gross) * 100;
+      if (share > limits.maxFactorConcentration) {
+        hard('max_factor_concentration', share, limits.maxFactorConcentration, `${factor} would be ${round(share)}% of gross exposure, above the ${limits.maxFactorConcentration}% concentration limit.`);
+      }
+    }
+  }
+  if (values.durationImpact !== undefined && Math.abs(values.durationImpact) > limits.maxDuration) {
+    hard('max_duration_contribution', Math.abs(values.durationImpact), limits.maxDuration, `Duration contribution ${round(Math.abs(values.durationImpact))} exceeds the ${limits.maxDuration} limit.`);
+  }
+  return out;
+}
+
+/** The tool result line the model and the PM read: rule, actual value and limit for each. */
+export function formatViolations(violations: Violation[]): string {
+  if (!violations.length) return 'Guardrails: all limits pass.';
+  return [
+    `BLOCKED by guardrails (${violations.length} hard violation${violations.length > 1 ? 's' : ''}):`,
+    ...violations.map((v) => `- ${v.rule}: actual ${v.actual}, limit ${v.limit} — ${v.message}`),
+  ].join('\n');
+}
