@@ -1,0 +1,77 @@
+import { z } from 'zod';
+
+/**
+ * A tool, declared once: the model (Anthropic tool definitions) and attached IDEs (MCP) both see
+ * it through small adapters. Tool names are snake_case, ≤ 64 chars, no dots — valid for both.
+ */
+export interface ToolAnnotations {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/** What a tool returns: text the model reads. `isError` marks a failure the model should act on. */
+export interface ToolResult {
+  content: string;
+  isError?: boolean;
+  /** Content that came from outside (fetched data, web, research) is marked untrusted. */
+  untrusted?: boolean;
+}
+
+export interface ToolDefinition<I extends z.ZodType = z.ZodType, C = unknown> {
+  name: string;
+  description: string;
+  input: I;
+  annotations: ToolAnnotations;
+  run(input: z.output<I>, ctx: C): Promise<ToolResult> | ToolResult;
+}
+
+const NAME = /^[a-z][a-z0-9_]{0,63}$/;
+
+export function defineTool<I extends z.ZodType, C = unknown>(tool: ToolDefinition<I, C>): ToolDefinition<I, C> {
+  if (!NAME.test(tool.name)) throw new Error(`Tool name "${tool.name}" must be snake_case, start with a letter, ≤ 64 chars.`);
+  if (!tool.description.trim()) throw new Error(`Tool ${tool.name} needs a description that says when to use it.`);
+  return tool;
+}
+
+/** JSON Schema for a tool's input, as the model API and MCP both expect (an object schema). */
+export function inputJsonSchema(tool: ToolDefinition): Record<string, unknown> {
+  const schema = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete schema.$schema;
+  return schema;
+}
+
+/** The Anthropic Messages API shape of a tool. */
+export function toAnthropicTool(tool: ToolDefinition): { name: string; description: string; input_schema: Record<string, unknown> } {
+  return { name: tool.name, description: tool.description, input_schema: inputJsonSchema(tool) };
+}
+
+function describeZod(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 8)
+    .map((i) => `${i.path.length ? i.path.join('.') : '(input)'}: ${i.message}`)
+    .join('; ');
+}
+
+/**
+ * Run a tool call from the model. Never throws: an unknown tool, invalid arguments or a handler
+ * that throws all come back as an error result the model reads and can correct.
+ */
+export async function runTool<C>(tools: readonly ToolDefinition<z.ZodType, C>[], name: string, args: unknown, ctx: C): Promise<ToolResult> {
+  const tool = tools.find((t) => t.name === name);
+  if (!tool) {
+    return { isError: true, content: `Unknown tool "${name}". Available tools: ${tools.map((t) => t.name).join(', ')}.` };
+  }
+  const parsed = tool.input.safeParse(args ?? {});
+  if (!parsed.success) {
+    return { isError: true, content: `Invalid arguments for ${name}: ${describeZod(parsed.error)}. Fix these and call again.` };
+  }
+  try {
+    return await tool.run(parsed.data, ctx);
+  } catch (e) {
+    const err = e as { code?: string; message?: string };
+    const code = typeof err?.code === 'string' ? ` [${err.code}]` : '';
+    return { isError: true, content: `${name} failed${code}: ${err?.message ?? String(e)}` };
+  }
+}

@@ -1,0 +1,2 @@
+export { defineTool, runTool, toAnthropicTool, inputJsonSchema } from './define';
+export type { ToolDefinition, ToolAnnotations, ToolResult } from './define';
