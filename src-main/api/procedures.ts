@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { memoryProcedures } from './memory';
 
 /**
  * The one API contract: every procedure the UI (or any other client) can call, by `area/verb`.
@@ -71,6 +72,7 @@ export const procedures = {
   'app/health': { input: empty, output: appHealth },
   'settings/get': { input: empty, output: settingsView },
   'settings/set': { input: settingsPatch, output: settingsView },
+  ...memoryProcedures,
 } as const;
 
 export type Procedures = typeof procedures;

@@ -8,6 +8,7 @@ import { SettingsFile } from '../config/settings-file';
 import type { CoreConfig } from './config';
 import type { CoreContext } from './context';
 import { EventBus } from './events';
+import { openWorkspace } from '../fs';
 import { appHandlers } from './handlers/app';
 import { settingsHandlers } from './handlers/settings';
 import { memoryHandlers } from './handlers/memory';
@@ -41,6 +42,7 @@ function describeIssues(issues: { path: (string | number)[]; message: string }[]
 export function createCore(config: CoreConfig): Core {
   mkdirSync(config.dataDir, { recursive: true });
   const events = new EventBus();
+  const memory = openWorkspace({ dataDir: config.dataDir, nativeBinding: config.nativeBinding });
   const context: CoreContext = {
     mode: config.mode,
     version: appVersion(),
@@ -49,9 +51,14 @@ export function createCore(config: CoreConfig): Core {
     settings: new SettingsFile(config.dataDir),
     secrets: config.secrets ?? new EnvSecretStore(),
     events,
+    memory,
   };
   const handlers = assemble([appHandlers, settingsHandlers, memoryHandlers]);
   const closers: (() => void | Promise<void>)[] = [];
+  closers.push(async () => {
+    await memory.ready.catch(() => undefined);
+    memory.close();
+  });
   let closed = false;
 
   async function invokeUnknown(name: string, input: unknown): Promise<Envelope<unknown>> {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ToolDefinition as ModelToolDefinition } from '../llm/types';
 
 /**
  * A tool, declared once: the model (Anthropic tool definitions) and attached IDEs (MCP) both see
@@ -40,6 +41,11 @@ export function inputJsonSchema(tool: ToolDefinition): Record<string, unknown> {
   const schema = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   delete schema.$schema;
   return schema;
+}
+
+/** The model layer's neutral tool shape (the Anthropic adapter in llm/ maps it to the API). */
+export function toModelTool(tool: ToolDefinition): ModelToolDefinition {
+  return { name: tool.name, description: tool.description, inputSchema: inputJsonSchema(tool) };
 }
 
 /** The Anthropic Messages API shape of a tool. */

@@ -1,2 +1,2 @@
-export { defineTool, runTool, toAnthropicTool, inputJsonSchema } from './define';
+export { defineTool, runTool, toAnthropicTool, toModelTool, inputJsonSchema } from './define';
 export type { ToolDefinition, ToolAnnotations, ToolResult } from './define';

@@ -1,0 +1,3 @@
+export { parseQuery, isIsoDate, MAX_QUERY_CHARS } from './parse';
+export type { QueryAst, QueryTerm } from './parse';
+export { compileQuery } from './compile';

@@ -1,0 +1,93 @@
+import { AppError } from '../common/errors';
+import type { ErrorCode } from '../api/envelope';
+
+/** What went wrong with a model call, finer than the envelope code; the UI can pick words by it. */
+export type ModelErrorKind =
+  | 'missing_key'
+  | 'auth'
+  | 'bad_request'
+  | 'not_found'
+  | 'too_large'
+  | 'rate_limited'
+  | 'overloaded'
+  | 'server_error'
+  | 'timeout'
+  | 'connection'
+  | 'stream_interrupted'
+  | 'cancelled';
+
+const codeOf: Record<ModelErrorKind, ErrorCode> = {
+  missing_key: 'unauthorized',
+  auth: 'unauthorized',
+  bad_request: 'invalid_input',
+  not_found: 'not_found',
+  too_large: 'too_large',
+  rate_limited: 'unavailable',
+  overloaded: 'unavailable',
+  server_error: 'unavailable',
+  timeout: 'unavailable',
+  connection: 'unavailable',
+  stream_interrupted: 'unavailable',
+  cancelled: 'cancelled',
+};
+
+const retryableKinds = new Set<ModelErrorKind>([
+  'rate_limited',
+  'overloaded',
+  'server_error',
+  'timeout',
+  'connection',
+  'stream_interrupted',
+]);
+
+/**
+ * A model call that failed. Carries the provider's request id so the PM can quote it to support,
+ * and whether trying again later may help.
+ */
+export class ModelError extends AppError {
+  readonly kind: ModelErrorKind;
+  readonly status?: number;
+  readonly requestId?: string;
+  readonly retryable: boolean;
+
+  constructor(
+    kind: ModelErrorKind,
+    message: string,
+    options: { status?: number; requestId?: string; cause?: unknown } = {},
+  ) {
+    const suffix = options.requestId ? ` (request id ${options.requestId})` : '';
+    super(codeOf[kind], message + suffix, { cause: options.cause });
+    this.name = 'ModelError';
+    this.kind = kind;
+    this.retryable = retryableKinds.has(kind);
+    if (options.status !== undefined) this.status = options.status;
+    if (options.requestId) this.requestId = options.requestId;
+  }
+}
+
+export function missingApiKeyError(): ModelError {
+  return new ModelError(
+    'missing_key',
+    'No Anthropic API key is set, so the analyst cannot reach Claude. Add your key in Settings → API keys, ' +
+      'or set the ANTHROPIC_API_KEY environment variable and restart Forge. The offline demo works without a key.',
+  );
+}
+
+/**
+ * A ScriptedModel's conversation went somewhere its scenario did not foresee. Loud on purpose: a
+ * demo or test that silently carried on would prove nothing.
+ */
+export class ScriptDivergedError extends AppError {
+  readonly scenario: string;
+  /** 1-based turn of the script where the mismatch was found. */
+  readonly turn: number;
+  readonly mismatch: string;
+
+  constructor(scenario: string, turn: number, mismatch: string) {
+    super('conflict', `Scripted scenario "${scenario}" diverged at turn ${turn}: ${mismatch}`);
+    this.name = 'ScriptDivergedError';
+    this.scenario = scenario;
+    this.turn = turn;
+    this.mismatch = mismatch;
+  }
+}

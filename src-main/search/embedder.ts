@@ -1,0 +1,50 @@
+import { AppError } from '../common/errors';
+
+/** Whether a text is stored (document) or asked (query); some providers embed the two differently. */
+export type EmbedKind = 'document' | 'query';
+
+/**
+ * Turns texts into vectors of a fixed size. `id` names the model and size exactly: every stored
+ * vector records it, so a change of embedder is detectable and the index can be rebuilt.
+ */
+export interface Embedder {
+  readonly id: string;
+  readonly dims: number;
+  embed(texts: string[], kind?: EmbedKind): Promise<Float32Array[]>;
+}
+
+/** An embedder that could not produce vectors (network, provider error, bad reply). */
+export class EmbedderError extends AppError {
+  readonly status?: number;
+  readonly retryable: boolean;
+  constructor(message: string, options: { status?: number; retryable: boolean; cause?: unknown }) {
+    super('unavailable', message, { cause: options.cause });
+    this.name = 'EmbedderError';
+    this.status = options.status;
+    this.retryable = options.retryable;
+  }
+}
+
+/** Scales a vector to unit length in place (a zero vector stays zero). */
+export function l2normalize(v: Float32Array): Float32Array {
+  let s = 0;
+  for (let i = 0; i < v.length; i++) s += v[i] * v[i];
+  if (s > 0) {
+    const inv = 1 / Math.sqrt(s);
+    for (let i = 0; i < v.length; i++) v[i] *= inv;
+  }
+  return v;
+}
+
+export function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
+  return s;
+}
+
+/** Sign-quantises a vector into packed bits (bit i set when v[i] > 0), the layout of sqlite-vec `bit[n]`. */
+export function toBits(v: Float32Array): Uint8Array {
+  const out = new Uint8Array(Math.ceil(v.length / 8));
+  for (let i = 0; i < v.length; i++) if (v[i] > 0) out[i >> 3] |= 1 << (i & 7);
+  return out;
+}

@@ -1,0 +1,373 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { AppError, InvalidInputError, NotFoundError } from '../common/errors';
+import {
+  bodyHeadings,
+  parseSkillFile,
+  type SkillFrontmatter,
+  type SkillProblem,
+  type SkillValidationMode,
+} from './frontmatter';
+
+/**
+ * SkillLoader — the Agent Skills standard, loaded progressively:
+ *   1. `catalog()`   name + description of every usable skill (what enters the analyst's prompt);
+ *   2. `load(name)`  the SKILL.md body and the list of the skill's files (what a sub-agent gets);
+ *   3. `readResource(name, relPath)`  one template/reference/script/asset, read only on use.
+ * Invalid skills never break the catalogue: `list()` shows them with their problems.
+ */
+
+export const RESOURCE_DIRS = ['templates', 'references', 'scripts', 'assets'] as const;
+export type SkillResourceKind = 'template' | 'reference' | 'script' | 'asset';
+
+const KIND_OF_DIR: Record<(typeof RESOURCE_DIRS)[number], SkillResourceKind> = {
+  templates: 'template',
+  references: 'reference',
+  scripts: 'script',
+  assets: 'asset',
+};
+
+/** A resource larger than this is refused: skill files are prompts and small scripts, not data sets. */
+export const MAX_RESOURCE_BYTES = 1024 * 1024;
+const MAX_RESOURCES_PER_SKILL = 500;
+
+export interface SkillResource {
+  /** Path relative to the skill folder, always with `/` (e.g. `references/calibration.md`). */
+  path: string;
+  kind: SkillResourceKind;
+  bytes: number;
+}
+
+export interface SkillEntry {
+  /** The folder name — the key the skill is found under, even when its frontmatter is broken. */
+  name: string;
+  description: string;
+  dir: string;
+  file: string;
+  /** True when the skill has no error-level problems (warnings allowed). */
+  valid: boolean;
+  problems: SkillProblem[];
+  allowedTools: string[];
+  license?: string;
+  compatibility?: string;
+  metadata: Record<string, string>;
+}
+
+export interface SkillCatalogEntry {
+  name: string;
+  description: string;
+}
+
+export interface LoadedSkill extends SkillFrontmatter {
+  dir: string;
+  file: string;
+  /** The markdown after the frontmatter: the sub-agent's instructions. */
+  body: string;
+  resources: SkillResource[];
+  /** Script file names under `scripts/` (e.g. `kelly.mjs`). */
+  scripts: string[];
+  problems: SkillProblem[];
+}
+
+export interface LoadedSkillWithFiles extends LoadedSkill {
+  /** `templates/...` path → text. */
+  templates: Record<string, string>;
+  /** `references/...` path → text. */
+  references: Record<string, string>;
+}
+
+export interface SkillsChange {
+  /** Folder names with a changed file since the last scan ([] when only `reload()` was called). */
+  changed: string[];
+  entries: SkillEntry[];
+}
+
+export interface SkillLoaderOptions {
+  /** `strict` (default): unknown frontmatter keys are errors. `lenient`: they are warnings. */
+  mode?: SkillValidationMode;
+  /** `## ` headings every SKILL.md must have (Forge's analyst skills: Output Format, Procedure, Eval Criteria). */
+  requiredSections?: string[];
+  /** Watch the root with fs.watch and rescan after `debounceMs` of quiet. Off by default. */
+  watch?: boolean;
+  debounceMs?: number;
+}
+
+/** `view_validation`, ` View-Validation ` → `view-validation`: the seed spells names with underscores. */
+export function normaliseSkillName(name: string): string {
+  return name.trim().toLowerCase().replace(/_/g, '-');
+}
+
+export class SkillLoader {
+  readonly root: string;
+  readonly mode: SkillValidationMode;
+  private readonly requiredSections: string[];
+  private readonly debounceMs: number;
+  private entries = new Map<string, SkillEntry>();
+  private listeners = new Set<(change: SkillsChange) => void>();
+  private watcher: fs.FSWatcher | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private pendingChanged = new Set<string>();
+
+  constructor(root: string, options: SkillLoaderOptions = {}) {
+    this.root = path.resolve(root);
+    this.mode = options.mode ?? 'strict';
+    this.requiredSections = options.requiredSections ?? [];
+    this.debounceMs = options.debounceMs ?? 150;
+    this.scan();
+    if (options.watch) this.startWatching();
+  }
+
+  /** Every skill folder found, valid or not, sorted by name. */
+  list(): SkillEntry[] {
+    return [...this.entries.values()];
+  }
+
+  /** Name + description of the usable skills — the only part that enters the analyst's prompt. */
+  catalog(): SkillCatalogEntry[] {
+    return this.list()
+      .filter((e) => e.valid)
+      .map((e) => ({ name: e.name, description: e.description }));
+  }
+
+  /** The catalogue as prompt text: one `- name: description` line per skill (whitespace folded). */
+  formatCatalog(): string {
+    const lines = this.catalog().map((c) => `- ${c.name}: ${c.description.replace(/\s+/g, ' ')}`);
+    return lines.length ? lines.join('\n') : '(no skills installed)';
+  }
+
+  /** All problems of all skills, in folder order. */
+  problems(): SkillProblem[] {
+    return this.list().flatMap((e) => e.problems);
+  }
+
+  /** The entry a name refers to (either spelling), or null. */
+  find(name: string): SkillEntry | null {
+    return this.entries.get(normaliseSkillName(name)) ?? this.entries.get(name.trim()) ?? null;
+  }
+
+  /** Full SKILL.md body + resource list. Reads the file afresh, so an edit is seen even without watching. */
+  load(name: string): LoadedSkill {
+    const entry = this.require(name);
+    const fresh = this.readEntry(path.basename(entry.dir));
+    this.entries.set(fresh.entry.name, fresh.entry); // keep list() in step with what load() saw
+    if (!fresh.entry.valid) {
+      const errs = fresh.entry.problems.filter((p) => p.severity === 'error');
+      throw new InvalidInputError(
+        `Skill "${entry.name}" cannot be used until its SKILL.md is fixed: ` +
+          errs.map((p) => `${p.field} ${p.message}`).join('; '),
+        errs.map((p) => ({ path: [p.field], message: p.message })),
+      );
+    }
+    const resources = this.listResources(entry.dir);
+    return {
+      name: fresh.entry.name,
+      description: fresh.entry.description,
+      license: fresh.entry.license,
+      compatibility: fresh.entry.compatibility,
+      metadata: fresh.entry.metadata,
+      allowedTools: fresh.entry.allowedTools,
+      dir: entry.dir,
+      file: entry.file,
+      body: fresh.body,
+      resources,
+      scripts: resources.filter((r) => r.kind === 'script').map((r) => r.path.slice('scripts/'.length)),
+      problems: fresh.entry.problems,
+    };
+  }
+
+  /** `load` plus the text of every template and reference — what a sub-agent's system prompt carries. */
+  loadWithFiles(name: string): LoadedSkillWithFiles {
+    const skill = this.load(name);
+    const templates: Record<string, string> = {};
+    const references: Record<string, string> = {};
+    for (const r of skill.resources) {
+      if (r.kind === 'template') templates[r.path] = this.readResource(skill.name, r.path);
+      if (r.kind === 'reference') references[r.path] = this.readResource(skill.name, r.path);
+    }
+    return { ...skill, templates, references };
+  }
+
+  /** One file of a skill, by path relative to its folder. Confined to the folder (no `..`, no symlink escape). */
+  readResource(name: string, relPath: string): string {
+    const entry = this.require(name);
+    const abs = resolveInside(entry.dir, relPath);
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(abs);
+    } catch {
+      throw new NotFoundError(`Skill "${entry.name}" has no file "${relPath}". Its files: ${this.listResources(entry.dir).map((r) => r.path).join(', ') || 'none'}.`);
+    }
+    if (!stat.isFile()) throw new InvalidInputError(`"${relPath}" in skill "${entry.name}" is a folder, not a file.`);
+    if (stat.size > MAX_RESOURCE_BYTES) {
+      throw new AppError('too_large', `"${relPath}" in skill "${entry.name}" is ${stat.size} bytes; skill files are limited to ${MAX_RESOURCE_BYTES} bytes.`);
+    }
+    return fs.readFileSync(abs, 'utf8');
+  }
+
+  /** Absolute path of a script under `scripts/`, checked to exist and stay inside the skill. */
+  scriptPath(name: string, script: string): string {
+    const entry = this.require(name);
+    const rel = script.startsWith('scripts/') ? script : `scripts/${script}`;
+    const abs = resolveInside(entry.dir, rel);
+    if (!fs.existsSync(abs)) {
+      const have = this.listResources(entry.dir).filter((r) => r.kind === 'script').map((r) => r.path);
+      throw new NotFoundError(`Skill "${entry.name}" has no script "${script}". Its scripts: ${have.join(', ') || 'none'}.`);
+    }
+    return abs;
+  }
+
+  /** Rescan the root now; listeners hear about it. */
+  reload(): SkillEntry[] {
+    this.scan();
+    const change: SkillsChange = { changed: [...this.pendingChanged].sort(), entries: this.list() };
+    this.pendingChanged.clear();
+    for (const l of this.listeners) l(change);
+    return change.entries;
+  }
+
+  /** Called after each rescan (file change or `reload()`). Returns an unsubscribe function. */
+  onChange(listener: (change: SkillsChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  close(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.watcher?.close();
+    this.watcher = null;
+    this.listeners.clear();
+  }
+
+  private require(name: string): SkillEntry {
+    const entry = this.find(name);
+    if (!entry) {
+      const known = this.list().map((e) => e.name);
+      throw new NotFoundError(`There is no skill named "${name}". Installed skills: ${known.join(', ') || 'none'}.`);
+    }
+    return entry;
+  }
+
+  private scan(): void {
+    const next = new Map<string, SkillEntry>();
+    let dirents: fs.Dirent[] = [];
+    try {
+      dirents = fs.readdirSync(this.root, { withFileTypes: true });
+    } catch {
+      dirents = []; // a missing root is an empty catalogue, not a crash
+    }
+    for (const d of dirents.sort((a, b) => a.name.localeCompare(b.name))) {
+      if (!d.isDirectory() || d.name.startsWith('.')) continue;
+      if (!fs.existsSync(path.join(this.root, d.name, 'SKILL.md'))) continue;
+      next.set(d.name, this.readEntry(d.name).entry);
+    }
+    this.entries = next;
+  }
+
+  private readEntry(folder: string): { entry: SkillEntry; body: string } {
+    const dir = path.join(this.root, folder);
+    const file = path.join(dir, 'SKILL.md');
+    let text = '';
+    const base: SkillEntry = { name: folder, description: '', dir, file, valid: false, problems: [], allowedTools: [], metadata: {} };
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch (e) {
+      base.problems.push({ severity: 'error', file, field: 'SKILL.md', message: `cannot be read (${(e as Error).message})` });
+      return { entry: base, body: '' };
+    }
+    const parsed = parseSkillFile(text, file, folder, this.mode);
+    const problems = [...parsed.problems];
+    if (this.requiredSections.length) {
+      const heads = bodyHeadings(parsed.body).map((h) => h.toLowerCase());
+      for (const s of this.requiredSections) {
+        if (!heads.some((h) => h.startsWith(s.toLowerCase()))) {
+          problems.push({ severity: 'error', file, field: 'body', message: `is missing the "## ${s}" section` });
+        }
+      }
+    }
+    const fm = parsed.frontmatter;
+    const entry: SkillEntry = {
+      name: folder,
+      description: fm.description,
+      dir,
+      file,
+      valid: !problems.some((p) => p.severity === 'error'),
+      problems,
+      allowedTools: fm.allowedTools,
+      metadata: fm.metadata,
+    };
+    if (fm.license !== undefined) entry.license = fm.license;
+    if (fm.compatibility !== undefined) entry.compatibility = fm.compatibility;
+    return { entry, body: parsed.body };
+  }
+
+  private listResources(dir: string): SkillResource[] {
+    const out: SkillResource[] = [];
+    for (const sub of RESOURCE_DIRS) {
+      const walk = (abs: string, rel: string) => {
+        let items: fs.Dirent[];
+        try {
+          items = fs.readdirSync(abs, { withFileTypes: true });
+        } catch {
+          return;
+        }
+        for (const it of items.sort((a, b) => a.name.localeCompare(b.name))) {
+          if (it.name.startsWith('.') || out.length >= MAX_RESOURCES_PER_SKILL) continue;
+          const childAbs = path.join(abs, it.name);
+          const childRel = `${rel}/${it.name}`;
+          if (it.isDirectory()) walk(childAbs, childRel);
+          else if (it.isFile()) out.push({ path: childRel, kind: KIND_OF_DIR[sub], bytes: fs.statSync(childAbs).size });
+        }
+      };
+      walk(path.join(dir, sub), sub);
+    }
+    return out;
+  }
+
+  private startWatching(): void {
+    try {
+      this.watcher = fs.watch(this.root, { recursive: true }, (_event, filename) => {
+        const first = filename ? String(filename).split(/[\\/]/)[0] : '';
+        if (first) this.pendingChanged.add(first);
+        if (this.timer) clearTimeout(this.timer);
+        this.timer = setTimeout(() => {
+          this.timer = null;
+          this.reload();
+        }, this.debounceMs);
+      });
+      this.watcher.on('error', () => {
+        // The root vanished or the watch limit was hit: keep serving the last scan; reload() still works.
+        this.watcher?.close();
+        this.watcher = null;
+      });
+    } catch {
+      this.watcher = null;
+    }
+  }
+}
+
+/** Resolves `relPath` under `dir`, refusing absolute paths, `..`, NUL bytes and symlinks that leave `dir`. */
+export function resolveInside(dir: string, relPath: string): string {
+  if (relPath.includes('\0')) throw new InvalidInputError('A skill file path must not contain NUL bytes.');
+  const norm = relPath.replace(/\\/g, '/');
+  if (path.isAbsolute(norm) || norm.split('/').includes('..')) {
+    throw new InvalidInputError(`"${relPath}" points outside the skill folder; use a path like "references/guide.md".`);
+  }
+  const abs = path.resolve(dir, norm);
+  let realDir = dir;
+  try {
+    realDir = fs.realpathSync(dir);
+  } catch {
+    /* folder vanished: the stat below reports it */
+  }
+  let realAbs = abs;
+  try {
+    realAbs = fs.realpathSync(abs);
+  } catch {
+    return abs; // does not exist yet; the caller reports not-found
+  }
+  if (realAbs !== realDir && !realAbs.startsWith(realDir + path.sep)) {
+    throw new InvalidInputError(`"${relPath}" leads outside the skill folder through a link; skill files must live inside it.`);
+  }
+  return realAbs;
+}

@@ -1,0 +1,105 @@
+import type { Db } from './open';
+
+export interface DocumentRow {
+  content: string;
+  updated_at: string;
+  content_hash: string;
+}
+
+/** Portfolio documents (`state.md`, `constraints.md`): whole-text files kept in the database. */
+export class PortfolioDocuments {
+  constructor(private readonly db: Db) {}
+
+  get(name: string): DocumentRow | undefined {
+    return this.db.prepare('SELECT content, updated_at, content_hash FROM portfolio_documents WHERE name = ?').get(name) as DocumentRow | undefined;
+  }
+
+  put(name: string, content: string, updatedAt: string, hash: string): { created: boolean } {
+    const created = !this.get(name);
+    this.db
+      .prepare(
+        `INSERT INTO portfolio_documents (name, content, updated_at, content_hash) VALUES (?, ?, ?, ?)
+         ON CONFLICT (name) DO UPDATE SET content = excluded.content, updated_at = excluded.updated_at, content_hash = excluded.content_hash`,
+      )
+      .run(name, content, updatedAt, hash);
+    return { created };
+  }
+
+  list(): { name: string; updated_at: string }[] {
+    return this.db.prepare('SELECT name, updated_at FROM portfolio_documents ORDER BY name').all() as { name: string; updated_at: string }[];
+  }
+}
+
+export interface SessionRow {
+  id: string;
+  user_id: string;
+  created_at: string;
+  last_active: string;
+  turn_number: number;
+  status: 'active' | 'archived';
+}
+
+/** Conversations and their working files (`turn_history.md`, `tasks.md`, `results/<task>.md` ...). */
+export class Sessions {
+  constructor(private readonly db: Db) {}
+
+  get(id: string): SessionRow | undefined {
+    return this.db.prepare('SELECT * FROM sessions WHERE id = ?').get(id) as SessionRow | undefined;
+  }
+
+  /** Creates the session if it does not exist yet; returns it either way. */
+  ensure(id: string, now: string, userId = 'default'): SessionRow {
+    this.db
+      .prepare('INSERT INTO sessions (id, user_id, created_at, last_active) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO NOTHING')
+      .run(id, userId, now, now);
+    return this.get(id)!;
+  }
+
+  touch(id: string, now: string, turnNumber?: number): void {
+    if (turnNumber === undefined) this.db.prepare('UPDATE sessions SET last_active = ? WHERE id = ?').run(now, id);
+    else this.db.prepare('UPDATE sessions SET last_active = ?, turn_number = ? WHERE id = ?').run(now, turnNumber, id);
+  }
+
+  setStatus(id: string, status: SessionRow['status']): void {
+    this.db.prepare('UPDATE sessions SET status = ? WHERE id = ?').run(status, id);
+  }
+
+  /** The user's most recent active session, if any. */
+  active(userId = 'default'): SessionRow | undefined {
+    return this.db
+      .prepare("SELECT * FROM sessions WHERE user_id = ? AND status = 'active' ORDER BY last_active DESC LIMIT 1")
+      .get(userId) as SessionRow | undefined;
+  }
+
+  list(limit: number, offset: number): { rows: SessionRow[]; total: number } {
+    const rows = this.db.prepare('SELECT * FROM sessions ORDER BY last_active DESC LIMIT ? OFFSET ?').all(limit, offset) as SessionRow[];
+    const total = (this.db.prepare('SELECT count(*) AS n FROM sessions').get() as { n: number }).n;
+    return { rows, total };
+  }
+
+  getFile(sessionId: string, path: string): DocumentRow | undefined {
+    return this.db
+      .prepare('SELECT content, updated_at, content_hash FROM session_files WHERE session_id = ? AND path = ?')
+      .get(sessionId, path) as DocumentRow | undefined;
+  }
+
+  putFile(sessionId: string, path: string, content: string, updatedAt: string, hash: string): { created: boolean } {
+    const created = !this.getFile(sessionId, path);
+    this.db
+      .prepare(
+        `INSERT INTO session_files (session_id, path, content, updated_at, content_hash) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (session_id, path) DO UPDATE SET content = excluded.content, updated_at = excluded.updated_at, content_hash = excluded.content_hash`,
+      )
+      .run(sessionId, path, content, updatedAt, hash);
+    return { created };
+  }
+
+  /** Files of a session whose path starts with `prefix` ('' for all, 'results/' for one folder). */
+  listFiles(sessionId: string, prefix: string): { path: string; updated_at: string }[] {
+    return this.db
+      .prepare(
+        `SELECT path, updated_at FROM session_files WHERE session_id = ? AND substr(path, 1, length(?)) = ? ORDER BY path`,
+      )
+      .all(sessionId, prefix, prefix) as { path: string; updated_at: string }[];
+  }
+}

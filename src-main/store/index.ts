@@ -1,0 +1,12 @@
+export { openDatabase, runMigrations, schemaVersion } from './open';
+export type { Db, OpenDatabaseOptions } from './open';
+export { migrations } from './migrations';
+export type { Migration } from './migrations';
+export { Store } from './store';
+export { MemoryRecords } from './records';
+export type { RecordRow, RecordInput, SqlFilter, RecordListing, ArchiveListRow } from './records';
+export { PortfolioDocuments, Sessions } from './documents';
+export type { DocumentRow, SessionRow } from './documents';
+export { AuditLog } from './audit';
+export type { AuditRow, AuditInput } from './audit';
+export type { MemoryIndexer, IndexableRecord } from './indexer';

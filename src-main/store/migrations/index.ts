@@ -1,0 +1,7 @@
+import { memoryCore } from './001_memory';
+import type { Migration } from './types';
+
+/** Every schema version in order; version N is at index N-1. Version 2 is the search index. */
+export const migrations: readonly Migration[] = [memoryCore];
+
+export type { Migration } from './types';

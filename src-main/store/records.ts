@@ -1,0 +1,189 @@
+import type Database from 'better-sqlite3';
+import type { Db } from './open';
+
+/** A memory record row as stored: typed columns for filtering, all header fields as JSON. */
+export interface RecordRow {
+  rid: number;
+  category: string;
+  id: string;
+  title: string;
+  status: string | null;
+  confidence: number | null;
+  weight: number | null;
+  scope: string | null;
+  view_id: string | null;
+  meta: string;
+  created_at: string;
+  updated_at: string;
+  header: string;
+  body: string | null;
+  content_hash: string;
+}
+
+export type RecordInput = Omit<RecordRow, 'rid' | 'created_at'> & { created_at?: string };
+
+/** A parameterised SQL condition over `memory_records r` (and `memory_fts`), built by the query compiler. */
+export interface SqlFilter {
+  where: string;
+  params: unknown[];
+}
+
+export interface RecordListing {
+  rows: Omit<RecordRow, 'header' | 'body'>[];
+  total: number;
+}
+
+const LIST_COLUMNS =
+  'r.rid, r.category, r.id, r.title, r.status, r.confidence, r.weight, r.scope, r.view_id, r.meta, r.created_at, r.updated_at, r.content_hash';
+
+/** Memory records, their archived versions and the id sequences: all plain synchronous SQL. */
+export class MemoryRecords {
+  private readonly getStmt;
+  private readonly insertStmt;
+  private readonly updateStmt;
+  private readonly deleteStmt;
+  private readonly nextIdStmt;
+  private readonly bumpIdStmt;
+  private readonly archiveStmt;
+  private readonly listCache = new Map<string, { page: Database.Statement; count: Database.Statement }>();
+
+  constructor(private readonly db: Db) {
+    this.getStmt = db.prepare<[string, string], RecordRow>('SELECT * FROM memory_records WHERE category = ? AND id = ?');
+    this.insertStmt = db.prepare(
+      `INSERT INTO memory_records (category, id, title, status, confidence, weight, scope, view_id, meta, created_at, updated_at, header, body, content_hash)
+       VALUES (@category, @id, @title, @status, @confidence, @weight, @scope, @view_id, @meta, @created_at, @updated_at, @header, @body, @content_hash)`,
+    );
+    this.updateStmt = db.prepare(
+      `UPDATE memory_records SET title = @title, status = @status, confidence = @confidence, weight = @weight, scope = @scope,
+         view_id = @view_id, meta = @meta, updated_at = @updated_at, header = @header, body = @body, content_hash = @content_hash
+       WHERE rid = @rid`,
+    );
+    this.deleteStmt = db.prepare('DELETE FROM memory_records WHERE rid = ?');
+    this.nextIdStmt = db.prepare<[string], { last: number }>(
+      `INSERT INTO id_sequences (prefix, last) VALUES (?, 1)
+       ON CONFLICT (prefix) DO UPDATE SET last = last + 1 RETURNING last`,
+    );
+    this.bumpIdStmt = db.prepare(
+      `INSERT INTO id_sequences (prefix, last) VALUES (@prefix, @n)
+       ON CONFLICT (prefix) DO UPDATE SET last = max(last, excluded.last)`,
+    );
+    this.archiveStmt = db.prepare(
+      `INSERT INTO memory_archive (category, id, name, archived_at, title, status, confidence, content, content_hash)
+       VALUES (@category, @id, @name, @archived_at, @title, @status, @confidence, @content, @content_hash)`,
+    );
+  }
+
+  get(category: string, id: string): RecordRow | undefined {
+    return this.getStmt.get(category, id);
+  }
+
+  /** Inserts or replaces a record; returns the row id and the previous row (for archiving and audit). */
+  upsert(input: RecordInput): { rid: number; previous: RecordRow | undefined } {
+    const previous = this.get(input.category, input.id);
+    if (previous) {
+      this.updateStmt.run({ ...input, rid: previous.rid });
+      return { rid: previous.rid, previous };
+    }
+    const info = this.insertStmt.run({ ...input, created_at: input.created_at ?? input.updated_at });
+    return { rid: Number(info.lastInsertRowid), previous: undefined };
+  }
+
+  delete(rid: number): void {
+    this.deleteStmt.run(rid);
+  }
+
+  /** Takes the next number for a prefix (V, E, OUT...). Must run inside the write transaction. */
+  takeNextNumber(prefix: string): number {
+    return this.nextIdStmt.get(prefix)!.last;
+  }
+
+  /** Records that number `n` is used, so the sequence never hands it out again. */
+  reserveNumber(prefix: string, n: number): void {
+    this.bumpIdStmt.run({ prefix, n });
+  }
+
+  lastNumber(prefix: string): number {
+    const row = this.db.prepare<[string], { last: number }>('SELECT last FROM id_sequences WHERE prefix = ?').get(prefix);
+    return row?.last ?? 0;
+  }
+
+  archive(entry: {
+    category: string; id: string; name: string; archived_at: string; title: string;
+    status: string | null; confidence: number | null; content: string; content_hash: string;
+  }): void {
+    this.archiveStmt.run(entry);
+  }
+
+  archiveNameTaken(category: string, name: string): boolean {
+    return !!this.db.prepare('SELECT 1 FROM memory_archive WHERE category = ? AND name = ?').get(category, name);
+  }
+
+  /** Archived versions of one record, newest first. */
+  versions(category: string, id: string) {
+    return this.db
+      .prepare(
+        `SELECT category, id, name, archived_at, title, status, confidence, content_hash FROM memory_archive
+         WHERE category = ? AND id = ? ORDER BY aid DESC`,
+      )
+      .all(category, id) as ArchiveListRow[];
+  }
+
+  archiveListing(category: string | null, limit: number, offset: number): { rows: ArchiveListRow[]; total: number } {
+    const where = category ? 'WHERE category = ?' : '';
+    const params = category ? [category] : [];
+    const rows = this.db
+      .prepare(`SELECT category, id, name, archived_at, title, status, confidence, content_hash FROM memory_archive ${where} ORDER BY aid DESC LIMIT ? OFFSET ?`)
+      .all(...params, limit, offset) as ArchiveListRow[];
+    const total = (this.db.prepare(`SELECT count(*) AS n FROM memory_archive ${where}`).get(...params) as { n: number }).n;
+    return { rows, total };
+  }
+
+  archived(category: string, name: string): { content: string; archived_at: string; id: string } | undefined {
+    return this.db
+      .prepare('SELECT content, archived_at, id FROM memory_archive WHERE category = ? AND name = ?')
+      .get(category, name) as { content: string; archived_at: string; id: string } | undefined;
+  }
+
+  archiveCategories(): { category: string; n: number }[] {
+    return this.db.prepare('SELECT category, count(*) AS n FROM memory_archive GROUP BY category ORDER BY category').all() as {
+      category: string; n: number;
+    }[];
+  }
+
+  /**
+   * One page of a category, newest first, with the total count. The filter comes from the query
+   * compiler as SQL with bound parameters; statements are cached by their SQL text.
+   */
+  list(category: string, filter: SqlFilter | null, limit: number, offset: number): RecordListing {
+    const where = filter && filter.where ? `r.category = ? AND (${filter.where})` : 'r.category = ?';
+    let stmts = this.listCache.get(where);
+    if (!stmts) {
+      stmts = {
+        page: this.db.prepare(`SELECT ${LIST_COLUMNS} FROM memory_records r WHERE ${where} ORDER BY r.updated_at DESC, r.rid DESC LIMIT ? OFFSET ?`),
+        count: this.db.prepare(`SELECT count(*) AS n FROM memory_records r WHERE ${where}`),
+      };
+      if (this.listCache.size > 200) this.listCache.clear();
+      this.listCache.set(where, stmts);
+    }
+    const params = [category, ...(filter?.params ?? [])];
+    const rows = stmts.page.all(...params, limit, offset) as RecordListing['rows'];
+    const total = offset === 0 && rows.length < limit ? rows.length : (stmts.count.get(...params) as { n: number }).n;
+    return { rows, total };
+  }
+
+  categoryCounts(): { category: string; n: number }[] {
+    return this.db.prepare('SELECT category, count(*) AS n FROM memory_records GROUP BY category').all() as { category: string; n: number }[];
+  }
+}
+
+export interface ArchiveListRow {
+  category: string;
+  id: string;
+  name: string;
+  archived_at: string;
+  title: string;
+  status: string | null;
+  confidence: number | null;
+  content_hash: string;
+}
+

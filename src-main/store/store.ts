@@ -1,0 +1,53 @@
+import { AuditLog } from './audit';
+import { PortfolioDocuments, Sessions } from './documents';
+import { openDatabase, type Db, type OpenDatabaseOptions } from './open';
+import { MemoryRecords } from './records';
+
+/**
+ * One workspace database and its repositories. Writes go through `writeTransaction`, which takes
+ * the write lock up front (BEGIN IMMEDIATE) so id sequences and read-modify-write steps are safe
+ * against other processes on the same file.
+ */
+export class Store {
+  readonly records: MemoryRecords;
+  readonly portfolio: PortfolioDocuments;
+  readonly sessions: Sessions;
+  readonly audit: AuditLog;
+  private closed = false;
+
+  constructor(readonly db: Db) {
+    this.records = new MemoryRecords(db);
+    this.portfolio = new PortfolioDocuments(db);
+    this.sessions = new Sessions(db);
+    this.audit = new AuditLog(db);
+  }
+
+  static open(path: string, options?: OpenDatabaseOptions): Store {
+    return new Store(openDatabase(path, options));
+  }
+
+  /** Runs `fn` in an IMMEDIATE transaction; nested calls become savepoints. */
+  writeTransaction<T>(fn: () => T): T {
+    if (this.db.inTransaction) return this.db.transaction(fn)();
+    return this.db.transaction(fn).immediate();
+  }
+
+  getMeta(key: string): string | undefined {
+    return (this.db.prepare('SELECT value FROM workspace_meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.db.prepare('INSERT INTO workspace_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      this.db.pragma('optimize');
+    } catch {
+      /* closing anyway */
+    }
+    this.db.close();
+  }
+}

@@ -1,0 +1,67 @@
+import { useEffect, useRef } from 'react';
+import { useProcedure } from '../api/hooks';
+import { SettingsScreen } from '../settings/SettingsScreen';
+import { MemoryScreen } from '../memory/MemoryScreen';
+import { ComingSoon } from './ComingSoon';
+import { Notices } from './Notices';
+import { Sidebar } from './Sidebar';
+import { StatusBar } from './StatusBar';
+import { useThemeSetting } from './theme';
+import { useRoute } from './useRoute';
+import { screenInfo } from './screens';
+
+export function App() {
+  const [route, go] = useRoute();
+  const settings = useProcedure('settings/get', {});
+  useThemeSetting(settings.data?.settings.theme);
+
+  const main = useRef<HTMLElement>(null);
+  useEffect(() => {
+    document.title = `${screenInfo[route.screen].label} — Forge`;
+  }, [route.screen]);
+
+  let screen;
+  switch (route.screen) {
+    case 'settings':
+      screen = <SettingsScreen />;
+      break;
+    case 'views':
+      screen = (
+        <MemoryScreen
+          key="views"
+          screen="views"
+          folder="/memory/views/"
+          selected={route.rest[0] ?? null}
+          onSelect={(name) => go('views', name ? [name] : [])}
+        />
+      );
+      break;
+    case 'expressions':
+      screen = (
+        <MemoryScreen
+          key="expressions"
+          screen="expressions"
+          folder="/memory/expressions/"
+          selected={route.rest[0] ?? null}
+          onSelect={(name) => go('expressions', name ? [name] : [])}
+        />
+      );
+      break;
+    default:
+      screen = <ComingSoon screen={route.screen} />;
+  }
+
+  return (
+    <div className="app-frame" data-testid="app-frame">
+      <a className="skip-link" href="#main" onClick={(e) => (e.preventDefault(), main.current?.focus())}>
+        Skip to content
+      </a>
+      <Sidebar current={route.screen} displayName={settings.data?.settings.displayName} />
+      <main className="main" id="main" ref={main} tabIndex={-1} aria-label={screenInfo[route.screen].label}>
+        {screen}
+      </main>
+      <StatusBar />
+      <Notices />
+    </div>
+  );
+}

@@ -1,0 +1,107 @@
+import type { Screen } from './routes';
+
+export interface ScreenInfo {
+  label: string;
+  /** What the screen is for, in the PM's words; shown on screens that are not built yet. */
+  purpose: string;
+  /** What it will show, as short bullet points. */
+  will: string[];
+  built: boolean;
+}
+
+export const screenInfo: Record<Screen, ScreenInfo> = {
+  chat: {
+    label: 'Chat',
+    purpose: 'Talk with the analyst about markets, Views and positions.',
+    will: [
+      'Answers stream in as the analyst writes them',
+      'Each tool call (read, search, write, dispatch…) shown inline as it happens',
+      'Sub-agent tasks started from the conversation, with their results',
+    ],
+    built: false,
+  },
+  views: {
+    label: 'Views',
+    purpose: 'Your theses: scope, confidence, scenarios and invalidation conditions.',
+    will: [],
+    built: true,
+  },
+  expressions: {
+    label: 'Expressions',
+    purpose: 'Trades that express a View, each checked against the risk guardrails.',
+    will: [],
+    built: true,
+  },
+  tasks: {
+    label: 'Tasks',
+    purpose: 'Live progress of the sub-agents the analyst dispatches.',
+    will: [
+      'Running, waiting and finished tasks with their dependencies',
+      'Retries, validation and contrastive checks as they happen',
+      'Cancel a task; see every failure, never a silent drop',
+    ],
+    built: false,
+  },
+  proposals: {
+    label: 'Proposals',
+    purpose: 'Skill edits the MetaOptimizer proposes from repeated lessons.',
+    will: [
+      'A diff of each proposed edit with its rationale',
+      'The five or more Process Knowledge entries that back it',
+      'Approve to apply it as a versioned skill edit, or reject with a reason',
+    ],
+    built: false,
+  },
+  builds: {
+    label: 'Builds',
+    purpose: 'The builder working through a project phase by phase.',
+    will: [
+      'A phases board: plan, tasks done, sign-offs and stop codes',
+      'What the builder fetched from the governance contracts, and when',
+    ],
+    built: false,
+  },
+  contracts: {
+    label: 'Contracts',
+    purpose: 'The governance contracts the MCP server serves to builders and IDEs.',
+    will: [
+      'Blueprint, stack, schema, physics, boundaries, phases… in an editor',
+      'Project-scoped versions and pinned build snapshots',
+    ],
+    built: false,
+  },
+  skills: {
+    label: 'Skills',
+    purpose: "The analyst's skills: procedures, templates and references.",
+    will: [
+      'Each skill’s SKILL.md, templates and scripts in an editor',
+      'The history of approved edits to each skill',
+    ],
+    built: false,
+  },
+  portfolio: {
+    label: 'Portfolio',
+    purpose: 'Positions, risk against the guardrails, and how well calibrated your confidence is.',
+    will: [
+      'Portfolio state and constraints',
+      'Single-trade risk, gross, duration and factor concentration against their limits',
+      'Calibration by category and confidence band: hit rate and Brier score',
+    ],
+    built: false,
+  },
+  mcp: {
+    label: 'MCP',
+    purpose: 'The governance MCP server that IDEs and external agents attach to.',
+    will: [
+      'Server status, transports (stdio and local HTTP) and connected sessions',
+      'Copy-paste instructions to attach an IDE',
+    ],
+    built: false,
+  },
+  settings: {
+    label: 'Settings',
+    purpose: 'Appearance, your profile, the model connection, search weights and API keys.',
+    will: [],
+    built: true,
+  },
+};

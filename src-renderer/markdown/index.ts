@@ -1,0 +1,3 @@
+export { Markdown } from './Markdown';
+export { parseMarkdown, parseInline, safeHref } from './parse';
+export type { Block, Inline, Align } from './parse';

@@ -1,0 +1,179 @@
+import { useState } from 'react';
+import type { MemoryVersion } from '../../src-main/api/memory';
+import { useProcedure } from '../api/hooks';
+import { errorHeadline, readableMessage } from '../api/errors';
+import { formatHash } from '../app/routes';
+import { Icon } from '../app/Icon';
+import { Markdown } from '../markdown';
+import { headerValue, recordBody, relativeTime, screenOfId } from './format';
+
+/** Header fields already shown as the record's title and chips. */
+const shownAbove = new Set(['id', 'title', 'status', 'confidence', 'weight', 'scope', 'created', 'updated', 'created_at', 'updated_at']);
+
+export function RecordView(props: { path: string; onClose: () => void }) {
+  const [archivePath, setArchivePath] = useState<string | null>(null);
+  const shownPath = archivePath ?? props.path;
+  const read = useProcedure('memory/read', { path: shownPath, depth: 'full' });
+  const history = useProcedure('memory/history', { path: props.path });
+  const version = history.data?.versions.find((v) => v.archivePath === archivePath) ?? null;
+
+  return (
+    <article className="record-view" data-testid="record-view" aria-label={`Record ${props.path}`}>
+      <div className="record-toolbar">
+        <code className="record-path">{shownPath}</code>
+        <button type="button" className="icon-button" aria-label="Close record" onClick={props.onClose}>
+          <Icon name="close" size={16} />
+        </button>
+      </div>
+      {archivePath && (
+        <div className="archive-banner" role="status">
+          <Icon name="history" size={16} />
+          <span>
+            You are reading an archived version from{' '}
+            <strong>{version ? new Date(version.archivedAt).toLocaleString() : 'an earlier date'}</strong>.
+          </span>
+          <button type="button" className="button small" onClick={() => setArchivePath(null)}>
+            Back to current
+          </button>
+        </div>
+      )}
+      <div className="record-scroll">
+        {read.isPending && <p className="muted pad">Opening…</p>}
+        {read.isError && (
+          <div className="error-panel" role="alert">
+            <strong>{errorHeadline(read.error)}.</strong> {readableMessage(read.error)}
+          </div>
+        )}
+        {read.data && <RecordContent data={read.data} />}
+        <History
+          loading={history.isPending}
+          error={history.isError ? readableMessage(history.error) : null}
+          current={history.data?.current ?? null}
+          versions={history.data?.versions ?? []}
+          open={archivePath}
+          onOpen={setArchivePath}
+        />
+      </div>
+    </article>
+  );
+}
+
+type ReadData = NonNullable<ReturnType<typeof useProcedure<'memory/read'>>['data']>;
+
+function RecordContent({ data }: { data: ReadData }) {
+  const r = data.record;
+  if (!r) return <Markdown source={data.content} className="markdown pad" />;
+  const extra = Object.entries(r.header).filter(([k]) => !shownAbove.has(k.toLowerCase()));
+  return (
+    <div className="pad">
+      <header className="record-head">
+        <div className="record-id">{r.id}</div>
+        <h1 className="record-title">{r.title}</h1>
+        <div className="record-chips">
+          {r.status && <span className={`chip status status-${r.status}`}>{r.status}</span>}
+          {r.confidence !== null && <span className="chip">confidence {r.confidence}</span>}
+          {r.weight !== null && <span className="chip">weight {r.weight}</span>}
+          {r.scope && <span className="chip">{r.scope}</span>}
+          {r.viewId && <IdLink id={r.viewId} />}
+          <span className="chip subtle" title={r.updatedAt}>
+            updated {relativeTime(r.updatedAt)}
+          </span>
+        </div>
+        {extra.length > 0 && (
+          <dl className="facts record-facts">
+            {extra.map(([k, v]) => (
+              <div key={k} className="fact">
+                <dt>{k.replace(/_/g, ' ')}</dt>
+                <dd>
+                  <HeaderValue value={v} />
+                </dd>
+              </div>
+            ))}
+          </dl>
+        )}
+      </header>
+      <Markdown source={recordBody(data.content)} />
+    </div>
+  );
+}
+
+function HeaderValue({ value }: { value: unknown }) {
+  const items = Array.isArray(value) ? value : [value];
+  if (items.length > 0 && items.every((v) => typeof v === 'string' && screenOfId(v))) {
+    return (
+      <>
+        {items.map((v) => (
+          <IdLink key={String(v)} id={String(v)} />
+        ))}
+      </>
+    );
+  }
+  return <>{headerValue(value)}</>;
+}
+
+function IdLink({ id }: { id: string }) {
+  const target = screenOfId(id);
+  if (!target) return <span className="chip">{id}</span>;
+  return (
+    <a className="chip link" href={formatHash({ screen: target.screen, rest: [target.file] })}>
+      {id}
+    </a>
+  );
+}
+
+function History(props: {
+  loading: boolean;
+  error: string | null;
+  current: { updatedAt: string; contentHash: string } | null;
+  versions: MemoryVersion[];
+  open: string | null;
+  onOpen: (archivePath: string | null) => void;
+}) {
+  return (
+    <section className="record-history" data-testid="record-history" aria-labelledby="history-title">
+      <h2 id="history-title">
+        <Icon name="history" size={16} /> Version history
+      </h2>
+      {props.loading && <p className="muted">Loading history…</p>}
+      {props.error && <p className="field-error">{props.error}</p>}
+      {!props.loading && !props.error && (
+        <ol className="versions">
+          {props.current && (
+            <li>
+              <button
+                type="button"
+                className={props.open === null ? 'version active' : 'version'}
+                aria-current={props.open === null ? 'true' : undefined}
+                onClick={() => props.onOpen(null)}
+              >
+                <span className="version-when">Current</span>
+                <span className="version-detail">updated {relativeTime(props.current.updatedAt)}</span>
+                <code className="version-hash">{props.current.contentHash.slice(0, 8)}</code>
+              </button>
+            </li>
+          )}
+          {props.versions.map((v) => (
+            <li key={v.archivePath}>
+              <button
+                type="button"
+                data-testid="history-version"
+                className={props.open === v.archivePath ? 'version active' : 'version'}
+                aria-current={props.open === v.archivePath ? 'true' : undefined}
+                onClick={() => props.onOpen(v.archivePath)}
+              >
+                <span className="version-when" title={v.archivedAt}>
+                  {new Date(v.archivedAt).toLocaleString()}
+                </span>
+                <span className="version-detail">
+                  {[v.status, v.confidence !== null ? `conf ${v.confidence}` : null, v.title].filter(Boolean).join(' · ')}
+                </span>
+                <code className="version-hash">{v.contentHash.slice(0, 8)}</code>
+              </button>
+            </li>
+          ))}
+          {props.versions.length === 0 && <li className="muted">No earlier versions: this record has not been changed since it was written.</li>}
+        </ol>
+      )}
+    </section>
+  );
+}

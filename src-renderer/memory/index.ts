@@ -1,0 +1,2 @@
+export { MemoryScreen } from './MemoryScreen';
+export { recordBody, metaParts, relativeTime, headerValue, screenOfId } from './format';
