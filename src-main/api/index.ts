@@ -15,3 +15,5 @@ export {
 export type { Procedures, ProcedureName, ProcedureInput, ProcedureOutput, Settings } from './procedures';
 export { events, eventNames, isEventName } from './events';
 export type { Events, EventName, EventPayload, EventMessage } from './events';
+export { modelRoles, defaultModelRouting, modelRoutingSchema } from './models';
+export type { ModelRole, ModelRouting } from './models';

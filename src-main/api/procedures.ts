@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { modelRoutingSchema } from './models';
 import { memoryProcedures } from './memory';
 
 /**
@@ -48,6 +49,8 @@ export const settings = z.object({
     semantic: z.number().min(0).max(1),
     recency: z.number().min(0).max(1),
   }),
+  /** Which model answers for each role (agent, subagent, compact, ...). */
+  models: modelRoutingSchema,
 });
 export type Settings = z.infer<typeof settings>;
 

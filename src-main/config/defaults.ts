@@ -1,3 +1,4 @@
+import { defaultModelRouting } from '../api/models';
 import type { Settings } from '../api/procedures';
 
 /** What a new workspace starts with. Numbers follow the seed configuration (DESIGN.md §5). */
@@ -8,4 +9,5 @@ export const defaultSettings: Settings = {
   sessionTimeoutMinutes: 30,
   anthropicBaseUrl: '',
   searchWeights: { semantic: 0.7, recency: 0.3 },
+  models: { ...defaultModelRouting },
 };

@@ -62,6 +62,11 @@ export class ForgeFS {
 
   // ---- reads ---------------------------------------------------------------------------------
 
+  /** The normalised form of a path (typed error if it is not a valid ForgeFS path). */
+  normalize(path: string): string {
+    return routePath(path).path;
+  }
+
   readFile(path: string): string {
     const { route } = routePath(path);
     switch (route.root) {

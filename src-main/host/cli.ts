@@ -15,6 +15,8 @@ Commands:
   serve      Run Forge headless: the full app in your browser, on 127.0.0.1 only.
              --port N      port to listen on (default: a free one)
              --data DIR    workspace folder (default: $FORGE_HOME or ~/.forge)
+  mcp        Run the governance MCP server on stdio (for an IDE to spawn).
+             --data DIR  --contracts DIR  --remote URL  (forge mcp --help for more)
   version    Print the version.
   help       Show this text.
 `;
@@ -24,6 +26,9 @@ export async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'serve':
       return serve(rest);
+    case 'mcp':
+      // Loaded on demand: an IDE times this spawn, and nothing else of the host is needed.
+      return (await import('../mcp')).runMcpCli(rest, appVersion());
     case 'version':
     case '--version':
       console.log(appVersion());

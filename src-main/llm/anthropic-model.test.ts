@@ -25,8 +25,7 @@ beforeAll(async () => {
 });
 afterAll(() => mock.close());
 beforeEach(() => {
-  mock.requests.length = 0;
-  mock.cache.clear();
+  mock.reset();
   mock.setResponder(undefined);
 });
 
@@ -157,11 +156,17 @@ describe('AnthropicModel against the mock Anthropic server', () => {
     expect(after.join('')).toBe('The whole answer.');
   });
 
-  it('a reset while a JSON answer is being read is a typed error, not a crash', async () => {
-    mock.enqueue({ fault: 'reset_mid_stream' }, { fault: 'reset_mid_stream' }, { fault: 'reset_mid_stream' });
+  it('a JSON answer cut off mid-body is re-sent once, then fails with its request id', async () => {
+    mock.enqueue({ fault: 'reset_mid_stream' }, { text: 'Recovered.' });
+    expect((await model().call({ system: 's', messages: [{ role: 'user', content: 'hi' }], maxTokens: 16 })).text).toBe('Recovered.');
+    mock.reset();
+    mock.enqueue({ fault: 'reset_mid_stream' }, { fault: 'reset_mid_stream' });
     const err = (await model().call({ system: 's', messages: [{ role: 'user', content: 'hi' }], maxTokens: 16 }).catch((e: unknown) => e)) as ModelError;
     expect(err).toBeInstanceOf(ModelError);
+    expect(err.kind).toBe('stream_interrupted');
     expect(err.code).toBe('unavailable');
+    expect(mock.messageRequests()).toHaveLength(2);
+    expect(err.requestId).toBe(mock.messageRequests()[1]!.requestId);
   });
 
   it('Stop cancels a call waiting on a slow first byte within 500 ms', async () => {
@@ -175,6 +180,25 @@ describe('AnthropicModel against the mock Anthropic server', () => {
     expect(err.code).toBe('cancelled');
     expect(elapsed).toBeLessThan(500);
     expect(mock.messageRequests()).toHaveLength(1); // an abort is never retried
+  });
+
+  it('Stop during a slow streamed answer ends it within 500 ms, with no result passed off as complete', async () => {
+    mock.enqueue({ text: 'A long answer that trickles in. '.repeat(20), eventDelayMs: 20 });
+    const ac = new AbortController();
+    const events: ModelStreamEvent[] = [];
+    let t0 = 0;
+    const done = model().stream({ system: 's', messages: [{ role: 'user', content: 'hi' }], maxTokens: 500, signal: ac.signal }, (e) => {
+      events.push(e);
+      if (e.type === 'text_delta' && !t0) {
+        t0 = Date.now();
+        setTimeout(() => ac.abort(), 30);
+      }
+    });
+    const err = (await done.catch((e: unknown) => e)) as ModelError;
+    expect(err.kind).toBe('cancelled');
+    expect(Date.now() - t0).toBeLessThan(500);
+    expect(events.some((e) => e.type === 'done')).toBe(false);
+    expect(events.some((e) => e.type === 'restart')).toBe(false); // a Stop is never re-sent
   });
 
   it('a slow first byte that does arrive is simply waited for', async () => {

@@ -50,32 +50,54 @@ export class AnthropicModel implements Model {
   }
 
   async call(request: ModelCallRequest): Promise<ModelResult> {
+    return this.withResend(request, () => this.callOnce(request), () => {});
+  }
+
+  async stream(request: ModelCallRequest, onEvent: (event: ModelStreamEvent) => void): Promise<ModelResult> {
+    return this.withResend(request, () => this.streamOnce(request, onEvent), onEvent);
+  }
+
+  /**
+   * The SDK retries only until response headers arrive; an answer broken after that (connection
+   * reset mid-body) is re-sent here, `streamRetries` times.
+   */
+  private async withResend(
+    request: ModelCallRequest,
+    attempt: () => Promise<ModelResult>,
+    onEvent: (event: ModelStreamEvent) => void,
+  ): Promise<ModelResult> {
+    const retries = this.options.streamRetries ?? 1;
+    for (let n = 0; ; n++) {
+      try {
+        return await attempt();
+      } catch (e) {
+        const err = e instanceof ModelError ? e : toModelError(e, request.signal, true);
+        if (err.kind !== 'stream_interrupted' || n >= retries || request.signal?.aborted) throw err;
+        onEvent({ type: 'restart', attempt: n + 1, reason: err.message });
+      }
+    }
+  }
+
+  private async callOnce(request: ModelCallRequest): Promise<ModelResult> {
     const { sdk, model } = this.prepare(request);
     const params = toAnthropicParams(request, model);
+    let requestId: string | undefined;
+    let started = false;
     try {
-      const { data, request_id } = await sdk.messages.create(params, this.requestOptions(request)).withResponse();
+      // asResponse (not withResponse) so a body cut off after the headers still yields the request id.
+      const response = await sdk.messages.create(params, this.requestOptions(request)).asResponse();
+      requestId = response.headers.get('request-id') ?? undefined;
+      started = true;
+      const data = (await response.json()) as Anthropic.Messages.Message;
       const content: ContentBlock[] = [];
       for (const b of data.content) {
         if (b.type === 'text') content.push({ type: 'text', text: b.text });
         else if (b.type === 'tool_use') content.push({ type: 'tool_use', id: b.id, name: b.name, input: asObject(b.input) });
       }
       const usage = this.usage(data.model || model, pickUsage(data.usage));
-      return this.result(content, stopReasonOf(data.stop_reason), usage, request_id ?? undefined, data.model || model);
+      return this.result(content, stopReasonOf(data.stop_reason), usage, requestId, data.model || model);
     } catch (e) {
-      throw toModelError(e, request.signal, false);
-    }
-  }
-
-  async stream(request: ModelCallRequest, onEvent: (event: ModelStreamEvent) => void): Promise<ModelResult> {
-    const retries = this.options.streamRetries ?? 1;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.streamOnce(request, onEvent);
-      } catch (e) {
-        const err = e instanceof ModelError ? e : toModelError(e, request.signal, true);
-        if (err.kind !== 'stream_interrupted' || attempt >= retries || request.signal?.aborted) throw err;
-        onEvent({ type: 'restart', attempt: attempt + 1, reason: err.message });
-      }
+      throw toModelError(e, request.signal, started, requestId);
     }
   }
 
@@ -136,7 +158,9 @@ export class AnthropicModel implements Model {
             break;
         }
       }
-      // A stream that ends without message_stop is a broken answer, never a short one.
+      // A stream that ends without message_stop is a broken answer, never a short one. (The SDK
+      // ends the iteration quietly when the signal aborts, so a Stop lands here too.)
+      if (!finished && request.signal?.aborted) throw new ModelError('cancelled', 'The request to Claude was stopped.', { requestId });
       if (!finished) {
         throw new ModelError('stream_interrupted', 'The answer from Claude was cut off before it finished. Try again.', {
           requestId,
@@ -258,8 +282,9 @@ export function toModelError(e: unknown, signal: AbortSignal | undefined, stream
     const id = e.requestID ?? requestId ?? undefined;
     const status = typeof e.status === 'number' ? e.status : undefined;
     const type = errorTypeOf(e.error);
-    const detail = e.message ? ` Details: ${e.message}` : '';
     const [kind, text] = classify(status, type);
+    // The API's own wording helps only when the request itself was wrong; otherwise it is noise.
+    const detail = (kind === 'bad_request' || kind === 'not_found') && e.message ? ` Details: ${e.message}` : '';
     return new ModelError(kind, text + detail, { status, requestId: id, cause: e });
   }
   if (streaming) {

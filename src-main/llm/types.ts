@@ -32,7 +32,10 @@ export interface ChatMessage {
 
 /**
  * One piece of the system prompt. Stable parts (identity, tools, principles) come first and are
- * cached; volatile parts (clock, session block) come after and are re-sent in full every call.
+ * cached; volatile parts (session block) come after. The conversation follows the system prompt in
+ * the cached prefix, so a volatile part that changes on every call (a clock to the second) also
+ * stops the conversation from being read from cache: keep it fixed for a session, or put the time
+ * in the user message.
  */
 export interface SystemBlock {
   text: string;

@@ -1,4 +1,5 @@
 import type { ContractFormat, ContractName } from './config';
+import type { PhaseWindow } from './phases';
 
 /**
  * What the tools need from wherever contracts live. Local (a folder on disk) and remote (a
@@ -66,8 +67,8 @@ export interface GovernanceSource {
   getInvariants(): Promise<Invariants>;
   getSummary(toolNames: string[]): Promise<GovernanceSummary>;
   getGovernance(): Promise<Governance>;
-  /** Raw phases.md, for phase windows (never sent whole to a client). */
-  phasesText(): Promise<string>;
+  /** One phase of phases.md and the next (the whole file is never sent to a client). */
+  phaseWindow(phaseNumber: number): Promise<PhaseWindow>;
   clearCache(): number;
   close(): void;
 }

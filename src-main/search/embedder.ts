@@ -17,11 +17,14 @@ export interface Embedder {
 export class EmbedderError extends AppError {
   readonly status?: number;
   readonly retryable: boolean;
-  constructor(message: string, options: { status?: number; retryable: boolean; cause?: unknown }) {
+  /** The provider's retry-after hint, when it sent one. */
+  readonly retryAfterMs?: number;
+  constructor(message: string, options: { status?: number; retryable: boolean; retryAfterMs?: number; cause?: unknown }) {
     super('unavailable', message, { cause: options.cause });
     this.name = 'EmbedderError';
     this.status = options.status;
     this.retryable = options.retryable;
+    this.retryAfterMs = options.retryAfterMs;
   }
 }
 

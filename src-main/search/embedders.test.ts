@@ -51,8 +51,9 @@ async function serve(handler: Handler): Promise<string> {
   return `http://127.0.0.1:${(server!.address() as AddressInfo).port}/v1`;
 }
 afterEach(async () => {
-  server?.closeAllConnections();
-  await new Promise((r) => server?.close(r));
+  if (!server) return;
+  server.closeAllConnections();
+  await new Promise((r) => server!.close(r));
   server = undefined;
 });
 const vec = (dims: number, seed: number) => Array.from({ length: dims }, (_, i) => Math.sin(seed + i));

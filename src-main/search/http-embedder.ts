@@ -56,7 +56,7 @@ abstract class HttpEmbedder implements Embedder {
       try {
         return await this.post(input, kind);
       } catch (e) {
-        lastError = e as EmbedderError & { retryAfterMs?: number };
+        lastError = e as EmbedderError;
         if (!(e instanceof EmbedderError) || !e.retryable) throw e;
       }
     }
@@ -85,14 +85,12 @@ abstract class HttpEmbedder implements Embedder {
     if (!res.ok) {
       const text = (await res.text().catch(() => '')).slice(0, 300);
       const retryable = res.status === 429 || res.status >= 500;
-      const err = new EmbedderError(
+      throw new EmbedderError(
         res.status === 401 || res.status === 403
           ? `${this.provider} rejected the API key (HTTP ${res.status}): check it in Settings.`
           : `${this.provider} answered HTTP ${res.status}${text ? `: ${text}` : ''}`,
-        { status: res.status, retryable },
-      ) as EmbedderError & { retryAfterMs?: number };
-      err.retryAfterMs = retryAfter(res.headers);
-      throw err;
+        { status: res.status, retryable, retryAfterMs: retryAfter(res.headers) },
+      );
     }
     let json: { data?: { embedding?: unknown; index?: number }[] };
     try {

@@ -1,7 +1,6 @@
 export {
   SkillLoader,
   normaliseSkillName,
-  resolveInside,
   RESOURCE_DIRS,
   MAX_RESOURCE_BYTES,
   type SkillLoaderOptions,
@@ -13,6 +12,7 @@ export {
   type LoadedSkillWithFiles,
   type SkillsChange,
 } from './loader';
+export { resolveInside } from './confine';
 export {
   parseSkillFile,
   splitFrontmatter,
@@ -29,6 +29,7 @@ export {
 } from './frontmatter';
 export {
   runSkillScript,
+  runScriptOfSkill,
   scrubbedEnv,
   permissionFlag,
   SkillScriptError,

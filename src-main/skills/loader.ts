@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { AppError, InvalidInputError, NotFoundError } from '../common/errors';
+import { resolveInside } from './confine';
 import {
   bodyHeadings,
   parseSkillFile,
@@ -18,7 +19,8 @@ import {
  */
 
 export const RESOURCE_DIRS = ['templates', 'references', 'scripts', 'assets'] as const;
-export type SkillResourceKind = 'template' | 'reference' | 'script' | 'asset';
+/** `other`: any further file the standard allows (e.g. `reference.md`, `LICENSE.txt` beside SKILL.md). */
+export type SkillResourceKind = 'template' | 'reference' | 'script' | 'asset' | 'other';
 
 const KIND_OF_DIR: Record<(typeof RESOURCE_DIRS)[number], SkillResourceKind> = {
   templates: 'template',
@@ -129,9 +131,18 @@ export class SkillLoader {
       .map((e) => ({ name: e.name, description: e.description }));
   }
 
-  /** The catalogue as prompt text: one `- name: description` line per skill (whitespace folded). */
-  formatCatalog(): string {
-    const lines = this.catalog().map((c) => `- ${c.name}: ${c.description.replace(/\s+/g, ' ')}`);
+  /**
+   * The catalogue as prompt text: one `- name: description` line per skill (whitespace folded).
+   * `maxDescription` shortens long descriptions at a word boundary for tight prompts.
+   */
+  formatCatalog(options: { maxDescription?: number } = {}): string {
+    const shorten = (d: string) => {
+      const max = options.maxDescription;
+      if (!max || d.length <= max) return d;
+      const cut = d.slice(0, max - 1);
+      return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), 1))}…`;
+    };
+    const lines = this.catalog().map((c) => `- ${c.name}: ${shorten(c.description.replace(/\s+/g, ' '))}`);
     return lines.length ? lines.join('\n') : '(no skills installed)';
   }
 
@@ -142,7 +153,12 @@ export class SkillLoader {
 
   /** The entry a name refers to (either spelling), or null. */
   find(name: string): SkillEntry | null {
-    return this.entries.get(normaliseSkillName(name)) ?? this.entries.get(name.trim()) ?? null;
+    const direct = this.entries.get(normaliseSkillName(name)) ?? this.entries.get(name.trim());
+    if (direct) return direct;
+    // A folder in the seed's underscore spelling (invalid, but listed) is still found by either spelling.
+    const want = normaliseSkillName(name);
+    for (const e of this.entries.values()) if (normaliseSkillName(e.name) === want) return e;
+    return null;
   }
 
   /** Full SKILL.md body + resource list. Reads the file afresh, so an edit is seen even without watching. */
@@ -240,7 +256,12 @@ export class SkillLoader {
   }
 
   private require(name: string): SkillEntry {
-    const entry = this.find(name);
+    let entry = this.find(name);
+    const folders = [name.trim(), normaliseSkillName(name)].filter((f) => /^[\w-]+$/.test(f));
+    if (!entry && folders.some((f) => fs.existsSync(path.join(this.root, f, 'SKILL.md')))) {
+      this.reload(); // a skill added since the last scan (watching off, or the debounce not yet fired)
+      entry = this.find(name);
+    }
     if (!entry) {
       const known = this.list().map((e) => e.name);
       throw new NotFoundError(`There is no skill named "${name}". Installed skills: ${known.join(', ') || 'none'}.`);
@@ -303,24 +324,24 @@ export class SkillLoader {
 
   private listResources(dir: string): SkillResource[] {
     const out: SkillResource[] = [];
-    for (const sub of RESOURCE_DIRS) {
-      const walk = (abs: string, rel: string) => {
-        let items: fs.Dirent[];
-        try {
-          items = fs.readdirSync(abs, { withFileTypes: true });
-        } catch {
-          return;
-        }
-        for (const it of items.sort((a, b) => a.name.localeCompare(b.name))) {
-          if (it.name.startsWith('.') || out.length >= MAX_RESOURCES_PER_SKILL) continue;
-          const childAbs = path.join(abs, it.name);
-          const childRel = `${rel}/${it.name}`;
-          if (it.isDirectory()) walk(childAbs, childRel);
-          else if (it.isFile()) out.push({ path: childRel, kind: KIND_OF_DIR[sub], bytes: fs.statSync(childAbs).size });
-        }
-      };
-      walk(path.join(dir, sub), sub);
-    }
+    const walk = (abs: string, rel: string, kind: SkillResourceKind) => {
+      let items: fs.Dirent[];
+      try {
+        items = fs.readdirSync(abs, { withFileTypes: true });
+      } catch {
+        return;
+      }
+      for (const it of items.sort((a, b) => a.name.localeCompare(b.name))) {
+        if (it.name.startsWith('.') || out.length >= MAX_RESOURCES_PER_SKILL) continue;
+        const childAbs = path.join(abs, it.name);
+        const childRel = rel ? `${rel}/${it.name}` : it.name;
+        if (!rel && (it.name === 'SKILL.md' || (RESOURCE_DIRS as readonly string[]).includes(it.name))) continue;
+        if (it.isDirectory()) walk(childAbs, childRel, kind);
+        else if (it.isFile()) out.push({ path: childRel, kind, bytes: fs.statSync(childAbs).size });
+      }
+    };
+    for (const sub of RESOURCE_DIRS) walk(path.join(dir, sub), sub, KIND_OF_DIR[sub]);
+    walk(dir, '', 'other');
     return out;
   }
 
@@ -344,30 +365,4 @@ export class SkillLoader {
       this.watcher = null;
     }
   }
-}
-
-/** Resolves `relPath` under `dir`, refusing absolute paths, `..`, NUL bytes and symlinks that leave `dir`. */
-export function resolveInside(dir: string, relPath: string): string {
-  if (relPath.includes('\0')) throw new InvalidInputError('A skill file path must not contain NUL bytes.');
-  const norm = relPath.replace(/\\/g, '/');
-  if (path.isAbsolute(norm) || norm.split('/').includes('..')) {
-    throw new InvalidInputError(`"${relPath}" points outside the skill folder; use a path like "references/guide.md".`);
-  }
-  const abs = path.resolve(dir, norm);
-  let realDir = dir;
-  try {
-    realDir = fs.realpathSync(dir);
-  } catch {
-    /* folder vanished: the stat below reports it */
-  }
-  let realAbs = abs;
-  try {
-    realAbs = fs.realpathSync(abs);
-  } catch {
-    return abs; // does not exist yet; the caller reports not-found
-  }
-  if (realAbs !== realDir && !realAbs.startsWith(realDir + path.sep)) {
-    throw new InvalidInputError(`"${relPath}" leads outside the skill folder through a link; skill files must live inside it.`);
-  }
-  return realAbs;
 }

@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AppError, InvalidInputError, NotFoundError } from '../common/errors';
-import { resolveInside } from './loader';
+import { resolveInside } from './confine';
+import type { SkillLoader } from './loader';
 
 /**
  * Runs a skill's `scripts/<file>.mjs` as a child Node process: JSON on stdin, JSON on stdout.
@@ -14,9 +15,10 @@ import { resolveInside } from './loader';
  *    `--permission` on 22+): the script may read only its skill folder, may not write files,
  *    spawn processes or start workers;
  *  - network: Node 20's permission model does not cover sockets, so a preloaded module replaces
- *    `net`/`tls` connect, `dgram`, `dns` and `fetch` with functions that throw. Best effort: a
- *    determined script using internal bindings could get around it; skill scripts are reviewed
- *    files from the PM's own skills folder, not untrusted downloads;
+ *    socket connect/listen, `tls.connect`, UDP, `dns` and `fetch` with functions that throw (http,
+ *    https and http2 all go through these). The permission model also denies `process.binding`
+ *    and native addons, which closes the obvious ways around the block. Still best effort, not a
+ *    security boundary: skill scripts are reviewed files in the PM's own skills folder;
  *  - a timeout that kills the whole process group, and a cap on stdout.
  * Convention for scripts: on bad input print `{"error": "..."}` and exit with code 2.
  */
@@ -42,7 +44,7 @@ export class SkillScriptError extends AppError {
 export interface RunSkillScriptOptions {
   /** The skill folder (working directory; the only place the script may read). */
   skillDir: string;
-  /** File under `scripts/` (`kelly.mjs` or `scripts/kelly.mjs`). */
+  /** An `.mjs` file under `scripts/` (`kelly.mjs` or `scripts/kelly.mjs`). */
   script: string;
   input: unknown;
   timeoutMs?: number;
@@ -65,7 +67,6 @@ export interface SkillScriptResult {
 export const DEFAULT_SCRIPT_TIMEOUT_MS = 10_000;
 export const DEFAULT_SCRIPT_OUTPUT_BYTES = 256 * 1024;
 const STDERR_TAIL_BYTES = 4096;
-const SCRIPT_EXTENSIONS = ['.mjs', '.js'];
 const SECRET_NAME = /(KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIAL|AUTH|COOKIE|SESSION)/i;
 
 // Loaded with --import before the script: turns every outbound network path into an error.
@@ -73,7 +74,9 @@ const NETWORK_BLOCK = [
   'import net from "node:net"; import tls from "node:tls"; import dgram from "node:dgram"; import dns from "node:dns";',
   'const deny = () => { const e = new Error("network access is disabled for skill scripts"); e.code = "ERR_NETWORK_DISABLED"; throw e; };',
   'net.Socket.prototype.connect = deny; net.connect = deny; net.createConnection = deny; tls.connect = deny;',
-  'dgram.createSocket = deny; dns.lookup = deny; dns.resolve = deny; dns.promises.lookup = deny; dns.promises.resolve = deny;',
+  'net.Server.prototype.listen = deny; dgram.createSocket = deny;',
+  'dgram.Socket.prototype.bind = deny; dgram.Socket.prototype.send = deny; dgram.Socket.prototype.connect = deny;',
+  'dns.lookup = deny; dns.resolve = deny; dns.promises.lookup = deny; dns.promises.resolve = deny;',
   'globalThis.fetch = async () => deny(); globalThis.WebSocket = undefined; globalThis.EventSource = undefined;',
 ].join('\n');
 const NETWORK_BLOCK_URL = `data:text/javascript,${encodeURIComponent(NETWORK_BLOCK)}`;
@@ -104,16 +107,43 @@ export function scrubbedEnv(extra: Record<string, string> = {}): Record<string, 
   return env;
 }
 
+/**
+ * Runs a script of an installed skill by skill name (either spelling). Refuses skills whose SKILL.md
+ * is invalid and names the available scripts when the one asked for does not exist.
+ */
+export async function runScriptOfSkill(
+  loader: SkillLoader,
+  skill: string,
+  script: string,
+  input: unknown,
+  options: Omit<RunSkillScriptOptions, 'skillDir' | 'script' | 'input'> = {},
+): Promise<SkillScriptResult> {
+  const loaded = loader.load(skill);
+  loader.scriptPath(loaded.name, script);
+  return runSkillScript({ ...options, skillDir: loaded.dir, script, input });
+}
+
+/** Every refusal (bad path, bad input, bad env) comes back as a rejected promise, never a throw. */
 export function runSkillScript(opts: RunSkillScriptOptions): Promise<SkillScriptResult> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_SCRIPT_TIMEOUT_MS;
   const maxOut = opts.maxOutputBytes ?? DEFAULT_SCRIPT_OUTPUT_BYTES;
   const skillDir = path.resolve(opts.skillDir);
   const rel = opts.script.replace(/\\/g, '/').startsWith('scripts/') ? opts.script : `scripts/${opts.script}`;
-  const scriptAbs = resolveInside(skillDir, rel);
+  let scriptAbs: string;
+  try {
+    scriptAbs = resolveInside(skillDir, rel);
+  } catch (e) {
+    return Promise.reject(e);
+  }
   const label = `${path.basename(skillDir)}/${rel}`;
 
-  if (!SCRIPT_EXTENSIONS.includes(path.extname(scriptAbs))) {
-    return Promise.reject(new InvalidInputError(`"${label}" is not a Node script (.mjs or .js); only those can be run.`));
+  // Only ES modules: a `.js` file's module type depends on package.json files outside the folder the
+  // sandbox lets the script read.
+  if (path.extname(scriptAbs) !== '.mjs') {
+    return Promise.reject(new InvalidInputError(`"${label}" is not a Node ES module (.mjs); only those can be run as skill scripts.`));
+  }
+  if (!(timeoutMs > 0) || !(maxOut > 0)) {
+    return Promise.reject(new InvalidInputError('A skill script needs a positive timeout and output cap.'));
   }
   if (!fs.existsSync(scriptAbs)) return Promise.reject(new NotFoundError(`The skill script "${label}" does not exist.`));
 
@@ -224,7 +254,7 @@ export function runSkillScript(opts: RunSkillScriptOptions): Promise<SkillScript
         }
         if (code !== 0) {
           const how = code === null ? `was killed by ${signal}` : `exited with code ${code}`;
-          return reject(new SkillScriptError('internal', 'exit', `"${label}" ${how}.${tail ? ` Last error output: ${lastLines(tail, 6)}` : ''}`, { stderrTail: tail, exitCode: code }));
+          return reject(new SkillScriptError('internal', 'exit', `"${label}" ${how}.${tail ? ` ${errorLine(tail)}` : ''}`, { stderrTail: tail, exitCode: code }));
         }
         if (!parseOk) {
           return reject(new SkillScriptError('internal', 'bad_json', `"${label}" did not print valid JSON${text ? ` (it printed: ${text.slice(0, 200)})` : ' (it printed nothing)'}.`, { stderrTail: tail, exitCode: code }));
@@ -241,6 +271,9 @@ function isErrorObject(v: unknown): v is { error: string } {
   return typeof v === 'object' && v !== null && typeof (v as { error?: unknown }).error === 'string';
 }
 
-function lastLines(text: string, n: number): string {
-  return text.split('\n').slice(-n).join(' | ');
+/** The line a PM needs from a Node crash: the `SomeError: message` line, else the last lines. */
+function errorLine(tail: string): string {
+  const lines = tail.split('\n').map((l) => l.trim()).filter(Boolean);
+  const err = [...lines].reverse().find((l) => /^[A-Za-z]*Error\b.*:/.test(l));
+  return err ? `It said: ${err}` : `Last error output: ${lines.slice(-3).join(' | ')}`;
 }

@@ -26,17 +26,17 @@ export function StatusBar() {
   const modeLabel = mode === 'electron' ? 'Desktop' : mode === 'headless' ? 'Headless (browser)' : 'Test';
 
   let healthState: 'ok' | 'degraded' | 'down' | 'pending' = 'pending';
-  let healthText = 'Checking…';
+  let healthText = 'Checking health…';
   let healthTitle = '';
   if (health.data) {
     const failing = health.data.checks.filter((c) => !c.ok);
     healthState = health.data.status === 'ok' ? 'ok' : 'degraded';
-    healthText = healthState === 'ok' ? 'Healthy' : `Degraded: ${failing.map((c) => c.name).join(', ')}`;
+    healthText = healthState === 'ok' ? 'Health OK' : `Health degraded: ${failing.map((c) => c.name).join(', ')}`;
     healthTitle = health.data.checks.map((c) => `${c.ok ? '✓' : '✗'} ${c.name}: ${c.detail}`).join('\n');
   }
   if (health.isError && !health.isFetching) {
     healthState = 'down';
-    healthText = 'Unreachable';
+    healthText = 'Health unknown: Forge unreachable';
     healthTitle = readableMessage(health.error);
   }
 
@@ -62,7 +62,7 @@ export function StatusBar() {
         data-state={healthState}
         title={healthTitle}
         role="status"
-        aria-label={`Health: ${healthText}`}
+        aria-label={healthText}
       >
         <span className={`dot dot-${healthState}`} aria-hidden="true" />
         {healthText}

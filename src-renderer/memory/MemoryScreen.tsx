@@ -1,30 +1,43 @@
-import { useCallback, useState } from 'react';
-import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import { useCallback, useMemo, useState } from 'react';
+import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useClient } from '../api/hooks';
 import { errorHeadline, isApiError, readableMessage } from '../api/errors';
 import { Icon } from '../app/Icon';
 import { screenInfo } from '../app/screens';
 import { RecordList } from './RecordList';
 import { RecordView } from './RecordView';
+import { SearchResults } from './SearchResults';
+import { hasToken, quickFilters, searchMemory, toggleToken } from './search';
 import { useDebounced } from './useDebounced';
 
 const PAGE = 200;
+const SEARCH_RESULTS = 20;
 
 const examples: Record<'views' | 'expressions', string> = {
-  views: 'status:active confidence>=0.6 since:2026-01-01 inflation',
-  expressions: 'view:V-001 status:active',
+  views: 'status:active confidence>=0.6',
+  expressions: 'status:active',
 };
 
+/**
+ * Views and Expressions: a filterable, virtualised listing (memory/list + the query language), a
+ * search by meaning across a chosen scope (memory/search), and the selected record in full.
+ */
 export function MemoryScreen(props: {
   screen: 'views' | 'expressions';
   folder: string;
+  /** A file name inside `folder` (`V-001.md`) or, for search hits elsewhere, a full path. */
   selected: string | null;
-  onSelect: (name: string | null) => void;
+  onSelect: (nameOrPath: string | null) => void;
 }) {
   const client = useClient();
   const info = screenInfo[props.screen];
+  const noun = info.label.toLowerCase();
   const [text, setText] = useState('');
+  const [searchText, setSearchText] = useState('');
+  const [scope, setScope] = useState(props.folder);
   const query = useDebounced(text.trim(), 250);
+  const searchQuery = useDebounced(searchText.trim(), 300);
+  const searching = searchQuery.length > 0;
 
   const list = useInfiniteQuery({
     queryKey: ['memory/list', { path: props.folder, query }],
@@ -36,20 +49,39 @@ export function MemoryScreen(props: {
       return last.entries.length > 0 && next < last.total ? next : undefined;
     },
     placeholderData: keepPreviousData,
+    enabled: !searching,
     retry: (n, err) => n < 2 && isApiError(err) && err.code === 'unavailable',
   });
 
-  const entries = (list.data?.pages ?? []).flatMap((p) => p.entries).filter((e) => !e.isDir);
+  const search = useQuery({
+    queryKey: ['memory/search', { scope, query: searchQuery, filters: query }],
+    queryFn: () => searchMemory(client, { scope, query: searchQuery, filters: query || undefined, maxResults: SEARCH_RESULTS }),
+    enabled: searching,
+    placeholderData: keepPreviousData,
+    retry: false,
+  });
+
+  const entries = useMemo(() => (list.data?.pages ?? []).flatMap((p) => p.entries).filter((e) => !e.isDir), [list.data]);
   const total = list.data?.pages[0]?.total ?? 0;
-  const queryError = list.isError && isApiError(list.error) && list.error.code === 'invalid_input' ? list.error.message : null;
-  const otherError = list.isError && !queryError ? list.error : null;
+  const active = searching ? search : list;
+  const queryError = active.isError && isApiError(active.error) && active.error.code === 'invalid_input' ? active.error.message : null;
+  const searchMissing = searching && search.isError && isApiError(search.error) && search.error.code === 'not_found';
+  const otherError = active.isError && !queryError && !searchMissing ? active.error : null;
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
   const loadMore = useCallback(() => {
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
-  const noun = info.label.toLowerCase();
-  const showingStale = list.isPlaceholderData || list.isError;
+  const selectedPath = props.selected ? (props.selected.startsWith('/') ? props.selected : props.folder + props.selected) : null;
+  const selectPath = (path: string) =>
+    props.onSelect(path.startsWith(props.folder) && !path.slice(props.folder.length).includes('/') ? path.slice(props.folder.length) : path);
+
+  let summary = '';
+  if (searching) {
+    if (search.data && !search.isError) summary = `${search.data.results.length} best ${search.data.results.length === 1 ? 'match' : 'matches'} by meaning`;
+    else if (search.isPending) summary = 'Searching…';
+  } else if (list.isPending) summary = 'Loading…';
+  else if (!list.isError) summary = query ? `${total.toLocaleString()} ${total === 1 ? 'match' : 'matches'}` : `${total.toLocaleString()} ${noun}`;
 
   return (
     <section className="screen memory-screen" data-testid={`screen-${props.screen}`} aria-labelledby={`title-${props.screen}`}>
@@ -58,9 +90,49 @@ export function MemoryScreen(props: {
           <h1 id={`title-${props.screen}`}>{info.label}</h1>
           <p className="screen-purpose">{info.purpose}</p>
         </header>
+
+        <div className="query-box" role="search" aria-label={`Search ${noun}`}>
+          <label className="query-input" htmlFor={`s-${props.screen}`}>
+            <Icon name="search" size={16} />
+            <span className="visually-hidden">Search by meaning</span>
+            <input
+              id={`s-${props.screen}`}
+              data-testid="memory-search"
+              type="search"
+              className="search-input"
+              value={searchText}
+              onChange={(e) => setSearchText(e.target.value)}
+              placeholder="Search by meaning, e.g. lessons on curve trades"
+              autoComplete="off"
+            />
+          </label>
+          {searchText.trim() && (
+            <div className="chip-row" role="group" aria-label="Search scope">
+              <span>In</span>
+              {[
+                { path: props.folder, label: info.label, key: props.screen },
+                { path: '/memory/', label: 'All memory', key: 'all' },
+              ].map((s) => (
+                <button
+                  key={s.key}
+                  type="button"
+                  className="chip"
+                  data-testid={`search-scope-${s.key}`}
+                  aria-pressed={scope === s.path}
+                  onClick={() => setScope(s.path)}
+                >
+                  {s.label}
+                </button>
+              ))}
+            </div>
+          )}
+        </div>
+
         <div className="query-box">
           <label className="query-input" htmlFor={`q-${props.screen}`}>
-            <Icon name="search" size={16} />
+            <span className="filter-glyph" aria-hidden="true">
+              ƒ
+            </span>
             <span className="visually-hidden">Filter {noun}</span>
             <input
               id={`q-${props.screen}`}
@@ -68,40 +140,77 @@ export function MemoryScreen(props: {
               type="search"
               value={text}
               onChange={(e) => setText(e.target.value)}
-              placeholder={`Filter ${noun}, e.g. ${examples[props.screen]}`}
+              placeholder={`Filter, e.g. ${examples[props.screen]}`}
               spellCheck={false}
               autoComplete="off"
               aria-invalid={queryError ? true : undefined}
               aria-describedby={queryError ? `qe-${props.screen}` : `qh-${props.screen}`}
             />
           </label>
+          <div className="chip-row" role="group" aria-label="Quick filters">
+            {quickFilters(props.screen).map((f) => (
+              <button
+                key={f.token}
+                type="button"
+                className="chip"
+                data-testid="filter-chip"
+                aria-pressed={hasToken(text, f.token)}
+                title={f.token}
+                onClick={() => setText((t) => toggleToken(t, f.token))}
+              >
+                {f.label}
+              </button>
+            ))}
+          </div>
           {queryError ? (
             <p className="query-error" id={`qe-${props.screen}`} data-testid="memory-query-error" role="alert">
               {queryError}
             </p>
           ) : (
             <p className="hint" id={`qh-${props.screen}`}>
-              Words search the text; also <code>key:value</code>, <code>key&gt;=N</code>, <code>since:YYYY-MM-DD</code>,{' '}
+              Words match the text; also <code>key:value</code>, <code>key&gt;=N</code>, <code>since:YYYY-MM-DD</code>,{' '}
               <code>"exact phrase"</code>.
             </p>
           )}
         </div>
+
         <div className="list-summary" aria-live="polite">
-          {list.isPending
-            ? 'Loading…'
-            : list.isError
-              ? ''
-              : query
-                ? `${total.toLocaleString()} ${total === 1 ? 'match' : 'matches'}`
-                : `${total.toLocaleString()} ${noun}`}
-          {list.isFetching && !list.isPending && <span className="spinner" aria-label="Updating" />}
+          {summary}
+          {active.isFetching && !active.isPending && <span className="spinner" aria-label="Updating" />}
         </div>
+        {searching && search.data?.degraded && !search.isError && <p className="degraded">{search.data.degraded}</p>}
         {otherError && (
           <div className="error-panel" role="alert">
             <strong>{errorHeadline(otherError)}.</strong> {readableMessage(otherError)}
           </div>
         )}
-        {!list.isPending && !list.isError && entries.length === 0 ? (
+        {searchMissing && (
+          <div className="empty-list">
+            <p>Search by meaning is not available in this version of Forge yet. Use the filter to narrow the list.</p>
+          </div>
+        )}
+        {queryError ? (
+          <div className="empty-list" data-testid="memory-list">
+            <p>Fix the filter above to see {noun}; clear it to see them all.</p>
+          </div>
+        ) : searching ? (
+          search.data && !search.isError ? (
+            search.data.results.length === 0 ? (
+              <div className="empty-list">
+                <p>Nothing in {scope === '/memory/' ? 'memory' : noun} matches “{searchQuery}”.</p>
+              </div>
+            ) : (
+              <div className={search.isPlaceholderData ? 'list-wrap stale' : 'list-wrap'}>
+                <SearchResults
+                  hits={search.data.results}
+                  selectedPath={selectedPath}
+                  onSelect={selectPath}
+                  showCategory={scope === '/memory/'}
+                />
+              </div>
+            )
+          ) : null
+        ) : !list.isPending && !list.isError && entries.length === 0 ? (
           <div className="empty-list" data-testid="memory-list">
             {query ? (
               <p>
@@ -112,7 +221,7 @@ export function MemoryScreen(props: {
             )}
           </div>
         ) : (
-          <div className={showingStale ? 'list-wrap stale' : 'list-wrap'}>
+          <div className={list.isPlaceholderData || list.isError ? 'list-wrap stale' : 'list-wrap'}>
             <RecordList
               entries={list.isError ? [] : entries}
               selected={props.selected}
@@ -125,14 +234,14 @@ export function MemoryScreen(props: {
         )}
       </div>
       <div className="detail-pane">
-        {props.selected ? (
-          <RecordView key={props.selected} path={props.folder + props.selected} onClose={() => props.onSelect(null)} />
+        {selectedPath ? (
+          <RecordView key={selectedPath} path={selectedPath} onClose={() => props.onSelect(null)} />
         ) : (
           <div className="empty-state subtle">
             <div className="empty-icon">
               <Icon name={props.screen} size={30} />
             </div>
-            <h2>Select a {noun.replace(/s$/, '')}</h2>
+            <h2>Select {props.screen === 'views' ? 'a View' : 'an Expression'}</h2>
             <p>Pick one from the list to read it in full, with its version history.</p>
           </div>
         )}

@@ -3,7 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import type { MemoryEntry } from '../../src-main/api/memory';
 import { metaParts, relativeTime } from './format';
 
-const ROW_HEIGHT = 56;
+const ROW_HEIGHT = 62;
 
 /**
  * A virtualised listing: only the rows on screen exist in the DOM, so a category with 100,000

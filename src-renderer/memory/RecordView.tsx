@@ -53,6 +53,7 @@ export function RecordView(props: { path: string; onClose: () => void }) {
           open={archivePath}
           onOpen={setArchivePath}
         />
+        <Lineage path={props.path} />
       </div>
     </article>
   );
@@ -172,6 +173,48 @@ function History(props: {
             </li>
           ))}
           {props.versions.length === 0 && <li className="muted">No earlier versions: this record has not been changed since it was written.</li>}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+const actorNames: Record<string, string> = {
+  pm: 'You',
+  agent: 'Analyst',
+  scheduler: 'Scheduler',
+  builder: 'Builder',
+  mcp: 'MCP client',
+};
+
+/** Who wrote this record and why: the audit trail for this one path (decision lineage). */
+function Lineage(props: { path: string }) {
+  const audit = useProcedure('memory/audit', { path: props.path, limit: 50 });
+  return (
+    <section className="record-history" data-testid="record-audit" aria-labelledby="audit-title">
+      <h2 id="audit-title">Changes</h2>
+      {audit.isPending && <p className="muted">Loading changes…</p>}
+      {audit.isError && <p className="field-error">{readableMessage(audit.error)}</p>}
+      {audit.data && audit.data.entries.length === 0 && (
+        <p className="muted">No recorded changes: this record came with the workspace.</p>
+      )}
+      {audit.data && audit.data.entries.length > 0 && (
+        <ol className="audit">
+          {audit.data.entries.map((e) => {
+            const [kind, task] = e.actor.split(':', 2);
+            const who = kind === 'subagent' ? `Sub-agent${task ? ` (${task})` : ''}` : (actorNames[kind] ?? e.actor);
+            const why = [e.sessionId && `session ${e.sessionId}`, e.taskId && `task ${e.taskId}`].filter(Boolean).join(' · ');
+            return (
+              <li key={e.seq}>
+                <span title={e.at}>{new Date(e.at).toLocaleString()}</span>
+                <span className="audit-actor">{who}</span>
+                <span className="audit-op">
+                  {e.operation}
+                  {why && ` — ${why}`}
+                </span>
+              </li>
+            );
+          })}
         </ol>
       )}
     </section>

@@ -49,13 +49,6 @@ export function renderHeaderValue(value: HeaderValue): string {
   return String(value);
 }
 
-function sameValue(a: HeaderValue, b: HeaderValue): boolean {
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => x === b[i]);
-  }
-  return a === b;
-}
-
 /**
  * Parses canonical record markdown: `# ID — title`, `key: value` lines, optionally `---` and a body.
  * Lenient on CRLF and blank header lines (render() then gives the canonical form); anything it
@@ -118,7 +111,9 @@ export function renderRecord(doc: MemoryDocument): string {
   for (const [key, value] of Object.entries(doc.header)) {
     if (!KEY_RE.test(key) || key.startsWith('__')) throw new InvalidInputError(`"${key}" is not a valid field name; use letters, digits and underscores.`);
     const rendered = renderHeaderValue(value);
-    if (/[\n\r]/.test(rendered) || !sameValue(parseHeaderValue(rendered.trim()), value) || rendered !== rendered.trim()) {
+    // The text must survive a read exactly; a string such as "10" may come back as the number 10 (same text).
+    const listOk = !Array.isArray(value) || value.every((v) => { const t = String(v); return t !== '' && t === t.trim() && !t.includes(','); });
+    if (!listOk || /[\n\r]/.test(rendered) || rendered !== rendered.trim() || renderHeaderValue(parseHeaderValue(rendered)) !== rendered) {
       throw new InvalidInputError(`The field "${key}" cannot be written as one header line exactly; keep it on one line without commas inside list items.`);
     }
     out.push(rendered === '' ? `${key}:` : `${key}: ${rendered}`);

@@ -1,13 +1,58 @@
-import { AppError } from '../../common/errors';
+import { atDepth, countLines, type ReadDepth } from '../../fs';
 import type { PartialHandlerMap } from './types';
 
-const notYet = () => {
-  throw new AppError('unavailable', 'Memory is being set up; try again shortly.');
-};
+/** Default read depth by path, as the analyst's read tool (seed §3.1): memory opens at its header. */
+function defaultDepth(path: string): ReadDepth {
+  if (path.startsWith('/memory/') && !path.startsWith('/memory/.archive/')) return 'header';
+  if (path.startsWith('/session/') && (path.includes('/results/') || path.includes('/context/'))) return 'summary';
+  return 'full';
+}
 
 export const memoryHandlers: PartialHandlerMap = {
-  'memory/list': notYet,
-  'memory/read': notYet,
-  'memory/history': notYet,
-  'memory/audit': notYet,
+  'memory/list': async (input, ctx) => {
+    await ctx.memory.ready;
+    return ctx.memory.fs.listDir(input.path, input.query, { limit: input.limit, offset: input.offset });
+  },
+  'memory/read': async (input, ctx) => {
+    await ctx.memory.ready;
+    const fs = ctx.memory.fs;
+    const full = fs.readFile(input.path);
+    const depth = input.depth ?? defaultDepth(input.path);
+    const info = fs.recordInfo(input.path);
+    return {
+      path: fs.normalize(input.path),
+      depth,
+      content: atDepth(full, depth),
+      totalLines: countLines(full),
+      record: info && {
+        id: info.id, category: info.category, title: info.title, status: info.status,
+        confidence: info.confidence, weight: info.weight, scope: info.scope, viewId: info.viewId,
+        createdAt: info.createdAt, updatedAt: info.updatedAt, header: info.header,
+      },
+    };
+  },
+  'memory/history': async (input, ctx) => {
+    await ctx.memory.ready;
+    const h = ctx.memory.fs.history(input.path);
+    return {
+      path: h.path,
+      current: h.current && { updatedAt: h.current.updatedAt, contentHash: h.current.contentHash },
+      versions: h.versions,
+    };
+  },
+  'memory/audit': async (input, ctx) => {
+    await ctx.memory.ready;
+    const limit = input.limit ?? 100;
+    let path = input.path;
+    if (path !== undefined) path = ctx.memory.fs.normalize(path);
+    const rows = ctx.memory.store.audit.list({ path, limit: limit + 1, before: input.before });
+    const page = rows.slice(0, limit);
+    return {
+      entries: page.map((r) => ({
+        seq: r.seq, at: r.at, actor: r.actor, operation: r.operation, path: r.path,
+        sessionId: r.session_id, taskId: r.task_id, contentHash: r.content_hash,
+      })),
+      nextBefore: rows.length > limit ? page[page.length - 1].seq : null,
+    };
+  },
 };

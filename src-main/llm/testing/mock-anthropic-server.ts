@@ -23,6 +23,8 @@ export interface MockReply {
   stopReason?: string;
   /** Wait this long before the first byte (headers) is sent. */
   delayMs?: number;
+  /** Streaming only: pause between SSE events (a slow answer the PM may stop). */
+  eventDelayMs?: number;
 }
 
 export type MockFault =
@@ -69,6 +71,10 @@ export interface MockAnthropicServer {
   /** Queue steps consumed one per /v1/messages request (retries consume their own step). */
   enqueue(...steps: MockStep[]): void;
   setResponder(responder: MockAnthropicOptions['responder']): void;
+  /** Forgets queued steps, recorded requests and the prompt cache (between tests). */
+  reset(): void;
+  /** Steps still queued. */
+  readonly pending: number;
   /** Requests to /v1/messages only. */
   messageRequests(): RecordedRequest[];
   close(): Promise<void>;
@@ -187,7 +193,10 @@ export async function startMockAnthropicServer(options: MockAnthropicOptions = {
     status(200);
     if (rec.stream) {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      for (const e of sseEvents(reply, String(body.model), account, requestId, chunk)) res.write(e);
+      for (const e of sseEvents(reply, String(body.model), account, requestId, chunk)) {
+        res.write(e);
+        if (reply.eventDelayMs && !(await wait(reply.eventDelayMs, res))) return;
+      }
       res.end();
     } else {
       sendJson(res, 200, messageJson(reply, String(body.model), account, requestId));
@@ -215,6 +224,14 @@ export async function startMockAnthropicServer(options: MockAnthropicOptions = {
     cache,
     enqueue: (...steps) => void queue.push(...steps),
     setResponder: (r) => void (responder = r),
+    reset: () => {
+      queue.length = 0;
+      requests.length = 0;
+      cache.clear();
+    },
+    get pending() {
+      return queue.length;
+    },
     messageRequests: () => requests.filter((r) => r.path === '/v1/messages'),
     close: () =>
       new Promise<void>((resolve) => {

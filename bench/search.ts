@@ -1,0 +1,132 @@
+/**
+ * Hybrid memory search at scale: builds N (default 100,000) short macro notes in a real workspace
+ * database (the store's own open + migrations, the search index's own write path), then times
+ * hybrid queries (scope + status filter) against plain sqlite-vec float brute force on the same
+ * data and queries, and measures recall@10 of the fast vector path against exact float KNN.
+ *
+ *   npm run bench -- search [--n 100000] [--queries 200]
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Store } from '../src-main/store';
+import { HashNgramEmbedder, SearchIndex, searchMemory, writeEntry } from '../src-main/search';
+import { median, percentile, report, round, timeRuns } from './_stats';
+import { makeNote, makeQuery, rng } from './_macro-notes';
+
+const arg = (name: string, dflt: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const N = arg('n', 100_000);
+const Q = arg('queries', 200);
+
+const dir = mkdtempSync(join(tmpdir(), 'forge-bench-search-'));
+const store = Store.open(join(dir, 'forge.db'));
+const db = store.db;
+const embedder = new HashNgramEmbedder(384);
+const index = new SearchIndex(db, embedder);
+const buf = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+
+// Baseline tables: plain float brute force, and exact float KNN with the same partition/filter (for recall).
+db.exec(`CREATE VIRTUAL TABLE bench_float USING vec0(embedding float[384])`);
+db.exec(`CREATE VIRTUAL TABLE bench_exact USING vec0(category text partition key, status text, embedding float[384])`);
+
+const r = rng(42);
+const now = Date.parse('2026-06-01T00:00:00Z');
+const counters: Record<string, number> = {};
+let buildMs = 0;
+const insBase = db.prepare('INSERT INTO bench_float (rowid, embedding) VALUES (?, ?)');
+const insExact = db.prepare('INSERT INTO bench_exact (rowid, category, status, embedding) VALUES (?, ?, ?, ?)');
+const BATCH = 1000;
+for (let start = 0; start < N; start += BATCH) {
+  const notes = Array.from({ length: Math.min(BATCH, N - start) }, () => makeNote(r));
+  const vecs: Float32Array[] = [];
+  const rids: number[] = [];
+  const t0 = performance.now();
+  store.writeTransaction(() => {
+    for (const n of notes) {
+      const num = (counters[n.category] = (counters[n.category] ?? 0) + 1);
+      const id = `${n.category.slice(0, 2).toUpperCase()}-${String(num).padStart(6, '0')}`;
+      const at = new Date(now - n.daysAgo * 86_400_000).toISOString();
+      const header = { status: n.status, source: 'bench' };
+      const content = `# ${id} — ${n.title}\nstatus: ${n.status}\nsource: bench\n---\n${n.body}\n`;
+      const { rid } = store.records.upsert({
+        category: n.category, id, title: n.title, status: n.status, confidence: null, weight: null, scope: null, view_id: null,
+        meta: '', created_at: at, updated_at: at, header: JSON.stringify(header), body: n.body, content_hash: String(start),
+      });
+      const v = embedder.embedOne(content);
+      writeEntry(db, embedder.id, { rid, category: n.category, status: n.status, updated_at: at }, v);
+      vecs.push(v);
+      rids.push(rid);
+    }
+  });
+  buildMs += performance.now() - t0;
+  db.transaction(() => {
+    notes.forEach((n, i) => {
+      insBase.run(BigInt(rids[i]), buf(vecs[i]));
+      insExact.run(BigInt(rids[i]), n.category, n.status, buf(vecs[i]));
+    });
+  })();
+  if ((start / BATCH) % 20 === 0) process.stderr.write(`  built ${start + notes.length}/${N}\n`);
+}
+const buildPerS = N / (buildMs / 1000);
+
+let indexBytes = 0;
+try {
+  const rows = db
+    .prepare(`SELECT name, sum(pgsize) AS bytes FROM dbstat WHERE name LIKE 'search_%' OR name LIKE 'memory_fts%' GROUP BY name`)
+    .all() as { name: string; bytes: number }[];
+  indexBytes = rows.reduce((s, x) => s + x.bytes, 0);
+} catch {
+  indexBytes = -1; // dbstat not compiled in
+}
+
+const qr = rng(7);
+const SCOPES = ['/memory/', '/memory/observations/', '/memory/views/', '/memory/pk/'];
+const queries = Array.from({ length: Q }, (_, i) => ({ query: makeQuery(qr), scope: SCOPES[i % SCOPES.length], filters: 'status:active' }));
+const qvecs = queries.map((q) => embedder.embedOne(q.query));
+const nowDate = new Date(now);
+
+const hybrid = await timeRuns(Q, (i) => searchMemory(db, embedder, { ...queries[i], maxResults: 10, now: nowDate }));
+const base = db.prepare('SELECT rowid, distance FROM bench_float WHERE embedding MATCH ? AND k = ?');
+const baseline = await timeRuns(Q, (i) => base.all(buf(qvecs[i]), 10));
+
+// Exact float KNN with the same scope and filter, against the fast path's vector stage alone.
+const exactAll = db.prepare("SELECT rowid FROM bench_exact WHERE embedding MATCH ? AND k = 10 AND status = 'active'");
+const exactCat = db.prepare("SELECT rowid FROM bench_exact WHERE embedding MATCH ? AND k = 10 AND category = ? AND status = 'active'");
+const filteredFloat: number[] = [];
+let hits = 0, total = 0;
+for (let i = 0; i < Q; i++) {
+  const q = queries[i];
+  const cat = q.scope.split('/')[2] || null;
+  const t0 = performance.now();
+  const exact = (cat ? exactCat.all(buf(qvecs[i]), cat) : exactAll.all(buf(qvecs[i]))) as { rowid: number }[];
+  filteredFloat.push(performance.now() - t0);
+  const fast = await searchMemory(db, embedder, { ...q, maxResults: 10, mode: 'vector', now: nowDate });
+  const fastRids = new Set(
+    (db.prepare('SELECT rid FROM memory_records WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(fast.results.map((x) => x.id))) as { rid: number }[]).map((x) => x.rid),
+  );
+  for (const e of exact) if (fastRids.has(Number(e.rowid))) hits++;
+  total += exact.length;
+}
+const recall = total ? hits / total : 0;
+
+console.log(`records ${N}, queries ${Q}, scopes ${SCOPES.join(' ')}, filter status:active, max_results 10`);
+console.log(`hybrid p50 ${median(hybrid).toFixed(2)} ms, p95 ${percentile(hybrid, 95).toFixed(2)} ms`);
+console.log(`plain float brute force (MATCH ? AND k = 10, no filter) p50 ${median(baseline).toFixed(2)} ms`);
+console.log(`float KNN with the same partition + status filter p50 ${median(filteredFloat).toFixed(2)} ms (for reference)`);
+console.log(`recall@10 of the bit-vector + float-rescore path vs exact float KNN: ${recall.toFixed(3)}`);
+console.log(`build ${buildPerS.toFixed(0)} records/s; index size ${(indexBytes / 1e6).toFixed(1)} MB (search_* + memory_fts)`);
+store.close();
+rmSync(dir, { recursive: true, force: true });
+report({
+  bench: 'search',
+  p50_ms: round(median(hybrid), 2),
+  p95_ms: round(percentile(hybrid, 95), 2),
+  baseline_p50_ms: round(median(baseline), 2),
+  ratio: round(median(baseline) / median(hybrid), 2),
+  recall_at_10: round(recall, 3),
+  build_per_s: Math.round(buildPerS),
+  index_bytes: indexBytes,
+});

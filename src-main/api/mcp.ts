@@ -1,0 +1,103 @@
+import { z } from 'zod';
+
+/**
+ * MCP procedures: the MCP screen (status, calls, token rotation, IDE configuration) and the reads
+ * a `forge mcp` process in remote mode proxies to the running app. Pure zod, no node imports;
+ * the contract names repeat the MCP registry's (a test keeps the two lists equal).
+ */
+
+const empty = z.object({}).strict();
+
+export const mcpContractName = z.enum([
+  'boundaries',
+  'physics',
+  'blueprint',
+  'builder_contract',
+  'builder_directive',
+  'manifesto',
+  'phases',
+  'schema',
+  'stack',
+  'system_prompt',
+  'ui',
+  'auditor_prompt',
+  'recovery_planner_prompt',
+  'remediation',
+  'desktop_distribution_plan',
+]);
+
+const projectId = z.string().min(1).max(64);
+const annotations = z.object({ readOnlyHint: z.boolean(), destructiveHint: z.boolean(), idempotentHint: z.boolean(), openWorldHint: z.boolean() });
+
+export const mcpToolInfo = z.object({
+  name: z.string(),
+  description: z.string(),
+  annotations,
+  calls: z.number().int(),
+  errors: z.number().int(),
+  avgMs: z.number(),
+});
+
+export const mcpStatus = z.object({
+  mode: z.enum(['local', 'remote']),
+  /** The contracts folder (local) or the app's URL (remote). */
+  source: z.string(),
+  transports: z.object({
+    stdio: z.object({ command: z.string() }),
+    http: z.object({ running: z.boolean(), url: z.string().nullable(), port: z.number().int().nullable(), sessions: z.number().int() }),
+  }),
+  clients: z.array(z.object({ transport: z.string(), client: z.string().nullable(), since: z.string() })),
+  tools: z.array(mcpToolInfo),
+  cache: z.object({ size: z.number().int(), hits: z.number().int(), misses: z.number().int(), evictions: z.number().int() }),
+  exposeAnalystTools: z.boolean(),
+});
+
+export const mcpCall = z.object({
+  at: z.string(),
+  tool: z.string(),
+  transport: z.string(),
+  durationMs: z.number(),
+  ok: z.boolean(),
+  error: z.string().nullable(),
+});
+
+export const mcpSnippet = z.object({
+  client: z.enum(['claude_desktop', 'cursor', 'vscode', 'claude_code']),
+  label: z.string(),
+  transport: z.enum(['stdio', 'http']),
+  where: z.string(),
+  text: z.string(),
+});
+
+const loose = z.record(z.string(), z.unknown());
+
+export const mcpProcedures = {
+  'mcp/status': { input: empty, output: mcpStatus },
+  'mcp/calls': { input: z.object({ limit: z.number().int().min(1).max(200).optional() }).strict(), output: z.object({ calls: z.array(mcpCall) }) },
+  'mcp/rotate-token': { input: empty, output: z.object({ rotatedAt: z.string(), tokenPreview: z.string() }) },
+  'mcp/config-snippets': {
+    input: z.object({ revealToken: z.boolean().optional() }).strict(),
+    output: z.object({ snippets: z.array(mcpSnippet) }),
+  },
+  'mcp/set-options': {
+    input: z.object({ exposeAnalystTools: z.boolean() }).strict(),
+    output: z.object({ exposeAnalystTools: z.boolean() }),
+  },
+  'mcp/clear-cache': { input: empty, output: z.object({ cleared: z.number().int() }) },
+  // Reads proxied by `forge mcp` in remote mode.
+  'mcp/summary': { input: empty, output: loose },
+  'mcp/contracts': { input: empty, output: z.array(loose) },
+  'mcp/contract': { input: z.object({ name: mcpContractName }).strict(), output: loose },
+  'mcp/invariants': { input: empty, output: loose },
+  'mcp/governance': { input: empty, output: loose },
+  'mcp/phase-window': { input: z.object({ phase_number: z.number().int().min(0).max(999) }).strict(), output: loose },
+  'mcp/project-context': { input: z.object({ project_id: projectId }).strict(), output: loose },
+  'mcp/project-contract': { input: z.object({ project_id: projectId, contract_type: mcpContractName }).strict(), output: loose },
+  'mcp/build-contracts': { input: z.object({ build_id: z.string().min(1).max(100) }).strict(), output: loose },
+  'mcp/run-planner': {
+    input: z.object({ project_request: z.string().min(10).max(20_000), project_id: projectId.optional(), project_name: z.string().min(1).max(120).optional() }).strict(),
+    output: loose,
+  },
+} as const;
+
+export type McpStatus = z.infer<typeof mcpStatus>;

@@ -1,0 +1,142 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../../common/atomic-file';
+import { routerFor } from '../../config/models';
+import { AnthropicModel } from '../../llm';
+import {
+  configSnippets,
+  createMcpService,
+  listTools,
+  startMcpHttpServer,
+  MCP_FILES,
+  type McpHttpServer,
+  type McpService,
+  type GovernanceTool,
+  type ContractName,
+} from '../../mcp';
+import type { CoreContext } from '../context';
+import type { PartialHandlerMap } from './types';
+
+/**
+ * The MCP screen's procedures and the reads a `forge mcp` in remote mode proxies here. The app's
+ * own service always reads contracts locally (it is the thing remote mode points at).
+ */
+
+interface McpHostState {
+  service: McpService;
+  http?: McpHttpServer;
+  exposeAnalystTools: boolean;
+  /** The analyst's read/search as MCP tools, supplied by whoever wires the analyst. */
+  analystTools: () => GovernanceTool[];
+}
+
+// One state per core (keyed by its context), so two cores in one process never share a service.
+const states = new WeakMap<CoreContext, McpHostState>();
+
+function readOptions(dataDir: string): { exposeAnalystTools: boolean } {
+  try {
+    return { exposeAnalystTools: Boolean(JSON.parse(readFileSync(join(dataDir, MCP_FILES.settings), 'utf8')).exposeAnalystTools) };
+  } catch {
+    return { exposeAnalystTools: false };
+  }
+}
+
+export function mcpStateFor(ctx: CoreContext): McpHostState {
+  let state = states.get(ctx);
+  if (!state) {
+    const s: McpHostState = { exposeAnalystTools: readOptions(ctx.dataDir).exposeAnalystTools, analystTools: () => [], service: undefined as never };
+    s.service = createMcpService({
+      dataDir: ctx.dataDir,
+      mode: 'local',
+      watch: ctx.mode !== 'test',
+      extraTools: () => (s.exposeAnalystTools ? s.analystTools() : []),
+      model: () =>
+        ctx.secrets.get('anthropicApiKey')
+          ? new AnthropicModel({
+              apiKey: () => ctx.secrets.get('anthropicApiKey'),
+              baseURL: () => ctx.settings.get().anthropicBaseUrl || undefined,
+              router: routerFor(() => ctx.settings.get().models ?? {}),
+            })
+          : undefined,
+    });
+    states.set(ctx, (state = s));
+  }
+  return state;
+}
+
+/** Starts the loopback HTTP transport for this core (the app and `forge serve` call it once). */
+export async function startMcpHttp(ctx: CoreContext, options: { port?: number } = {}): Promise<McpHttpServer> {
+  const state = mcpStateFor(ctx);
+  state.http ??= await startMcpHttpServer({ service: state.service, port: options.port ?? 0, version: ctx.version });
+  return state.http;
+}
+
+export async function closeMcp(ctx: CoreContext): Promise<void> {
+  const state = states.get(ctx);
+  if (!state) return;
+  await state.http?.close();
+  state.service.close();
+  states.delete(ctx);
+}
+
+const preview = (token: string) => `${token.slice(0, 4)}…${token.slice(-4)}`;
+
+export const mcpHandlers: PartialHandlerMap = {
+  'mcp/status': (_i, ctx) => {
+    const { service, http, exposeAnalystTools } = mcpStateFor(ctx);
+    const stats = service.calls.stats();
+    return {
+      mode: service.mode,
+      source: service.source.location,
+      transports: {
+        stdio: { command: `forge mcp --data ${ctx.dataDir}` },
+        http: { running: Boolean(http), url: http?.url ?? null, port: http?.port ?? null, sessions: http?.sessions ?? 0 },
+      },
+      clients: [...service.connections.values()].map((c) => ({ transport: c.transport, client: c.client ?? null, since: c.since })),
+      tools: listTools(service.extraTools()).map((t) => {
+        const s = stats[t.name] ?? { calls: 0, errors: 0, total_ms: 0 };
+        return { name: t.name, description: t.description, annotations: t.annotations, calls: s.calls, errors: s.errors, avgMs: s.calls ? Math.round((s.total_ms / s.calls) * 1000) / 1000 : 0 };
+      }),
+      cache: service.cache.stats(),
+      exposeAnalystTools,
+    };
+  },
+  'mcp/calls': (i, ctx) => ({
+    calls: mcpStateFor(ctx)
+      .service.calls.list(i.limit ?? 50)
+      .map((c) => ({ at: c.at, tool: c.tool, transport: c.transport, durationMs: c.duration_ms, ok: c.ok, error: c.error ?? null })),
+  }),
+  'mcp/rotate-token': (_i, ctx) => {
+    const token = mcpStateFor(ctx).service.token.rotate();
+    return { rotatedAt: new Date().toISOString(), tokenPreview: preview(token) };
+  },
+  'mcp/config-snippets': (i, ctx) => {
+    const { service, http } = mcpStateFor(ctx);
+    const token = service.token.get();
+    return { snippets: configSnippets({ dataDir: ctx.dataDir, httpUrl: http?.url, token: i.revealToken ? token : preview(token) }) };
+  },
+  'mcp/set-options': (i, ctx) => {
+    const state = mcpStateFor(ctx);
+    state.exposeAnalystTools = i.exposeAnalystTools;
+    writeFileAtomic(join(ctx.dataDir, MCP_FILES.settings), JSON.stringify({ exposeAnalystTools: i.exposeAnalystTools }), 0o600);
+    return { exposeAnalystTools: state.exposeAnalystTools };
+  },
+  'mcp/clear-cache': (_i, ctx) => ({ cleared: mcpStateFor(ctx).service.cacheClear() }),
+  'mcp/summary': async (_i, ctx) => {
+    const { service } = mcpStateFor(ctx);
+    return { ...(await service.source.getSummary(listTools(service.extraTools()).map((t) => t.name))) };
+  },
+  'mcp/contracts': async (_i, ctx) => (await mcpStateFor(ctx).service.source.listContracts()).map((c) => ({ ...c })),
+  'mcp/contract': async (i, ctx) => ({ ...(await mcpStateFor(ctx).service.source.loadContract(i.name as ContractName)) }),
+  'mcp/invariants': async (_i, ctx) => ({ ...(await mcpStateFor(ctx).service.source.getInvariants()) }),
+  'mcp/governance': async (_i, ctx) => ({ ...(await mcpStateFor(ctx).service.source.getGovernance()) }),
+  'mcp/phase-window': async (i, ctx) => ({ ...(await mcpStateFor(ctx).service.source.phaseWindow(i.phase_number)) }),
+  'mcp/project-context': async (i, ctx) => ({ ...(await mcpStateFor(ctx).service.projects.getProjectContext(i.project_id)) }),
+  'mcp/project-contract': async (i, ctx) => ({ ...(await mcpStateFor(ctx).service.projects.getProjectContract(i.project_id, i.contract_type)) }),
+  'mcp/build-contracts': async (i, ctx) => ({ ...(await mcpStateFor(ctx).service.projects.getBuildContracts(i.build_id)) }),
+  'mcp/run-planner': async (i, ctx) => {
+    const { service } = mcpStateFor(ctx);
+    if (!service.planner) throw new Error('unreachable: the app always has a planner');
+    return { ...(await service.planner(i, () => undefined)) };
+  },
+};

@@ -1,0 +1,121 @@
+import { AppError } from '../common/errors';
+import { TtlCache } from './cache';
+import { CACHE_TTL_SECONDS, REMOTE_TIMEOUT_MS, type ContractName } from './config';
+import type { PhaseWindow } from './phases';
+import type {
+  BuildSnapshot,
+  ContractListing,
+  Governance,
+  GovernanceSource,
+  GovernanceSummary,
+  Invariants,
+  LoadedContract,
+  ProjectContext,
+  ProjectContract,
+  ProjectSource,
+} from './source';
+
+/**
+ * Every read proxied to a running Forge app over its local HTTP API (`POST /api/mcp/...` with
+ * the app's bearer token). Cached like local reads under `api:{path}`; a stopped or slow app is a
+ * clear error after a few seconds, never a hang.
+ */
+
+export interface RemoteSourceOptions {
+  url: string;
+  token?: string;
+  cache?: TtlCache;
+  timeoutMs?: number;
+}
+
+export class RemoteUnavailableError extends AppError {
+  constructor(message: string) {
+    super('unavailable', message);
+    this.name = 'RemoteUnavailableError';
+  }
+}
+
+export class RemoteSource implements GovernanceSource, ProjectSource {
+  readonly mode = 'remote' as const;
+  readonly location: string;
+  readonly cache: TtlCache;
+  private readonly token?: string;
+  private readonly timeoutMs: number;
+
+  constructor(options: RemoteSourceOptions) {
+    this.location = options.url.replace(/\/+$/, '');
+    this.token = options.token;
+    this.cache = options.cache ?? new TtlCache({ ttlSeconds: CACHE_TTL_SECONDS });
+    this.timeoutMs = options.timeoutMs ?? REMOTE_TIMEOUT_MS;
+  }
+
+  /** One procedure call; the envelope's error comes back as the same AppError code. */
+  async call<T>(procedure: string, input: Record<string, unknown> = {}): Promise<T> {
+    let res: Response;
+    try {
+      res = await fetch(`${this.location}/api/${procedure}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(this.token ? { authorization: `Bearer ${this.token}` } : {}) },
+        body: JSON.stringify(input),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch (e) {
+      const why = (e as Error).name === 'TimeoutError' ? `did not answer within ${this.timeoutMs / 1000} s` : 'is not reachable';
+      throw new RemoteUnavailableError(
+        `The Forge app at ${this.location} ${why}. Start it (forge serve or the desktop app), or run the MCP server in local mode with FORGEGUARD_LOCAL=1.`,
+      );
+    }
+    if (res.status === 401) {
+      throw new AppError('unauthorized', `The Forge app at ${this.location} refused the token. Restart \`forge mcp\` so it reads the app's current token, or set FORGEGUARD_TOKEN.`);
+    }
+    let body: { ok?: boolean; value?: unknown; error?: { code?: string; message?: string } };
+    try {
+      body = (await res.json()) as typeof body;
+    } catch {
+      throw new RemoteUnavailableError(`The server at ${this.location} answered ${res.status} without Forge's JSON: is FORGEGUARD_URL pointing at a Forge app?`);
+    }
+    if (body.ok) return body.value as T;
+    const code = (body.error?.code ?? 'internal') as AppError['code'];
+    throw new AppError(code, body.error?.message ?? `The Forge app answered ${res.status}.`);
+  }
+
+  private cached<T>(path: string, procedure: string, input: Record<string, unknown> = {}): Promise<T> {
+    return this.cache.getOrLoad(`api:${path}`, () => this.call<T>(procedure, input));
+  }
+
+  loadContract(name: ContractName): Promise<LoadedContract> {
+    return this.cached(`/forge/contracts/${name}`, 'mcp/contract', { name });
+  }
+  listContracts(): Promise<ContractListing[]> {
+    return this.cached('/forge/contracts', 'mcp/contracts');
+  }
+  getInvariants(): Promise<Invariants> {
+    return this.cached('/forge/invariants', 'mcp/invariants');
+  }
+  async getSummary(toolNames: string[]): Promise<GovernanceSummary> {
+    const remote = await this.cached<GovernanceSummary>('/forge/summary', 'mcp/summary');
+    return { ...remote, mode: 'remote', source: this.location, tools: toolNames };
+  }
+  getGovernance(): Promise<Governance> {
+    return this.cached('/forge/governance', 'mcp/governance');
+  }
+  phaseWindow(phaseNumber: number): Promise<PhaseWindow> {
+    return this.cached(`/forge/phases/${phaseNumber}`, 'mcp/phase-window', { phase_number: phaseNumber });
+  }
+  getProjectContext(projectId: string): Promise<ProjectContext> {
+    return this.cached(`/api/mcp/context/${projectId}`, 'mcp/project-context', { project_id: projectId });
+  }
+  getProjectContract(projectId: string, type: ContractName): Promise<ProjectContract> {
+    return this.cached(`/api/mcp/context/${projectId}/${type}`, 'mcp/project-contract', { project_id: projectId, contract_type: type });
+  }
+  getBuildContracts(buildId: string): Promise<BuildSnapshot> {
+    // Snapshots never change, so caching them is always safe.
+    return this.cached(`/api/mcp/build/${buildId}/contracts`, 'mcp/build-contracts', { build_id: buildId });
+  }
+  clearCache(): number {
+    return this.cache.clear();
+  }
+  close(): void {
+    /* nothing held open */
+  }
+}

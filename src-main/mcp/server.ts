@@ -1,0 +1,129 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ErrorCode,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { randomUUID } from 'node:crypto';
+import { BUILDER_PROMPT_NAME, builderSystemPrompt } from './builder-prompt';
+import { CONTRACT_BRIEFS, CONTRACT_MAP, CONTRACT_NAMES, isContractName, SERVER_NAME } from './config';
+import type { McpService } from './service';
+import { McpSession } from './session';
+import { dispatch, listTools, type ToolContext } from './tools';
+
+/**
+ * The MCP wiring for one connection. It uses the SDK's low-level Server so that tools/list
+ * advertises only the current catalogue while tools/call goes through `dispatch` for every name,
+ * deprecated shortcuts included. Contracts are also resources; the builder prompt is a prompt.
+ */
+
+const RESOURCE_PREFIX = 'forge://contracts/';
+
+export function createGovernanceServer(service: McpService, options: { transport: string; version?: string }): Server {
+  const server = new Server(
+    { name: SERVER_NAME, version: options.version ?? '0.1.0', title: 'Forge governance' },
+    {
+      capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } },
+      instructions:
+        'Forge governance contracts for this project. Start with forge_summary; read one phase at a time with forge_get_phase_window; keep notes with forge_scratchpad.',
+    },
+  );
+  const session = new McpSession();
+  const connectionId = randomUUID();
+
+  server.oninitialized = () => {
+    const c = server.getClientVersion();
+    service.connections.set(connectionId, { transport: options.transport, client: c ? `${c.name} ${c.version}` : undefined, since: new Date().toISOString() });
+  };
+  server.onclose = () => {
+    service.connections.delete(connectionId);
+  };
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools(service.extraTools()) }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const progressToken = request.params._meta?.progressToken;
+    const ctx: ToolContext = {
+      source: service.source,
+      projects: service.projects,
+      artifacts: service.artifacts,
+      session,
+      scratchpad: service.scratchpad,
+      planner: service.planner,
+      calls: service.calls,
+      transport: options.transport,
+      signal: extra.signal,
+      ...(progressToken !== undefined
+        ? {
+            progress: (p) => {
+              void extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: p.progress, total: p.total, message: p.message } }).catch(() => undefined);
+            },
+          }
+        : {}),
+    };
+    return dispatch(request.params.name, request.params.arguments ?? {}, ctx, service.extraTools());
+  });
+
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({
+    resources: CONTRACT_NAMES.map((name) => ({
+      uri: `${RESOURCE_PREFIX}${name}`,
+      name,
+      title: CONTRACT_MAP[name].file,
+      description: CONTRACT_BRIEFS[name],
+      mimeType: CONTRACT_MAP[name].format === 'markdown' ? 'text/markdown' : 'application/json',
+    })),
+  }));
+
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+    resourceTemplates: [
+      { uriTemplate: `${RESOURCE_PREFIX}{name}`, name: 'contract', description: `A governance contract by name: ${CONTRACT_NAMES.join(', ')}.` },
+    ],
+  }));
+
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const uri = request.params.uri;
+    const name = uri.startsWith(RESOURCE_PREFIX) ? uri.slice(RESOURCE_PREFIX.length) : '';
+    if (!isContractName(name)) {
+      throw new McpError(ErrorCode.InvalidParams, `No resource at ${uri.slice(0, 200)}. Contracts are at ${RESOURCE_PREFIX}<name>, e.g. ${RESOURCE_PREFIX}blueprint.`);
+    }
+    try {
+      const c = await service.source.loadContract(name);
+      const markdown = c.format === 'markdown';
+      return {
+        contents: [{ uri, mimeType: markdown ? 'text/markdown' : 'application/json', text: markdown ? String(c.content) : JSON.stringify(c.content, null, 2) }],
+      };
+    } catch (e) {
+      throw new McpError(ErrorCode.InvalidParams, (e as Error).message);
+    }
+  });
+
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({
+    prompts: [
+      {
+        name: BUILDER_PROMPT_NAME,
+        title: 'Forge builder',
+        description: 'The builder system prompt: the phase-by-phase build loop and the rules that always apply.',
+        arguments: [{ name: 'project_name', description: 'Shown in the title (optional).', required: false }],
+      },
+    ],
+  }));
+
+  server.setRequestHandler(GetPromptRequestSchema, (request) => {
+    if (request.params.name !== BUILDER_PROMPT_NAME) {
+      throw new McpError(ErrorCode.InvalidParams, `No prompt named "${request.params.name.slice(0, 80)}"; the one prompt is ${BUILDER_PROMPT_NAME}.`);
+    }
+    const projectName = request.params.arguments?.project_name;
+    return {
+      description: 'Forge builder system prompt',
+      messages: [{ role: 'user', content: { type: 'text', text: builderSystemPrompt(projectName || undefined) } }],
+    };
+  });
+
+  return server;
+}

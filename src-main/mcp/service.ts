@@ -1,0 +1,184 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { AppError } from '../common/errors';
+import type { Model } from '../llm';
+import type { Db } from '../store';
+import { ArtifactStore } from './artifacts';
+import { TtlCache } from './cache';
+import { CallLog } from './calls';
+import { CACHE_TTL_SECONDS, defaultContractsDir, MCP_FILES, readMcpEnv, type ContractName } from './config';
+import { readHostLock } from './host-lock';
+import { LocalSource } from './local';
+import { runPlanner, type PlannerProgress, type PlannerRequest, type PlannerResult } from './planner';
+import { ProjectStore } from './projects';
+import { RemoteSource } from './remote';
+import { Scratchpad } from './scratchpad';
+import type { BuildSnapshot, GovernanceSource, ProjectContext, ProjectContract, ProjectSource } from './source';
+import { TokenFile } from './token';
+import type { GovernanceTool } from './tools';
+
+/**
+ * Everything the governance server shares between its connections: the contract source (local or
+ * remote, chosen once), projects, artifacts, the scratchpad, the planner and the call log.
+ * Built by `forge mcp`, by the app's host, or by a test; no module-level state.
+ */
+
+export interface McpServiceOptions {
+  /** The workspace folder: token, artifacts, forge.db, host lock. */
+  dataDir: string;
+  /** Contracts folder for local mode (default: <workDir>/Forge/Contracts if present, else Forge's own). */
+  contractsDir?: string;
+  /** Where the scratchpad lives (default: the process's working directory). */
+  workDir?: string;
+  /** 'auto' (default): FORGEGUARD_LOCAL, then FORGEGUARD_URL, then a running app's lock file, else local. */
+  mode?: 'auto' | 'local' | 'remote';
+  remoteUrl?: string;
+  remoteToken?: string;
+  env?: Record<string, string | undefined>;
+  /** An open workspace database (the app passes its own); otherwise forge.db is opened on first use. */
+  db?: Db;
+  /** The planner's model, looked up per run so a key added in Settings works at once. */
+  model?: () => Model | undefined;
+  /** More tools to offer (e.g. the analyst's read and search when the PM allows it). */
+  extraTools?: () => GovernanceTool[];
+  cacheTtlSeconds?: number;
+  /** Watch the contracts folder for changes (default true). */
+  watch?: boolean;
+  now?: () => number;
+}
+
+export interface McpService {
+  readonly mode: 'local' | 'remote';
+  readonly source: GovernanceSource;
+  readonly projects: ProjectSource;
+  /** Local mode only: the store behind project tools (for the app's own procedures). */
+  projectStore(): Promise<ProjectStore>;
+  readonly artifacts: ArtifactStore;
+  readonly scratchpad: Scratchpad;
+  readonly calls: CallLog;
+  readonly token: TokenFile;
+  readonly cache: TtlCache;
+  readonly dataDir: string;
+  readonly workDir: string;
+  planner?: (request: PlannerRequest, onProgress: (p: PlannerProgress) => void, signal?: AbortSignal) => Promise<PlannerResult>;
+  extraTools(): GovernanceTool[];
+  /** Live MCP connections (for the status screen). */
+  readonly connections: Map<string, { transport: string; client?: string; since: string }>;
+  cacheClear(): number;
+  close(): void;
+}
+
+function chooseContractsDir(options: McpServiceOptions, workDir: string): string {
+  if (options.contractsDir) return options.contractsDir;
+  const project = join(workDir, 'Forge', 'Contracts');
+  return existsSync(project) ? project : defaultContractsDir();
+}
+
+export function createMcpService(options: McpServiceOptions): McpService {
+  const env = readMcpEnv(options.env ?? process.env);
+  const workDir = options.workDir ?? process.cwd();
+  const cache = new TtlCache({ ttlSeconds: options.cacheTtlSeconds ?? CACHE_TTL_SECONDS, now: options.now });
+
+  let mode: 'local' | 'remote' = 'local';
+  let remote: { url: string; token?: string } | undefined;
+  if (options.mode === 'remote' || (options.mode !== 'local' && !env.forceLocal)) {
+    const url = options.remoteUrl ?? env.remoteUrl;
+    if (url) remote = { url, token: options.remoteToken ?? env.remoteToken ?? readHostLock(options.dataDir)?.token };
+    else {
+      const lock = readHostLock(options.dataDir);
+      if (lock) remote = { url: lock.url, token: lock.token };
+    }
+    if (remote) mode = 'remote';
+    else if (options.mode === 'remote') {
+      throw new AppError('unavailable', 'Remote mode needs a running Forge app: start it, or pass --remote URL (or set FORGEGUARD_URL).');
+    }
+  }
+
+  let db = options.db;
+  let ownsDb = false;
+  let store: Promise<ProjectStore> | undefined;
+  // The database (native module, sqlite-vec, migrations) is opened on first use only.
+  const projectStore = (): Promise<ProjectStore> => {
+    store ??= (async () => {
+      if (!db) {
+        const { openDatabase } = await import('../store');
+        db = openDatabase(join(options.dataDir, 'forge.db'));
+        ownsDb = true;
+      }
+      return new ProjectStore(db);
+    })();
+    return store;
+  };
+
+  let source: GovernanceSource;
+  let projects: ProjectSource;
+  if (mode === 'remote' && remote) {
+    const r = new RemoteSource({ url: remote.url, token: remote.token, cache });
+    source = r;
+    projects = r;
+  } else {
+    source = new LocalSource({ dir: chooseContractsDir(options, workDir), cache, watch: options.watch });
+    // Opened lazily: most sessions never touch projects, and `forge mcp` must start fast.
+    projects = {
+      getProjectContext: async (id: string): Promise<ProjectContext> => (await projectStore()).getProjectContext(id),
+      getProjectContract: async (id: string, type: ContractName): Promise<ProjectContract> => (await projectStore()).getProjectContract(id, type),
+      getBuildContracts: async (id: string): Promise<BuildSnapshot> => (await projectStore()).getBuildContracts(id),
+    };
+  }
+
+  const service: McpService = {
+    mode,
+    source,
+    projects,
+    projectStore: async () => {
+      if (mode === 'remote') throw new AppError('unavailable', 'Projects are kept by the Forge app this server is attached to.');
+      return projectStore();
+    },
+    artifacts: new ArtifactStore(join(options.dataDir, MCP_FILES.artifacts), options.now),
+    scratchpad: new Scratchpad(workDir),
+    calls: new CallLog(),
+    token: new TokenFile(options.dataDir),
+    cache,
+    dataDir: options.dataDir,
+    workDir,
+    extraTools: () => options.extraTools?.() ?? [],
+    connections: new Map(),
+    cacheClear: () => cache.clear(),
+    close() {
+      source.close();
+      if (ownsDb) db?.close();
+    },
+  };
+
+  if (mode === 'remote' && remote) {
+    const r = source as RemoteSource;
+    service.planner = (request) => r.call<PlannerResult>('mcp/run-planner', { ...request });
+  } else if (options.model) {
+    const getModel = options.model;
+    service.planner = (request, onProgress, signal) => {
+      const model = getModel();
+      if (!model) {
+        throw new AppError('unavailable', 'The planner needs a model: set an Anthropic API key in Forge (Settings → API keys) or ANTHROPIC_API_KEY.');
+      }
+      return runPlanner(
+        {
+          model,
+          plansDir: join(options.dataDir, MCP_FILES.projects),
+          readContract: async (name) => {
+            const c = await source.loadContract(name as ContractName);
+            return typeof c.content === 'string' ? c.content : JSON.stringify(c.content, null, 2);
+          },
+          savePlan: async (projectId, projectName, request, plan) => {
+            const s = await projectStore();
+            s.ensureProject({ id: projectId, name: projectName, description: request.slice(0, 500) });
+            return s.saveContract(projectId, 'phases', plan, 'planner').version;
+          },
+        },
+        request,
+        onProgress,
+        signal,
+      );
+    };
+  }
+  return service;
+}

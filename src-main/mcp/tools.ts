@@ -1,0 +1,317 @@
+import { z } from 'zod';
+import { isAppError } from '../common/errors';
+import type { ArtifactStore } from './artifacts';
+import type { CallLog } from './calls';
+import { ARTIFACT_TYPES, CONTRACT_NAMES, type ContractName } from './config';
+import { defineMcpTool, describeZodError, inputJsonSchema, READ, type McpToolDef, type ToolOutput } from './define';
+import type { McpSession } from './session';
+import type { GovernanceSource, ProjectSource } from './source';
+import type { Scratchpad } from './scratchpad';
+import type { PlannerRequest, PlannerResult, PlannerProgress } from './planner';
+
+/**
+ * Every tool the governance server offers, declared once, and `dispatch`: the single boundary
+ * through which the server wiring calls them. Deprecated shortcuts still answer but are not listed.
+ */
+
+export interface ToolContext {
+  source: GovernanceSource;
+  projects: ProjectSource;
+  artifacts: ArtifactStore;
+  session: McpSession;
+  scratchpad: Scratchpad;
+  planner?: (request: PlannerRequest, onProgress: (p: PlannerProgress) => void, signal?: AbortSignal) => Promise<PlannerResult>;
+  /** Set by the transport when the client asked for progress notifications. */
+  progress?: (p: PlannerProgress) => void;
+  signal?: AbortSignal;
+  calls?: CallLog;
+  transport?: string;
+}
+
+type Tool = McpToolDef<z.ZodObject, ToolContext>;
+const tool = <S extends z.ZodObject>(def: McpToolDef<S, ToolContext>) => defineMcpTool(def) as unknown as Tool;
+
+const empty = z.object({}).strict();
+const contractName = z.enum(CONTRACT_NAMES).describe('Logical contract name, e.g. "blueprint", "physics", "boundaries".');
+const artifactType = z.enum(ARTIFACT_TYPES).describe(`Artifact kind: ${ARTIFACT_TYPES.join(', ')}.`);
+const projectId = z.string().min(1).max(64).describe('Project id, e.g. "macro-dashboard".');
+const key = z.string().min(1).max(200);
+
+export const PHASES_BLOCKED =
+  'The phases contract is not served whole: it is too large for a context window. Call forge_get_phase_window(phase_number) to get one phase and the next.';
+
+function projectOf(ctx: ToolContext, given?: string): string {
+  const id = given ?? ctx.session.get().project_id;
+  if (!id) throw new ToolError('No project given: pass project_id, or call forge_set_session(project_id) once so later calls can omit it.');
+  return id;
+}
+
+/** A failure the client should read and act on (an isError result, not a protocol error). */
+export class ToolError extends Error {}
+
+const loadContract = async (ctx: ToolContext, name: ContractName): Promise<ToolOutput> => {
+  if (name === 'phases') throw new ToolError(PHASES_BLOCKED);
+  const c = await ctx.source.loadContract(name);
+  return c.format === 'markdown' ? String(c.content) : { name: c.name, file: c.file, format: c.format, content: c.content as Record<string, unknown> };
+};
+
+export const TOOLS: Tool[] = [
+  tool({
+    name: 'forge_get_governance',
+    description: 'Read the governance gate in one call: the builder contract, the layer boundaries, the stack and the invariant gates. Call it before changing code you have not worked on yet.',
+    input: empty,
+    annotations: READ,
+    run: async (_i, ctx) => ({ ...(await ctx.source.getGovernance()) }),
+  }),
+  tool({
+    name: 'forge_summary',
+    description: 'Overview of the governance framework: every contract with a one-line brief and whether it exists, the layers, the invariant names, the API endpoints and the tools. A good first call.',
+    input: empty,
+    annotations: READ,
+    run: async (_i, ctx) => ({ ...(await ctx.source.getSummary(TOOLS.map((t) => t.name))) }),
+  }),
+  tool({
+    name: 'forge_get_contract',
+    description: 'Read one governance contract in full. JSON and YAML contracts come back parsed, markdown as text. For the roadmap use forge_get_phase_window instead of "phases".',
+    input: z.object({ name: contractName }).strict(),
+    annotations: READ,
+    run: (i, ctx) => loadContract(ctx, i.name),
+  }),
+  tool({
+    name: 'forge_list_contracts',
+    description: 'List the contracts: logical name, file, format (json, yaml, markdown), whether the file exists, and what it covers.',
+    input: empty,
+    annotations: READ,
+    run: async (_i, ctx) => ({ contracts: await ctx.source.listContracts() }),
+  }),
+  tool({
+    name: 'forge_get_invariants',
+    description: 'The invariant gates checked at every phase sign-off: each gate, its constraint type (monotonic_up, equal, ...) and default value.',
+    input: empty,
+    annotations: READ,
+    run: async (_i, ctx) => ({ ...(await ctx.source.getInvariants()) }),
+  }),
+  tool({
+    name: 'forge_store_artifact',
+    description: 'Store an artifact (plan, diff, test report, audit ...) for a project under a key, for a later step or another agent. Kept in memory for ttl_hours (default 24); persist=true also writes it to disk so it survives a restart.',
+    input: z
+      .object({
+        project_id: projectId,
+        artifact_type: artifactType,
+        key,
+        content: z.string().max(2_000_000),
+        ttl_hours: z.number().positive().max(24 * 365).optional(),
+        persist: z.boolean().optional(),
+      })
+      .strict(),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    run: (i, ctx) => ({ stored: true, project_id: i.project_id, ...ctx.artifacts.store(i) }),
+  }),
+  tool({
+    name: 'forge_get_artifact',
+    description: 'Read a stored artifact by project, type and key (from memory, or from disk when it was persisted).',
+    input: z.object({ project_id: projectId, artifact_type: artifactType, key }).strict(),
+    annotations: READ,
+    run: (i, ctx) => ({ ...ctx.artifacts.get(i.project_id, i.artifact_type, i.key) }),
+  }),
+  tool({
+    name: 'forge_list_artifacts',
+    description: 'List the artifacts of a project (optionally one type): key, type, size, when stored, when it expires, whether persisted.',
+    input: z.object({ project_id: projectId, artifact_type: artifactType.optional() }).strict(),
+    annotations: READ,
+    run: (i, ctx) => ({ project_id: i.project_id, artifacts: ctx.artifacts.list(i.project_id, i.artifact_type) }),
+  }),
+  tool({
+    name: 'forge_clear_artifacts',
+    description: 'Delete the artifacts of a project, all of them or one type, from memory and disk. This cannot be undone.',
+    input: z.object({ project_id: projectId, artifact_type: artifactType.optional() }).strict(),
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    run: (i, ctx) => ({ project_id: i.project_id, artifact_type: i.artifact_type ?? 'all', ...ctx.artifacts.clear(i.project_id, i.artifact_type) }),
+  }),
+  tool({
+    name: 'forge_set_session',
+    description: 'Remember the project (and build) you are working on for this connection, so project tools can be called without ids.',
+    input: z.object({ project_id: projectId, build_id: z.string().min(1).max(100).optional(), user_id: z.string().min(1).max(100).optional() }).strict(),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    run: (i, ctx) => ({ session: ctx.session.set(i) }),
+  }),
+  tool({
+    name: 'forge_clear_session',
+    description: 'Forget the project and build set with forge_set_session.',
+    input: empty,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    run: (_i, ctx) => ({ cleared: ctx.session.clear() }),
+  }),
+  tool({
+    name: 'forge_get_project_context',
+    description: "A project's manifest: name, description, its contracts with their latest versions, and recent builds.",
+    input: z.object({ project_id: projectId.optional() }).strict(),
+    annotations: READ,
+    run: async (i, ctx) => ({ ...(await ctx.projects.getProjectContext(projectOf(ctx, i.project_id))) }),
+  }),
+  tool({
+    name: 'forge_list_project_contracts',
+    description: "A project's contracts: type, latest version, when it was saved and its size.",
+    input: z.object({ project_id: projectId.optional() }).strict(),
+    annotations: READ,
+    run: async (i, ctx) => {
+      const c = await ctx.projects.getProjectContext(projectOf(ctx, i.project_id));
+      return { project_id: c.project_id, contracts: c.contracts };
+    },
+  }),
+  tool({
+    name: 'forge_get_project_contract',
+    description: "The latest version of one of a project's contracts, in full.",
+    input: z.object({ project_id: projectId.optional(), contract_type: contractName }).strict(),
+    annotations: READ,
+    run: async (i, ctx) => ({ ...(await ctx.projects.getProjectContract(projectOf(ctx, i.project_id), i.contract_type)) }),
+  }),
+  tool({
+    name: 'forge_get_build_contracts',
+    description: 'The contracts pinned when a build started. They never change, even when the project is edited later.',
+    input: z.object({ build_id: z.string().min(1).max(100).optional() }).strict(),
+    annotations: READ,
+    run: async (i, ctx) => {
+      const id = i.build_id ?? ctx.session.get().build_id;
+      if (!id) throw new ToolError('No build given: pass build_id, or set it with forge_set_session(project_id, build_id).');
+      return { ...(await ctx.projects.getBuildContracts(id)) };
+    },
+  }),
+  tool({
+    name: 'forge_run_planner',
+    description: "Turn a project request into a phased build plan (## Phase N — name sections) with the planner model, save it as the project's phases contract, and return the plan path, the phases, token usage and a turn trace. Calls an external model API and takes a while; progress is reported.",
+    input: z
+      .object({
+        project_request: z.string().min(10, 'Describe the project in at least a sentence.').max(20_000),
+        project_id: projectId.optional(),
+        project_name: z.string().min(1).max(120).optional(),
+      })
+      .strict(),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    run: async (i, ctx) => {
+      if (!ctx.planner) throw new ToolError('The planner is not available here: it needs a model. Set an Anthropic API key in Forge (Settings), or attach to the running Forge app.');
+      const result = await ctx.planner(i, (p) => ctx.progress?.(p), ctx.signal);
+      return { ...result };
+    },
+  }),
+  tool({
+    name: 'forge_get_phase_window',
+    description: 'The deliverables of one build phase and, for context, the next one. Call it at the start of every phase (phase numbers start at 0).',
+    input: z.object({ phase_number: z.number().int().min(0).max(999) }).strict(),
+    annotations: READ,
+    run: async (i, ctx) => {
+      try {
+        const w = await ctx.source.phaseWindow(i.phase_number);
+        return { ...w };
+      } catch (e) {
+        if (isAppError(e)) throw e;
+        throw new ToolError((e as Error).message);
+      }
+    },
+  }),
+  tool({
+    name: 'forge_scratchpad',
+    description: 'Notes that survive context compaction and restarts, kept per working directory: read or write a key, append to it, or list the keys. Record decisions and known issues you will need in later phases.',
+    input: z
+      .object({
+        operation: z.enum(['read', 'write', 'append', 'list']),
+        key: z.string().min(1).max(200).optional(),
+        value: z.string().max(65_536).optional(),
+      })
+      .strict(),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    run: (i, ctx) => ctx.scratchpad.run(i.operation, i.key, i.value),
+  }),
+];
+
+/** Old names that still answer (not listed), and what they map to. */
+export const DEPRECATED_SHORTCUTS: Record<string, { contract: ContractName; useInstead: string }> = {
+  forge_get_boundaries: { contract: 'boundaries', useInstead: 'forge_get_contract(name="boundaries")' },
+  forge_get_physics: { contract: 'physics', useInstead: 'forge_get_contract(name="physics")' },
+  forge_get_directive: { contract: 'builder_directive', useInstead: 'forge_get_contract(name="builder_directive")' },
+  forge_get_stack: { contract: 'stack', useInstead: 'forge_get_contract(name="stack")' },
+};
+
+/** Aliases that answer exactly like their target. */
+export const ALIASES: Record<string, string> = { forge_get_summary: 'forge_summary' };
+
+const byName = new Map(TOOLS.map((t) => [t.name, t]));
+
+export interface ListedTool {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: { type: 'object'; [k: string]: unknown };
+  annotations: McpToolDef['annotations'];
+}
+
+export function listTools(extra: Tool[] = []): ListedTool[] {
+  return [...TOOLS, ...extra].map((t) => ({
+    name: t.name,
+    ...(t.title ? { title: t.title } : {}),
+    description: t.description,
+    inputSchema: schemaOf(t),
+    annotations: t.annotations,
+  }));
+}
+
+const schemas = new WeakMap<Tool, ListedTool['inputSchema']>();
+function schemaOf(t: Tool): ListedTool['inputSchema'] {
+  let s = schemas.get(t);
+  if (!s) schemas.set(t, (s = inputJsonSchema(t.input)));
+  return s;
+}
+
+export interface ToolCallResult {
+  content: { type: 'text'; text: string }[];
+  isError?: boolean;
+  [k: string]: unknown;
+}
+
+const text = (t: string, isError = false): ToolCallResult => (isError ? { content: [{ type: 'text', text: t }], isError: true } : { content: [{ type: 'text', text: t }] });
+
+export function isKnownTool(name: string, extra: Tool[] = []): boolean {
+  return byName.has(name) || name in ALIASES || name in DEPRECATED_SHORTCUTS || extra.some((t) => t.name === name);
+}
+
+/**
+ * The single dispatch boundary. Never throws: a bad argument, an unknown tool or a failing
+ * handler is an isError result whose text says what to do.
+ */
+export async function dispatch(name: string, args: unknown, ctx: ToolContext, extra: Tool[] = []): Promise<ToolCallResult> {
+  const started = performance.now();
+  let result: ToolCallResult;
+  try {
+    result = await run(name, args ?? {}, ctx, extra);
+  } catch (e) {
+    const message = e instanceof ToolError || isAppError(e) ? (e as Error).message : `${name} failed unexpectedly: ${(e as Error)?.message ?? String(e)}`;
+    result = text(message, true);
+  }
+  ctx.calls?.record({
+    at: new Date().toISOString(),
+    tool: name.slice(0, 80),
+    transport: ctx.transport ?? 'unknown',
+    duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
+    ok: !result.isError,
+    ...(result.isError ? { error: result.content[0]?.text.slice(0, 300) } : {}),
+  });
+  return result;
+}
+
+async function run(name: string, args: unknown, ctx: ToolContext, extra: Tool[]): Promise<ToolCallResult> {
+  const shortcut = DEPRECATED_SHORTCUTS[name];
+  if (shortcut) {
+    const out = await loadContract(ctx, shortcut.contract);
+    return text(typeof out === 'string' ? out : JSON.stringify(out));
+  }
+  const t = byName.get(ALIASES[name] ?? name) ?? extra.find((x) => x.name === name);
+  if (!t) {
+    return text(`There is no tool "${name.slice(0, 80)}". Call tools/list to see the tools; forge_summary gives an overview.`, true);
+  }
+  const parsed = t.input.safeParse(args);
+  if (!parsed.success) return text(`Invalid arguments for ${t.name}: ${describeZodError(parsed.error)}`, true);
+  const out = await t.run(parsed.data, ctx);
+  return text(typeof out === 'string' ? out : JSON.stringify(out));
+}
+
+export type { Tool as GovernanceTool };

@@ -1,0 +1,12 @@
+export type { Embedder, EmbedKind } from './embedder';
+export { EmbedderError, l2normalize, dot, toBits } from './embedder';
+export { HashNgramEmbedder, tokenize } from './hash-embedder';
+export { VoyageEmbedder, OpenAICompatibleEmbedder } from './http-embedder';
+export type { HttpEmbedderOptions } from './http-embedder';
+export { SearchIndex, reindex, writeEntry, removeEntry, textForEmbedding } from './search-index';
+export type { SearchIndexStatus, ReindexProgress } from './search-index';
+export { searchMemory, formatResults, cleanText, DEFAULT_TUNING, MAX_SEARCH_QUERY_CHARS, MAX_SEARCH_RESULTS } from './search';
+export type { SearchRequest, SearchResponse, SearchHit, SearchWeights, SearchTuning, FusionMethod } from './search';
+export { parseScope } from './scope';
+export type { SearchScope } from './scope';
+export { ensureVectorTable, VEC_TABLE } from './vectors';

@@ -1,0 +1,300 @@
+import { InvalidInputError } from '../common/errors';
+import { compileQuery, extractHeader, parseQuery, renderRecord, type QueryAst } from '../fs';
+import type { Db } from '../store';
+import { dot, toBits, type Embedder } from './embedder';
+import { tokenize } from './hash-embedder';
+import { parseScope, type SearchScope } from './scope';
+import { asBlob, dayNumber, fromBlob, VEC_TABLE } from './vectors';
+
+export const MAX_SEARCH_QUERY_CHARS = 2000;
+export const MAX_SEARCH_RESULTS = 50;
+
+export interface SearchWeights {
+  semantic: number;
+  recency: number;
+}
+
+export type FusionMethod = 'rrf' | 'score';
+
+/** Tuning of the candidate stages; defaults were measured with bench/search.ts and bench/search-quality.ts. */
+export interface SearchTuning {
+  /** Bit-vector (hamming) candidates fetched from sqlite-vec before float rescoring. */
+  vectorCandidates: number;
+  /** BM25 candidates fetched from FTS5. */
+  keywordCandidates: number;
+  /** Weight of vector similarity vs BM25 inside the semantic score (score fusion). */
+  vectorShare: number;
+  fusion: FusionMethod;
+  /** Filters that sqlite-vec cannot apply are run exactly when they leave at most this many records. */
+  exactFilterLimit: number;
+}
+
+export const DEFAULT_TUNING: SearchTuning = {
+  vectorCandidates: 80,
+  keywordCandidates: 60,
+  vectorShare: 0.5,
+  fusion: 'rrf',
+  exactFilterLimit: 5000,
+};
+
+export interface SearchRequest {
+  scope: string;
+  query: string;
+  filters?: string | null;
+  maxResults?: number;
+  weights?: SearchWeights;
+  /** Which signals to use: both (default), or one alone (evaluation). */
+  mode?: 'hybrid' | 'keyword' | 'vector';
+  tuning?: Partial<SearchTuning>;
+  now?: Date;
+}
+
+export interface SearchHit {
+  path: string;
+  id: string;
+  category: string;
+  title: string;
+  score: number;
+  semantic: number;
+  vector: number;
+  keyword: number;
+  recency: number;
+  updatedAt: string;
+  /** The record's first 8 lines, as `read(path, depth='header')` shows them. */
+  header: string;
+}
+
+export interface SearchResponse {
+  query: string;
+  scope: string;
+  filters: string | null;
+  results: SearchHit[];
+  /** Set when only keyword search could run (e.g. the embedding provider is down). */
+  degraded: string | null;
+  /** The results as the analyst's `search` tool prints them. */
+  formatted: string;
+}
+
+/** Drops lone surrogates (text that is not valid UTF-16/UTF-8) and control characters. */
+export function cleanText(s: string): string {
+  const wf = (s as unknown as { toWellFormed?: () => string }).toWellFormed;
+  let out = typeof wf === 'function' ? wf.call(s) : s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+  out = out.replace(/\uFFFD/g, ' ').replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, ' ');
+  return out.replace(/\s+/g, ' ').trim();
+}
+
+interface Pushdown {
+  status: string | null;
+  sinceDay: number | null;
+  /** Terms sqlite-vec cannot apply; they are applied in SQL on the candidates. */
+  residual: boolean;
+}
+
+function pushdownOf(ast: QueryAst | null, scope: SearchScope): Pushdown {
+  const p: Pushdown = { status: null, sinceDay: null, residual: scope.idPrefix !== null };
+  for (const t of ast?.terms ?? []) {
+    if (t.kind === 'eq' && t.key.toLowerCase() === 'status' && p.status === null) p.status = t.value.toLowerCase();
+    else if (t.kind === 'since') p.sinceDay = Math.max(p.sinceDay ?? -Infinity, dayNumber(`${t.date}T00:00:00Z`));
+    else p.residual = true;
+  }
+  return p;
+}
+
+interface Candidate {
+  rid: number;
+  cos: number;
+  bm25: number;
+  vRank: number;
+  kRank: number;
+}
+
+/**
+ * Hybrid search over memory: sqlite-vec bit-vector KNN (scope and common filters applied inside
+ * vec0) rescored with float vectors, fused with FTS5 BM25 into a semantic score, blended with
+ * recency `1/(1+age_days/30)`. Over-fetches candidates, then re-ranks.
+ */
+export async function searchMemory(db: Db, embedder: Embedder, req: SearchRequest): Promise<SearchResponse> {
+  const t: SearchTuning = { ...DEFAULT_TUNING, ...req.tuning };
+  const weights = req.weights ?? { semantic: 0.7, recency: 0.3 };
+  const mode = req.mode ?? 'hybrid';
+  const maxResults = Math.max(1, Math.min(MAX_SEARCH_RESULTS, Math.floor(req.maxResults ?? 5)));
+  if (typeof req.query !== 'string') throw new InvalidInputError('The search query must be text.');
+  if (req.query.length > MAX_SEARCH_QUERY_CHARS * 4) {
+    throw new InvalidInputError(`The search query is ${req.query.length} characters long; search with a sentence or a few key words (up to ${MAX_SEARCH_QUERY_CHARS}).`);
+  }
+  const query = cleanText(req.query);
+  if (!query) throw new InvalidInputError('The search query is empty; type what you are looking for, e.g. "curve steepener lessons".');
+  if (query.length > MAX_SEARCH_QUERY_CHARS) {
+    throw new InvalidInputError(`The search query is ${query.length} characters long; search with a sentence or a few key words (up to ${MAX_SEARCH_QUERY_CHARS}).`);
+  }
+  const scope = parseScope(req.scope);
+  const filters = req.filters ? cleanText(req.filters) : '';
+  const ast = filters ? parseQuery(filters) : null;
+  const compiled = ast ? compileQuery(ast) : { where: '', params: [] };
+  const words = tokenize(query);
+  if (!words.length) throw new InvalidInputError(`"${query.slice(0, 60)}" has no words to search for; use letters or numbers.`);
+
+  // The SQL condition every result must meet: scope + the full compiled filter.
+  const cond: string[] = [];
+  const condParams: unknown[] = [];
+  if (scope.category) {
+    cond.push('r.category = ?');
+    condParams.push(scope.category);
+  }
+  if (scope.idPrefix) {
+    cond.push("r.id LIKE ? ESCAPE '\\'");
+    condParams.push(scope.idPrefix.replace(/[\\%_]/g, (c) => '\\' + c) + '%');
+  }
+  if (compiled.where) {
+    cond.push(`(${compiled.where})`);
+    condParams.push(...compiled.params);
+  }
+  const where = cond.length ? cond.join(' AND ') : '1';
+  const push = pushdownOf(ast, scope);
+
+  const cands = new Map<number, Candidate>();
+  const cand = (rid: number) => {
+    let c = cands.get(rid);
+    if (!c) cands.set(rid, (c = { rid, cos: 0, bm25: 0, vRank: Infinity, kRank: Infinity }));
+    return c;
+  };
+
+  let degraded: string | null = null;
+  let qv: Float32Array | null = null;
+  if (mode !== 'keyword') {
+    try {
+      [qv] = await embedder.embed([query], 'query');
+    } catch (e) {
+      if (mode === 'vector') throw e;
+      degraded = `Meaning-based search is unavailable (${(e as Error).message}); these results match keywords only.`;
+    }
+  }
+
+  if (qv) {
+    const k = Math.max(t.vectorCandidates, maxResults * 4);
+    let exactSet: number[] | null = null;
+    if (push.residual) {
+      const rows = db.prepare(`SELECT r.rid FROM memory_records r WHERE ${where} LIMIT ?`).all(...condParams, t.exactFilterLimit + 1) as { rid: number }[];
+      if (rows.length <= t.exactFilterLimit) exactSet = rows.map((r) => r.rid);
+    }
+    let ids: number[];
+    if (exactSet) {
+      ids = exactSet; // few enough to score every one of them with floats
+    } else {
+      const vc: string[] = ['embedding MATCH vec_bit(?)', 'k = ?'];
+      const vp: unknown[] = [asBlob(toBits(qv)), Math.min(4096, push.residual ? k * 4 : k)];
+      if (scope.category) (vc.push('category = ?'), vp.push(scope.category));
+      if (push.status !== null) (vc.push('status = ?'), vp.push(push.status));
+      if (push.sinceDay !== null) (vc.push('updated_day >= ?'), vp.push(BigInt(push.sinceDay)));
+      ids = (db.prepare(`SELECT rowid FROM ${VEC_TABLE} WHERE ${vc.join(' AND ')}`).all(...vp) as { rowid: number | bigint }[]).map((r) => Number(r.rowid));
+    }
+    const scored = rescore(db, embedder.id, qv, ids);
+    scored.sort((a, b) => b[1] - a[1]);
+    // Equal scores share a rank, so identical notes are not split by fusion.
+    scored.slice(0, k).forEach(([rid, cos], i) => {
+      const c = cand(rid);
+      c.cos = cos;
+      c.vRank = i > 0 && cos === scored[i - 1][1] ? cands.get(scored[i - 1][0])!.vRank : i;
+    });
+  }
+
+  if (mode !== 'vector') {
+    const fts = words.slice(0, 24).map((w) => `"${w.replace(/"/g, '""')}"`).join(' OR ');
+    const rows = db
+      .prepare(
+        `SELECT f.rowid AS rid, bm25(memory_fts, 3.0, 1.0, 1.0) AS bm FROM memory_fts f JOIN memory_records r ON r.rid = f.rowid
+         WHERE memory_fts MATCH ? AND ${where} ORDER BY bm LIMIT ?`,
+      )
+      .all(fts, ...condParams, Math.max(t.keywordCandidates, maxResults * 4)) as { rid: number; bm: number }[];
+    rows.forEach((r, i) => {
+      const c = cand(r.rid);
+      c.bm25 = -r.bm; // FTS5's bm25 is negative: lower is better
+      c.kRank = i > 0 && r.bm === rows[i - 1].bm ? cands.get(rows[i - 1].rid)!.kRank : i;
+    });
+    // Keyword-only hits still get their vector similarity, so fusion compares like with like.
+    if (qv) {
+      const missing = rows.filter((r) => cands.get(r.rid)!.vRank === Infinity).map((r) => r.rid);
+      for (const [rid, cos] of rescore(db, embedder.id, qv, missing)) cands.get(rid)!.cos = cos;
+    }
+  }
+
+  if (!cands.size) return respond(query, scope, filters, [], degraded);
+
+  // Final check of scope and filter in SQL (candidates from sqlite-vec saw only the pushed-down part).
+  const rows = db
+    .prepare(
+      `SELECT r.rid, r.category, r.id, r.title, r.header, r.body, r.updated_at FROM memory_records r
+       WHERE r.rid IN (SELECT value FROM json_each(?)) AND ${where}`,
+    )
+    .all(JSON.stringify([...cands.keys()]), ...condParams) as {
+    rid: number; category: string; id: string; title: string; header: string; body: string | null; updated_at: string;
+  }[];
+
+  const list = rows.map((r) => ({ row: r, c: cands.get(r.rid)! }));
+  const maxCos = Math.max(1e-9, ...list.map((x) => x.c.cos));
+  const maxBm = Math.max(1e-9, ...list.map((x) => x.c.bm25));
+  const now = (req.now ?? new Date()).getTime();
+  const RRF_K = 60;
+  const hits = list.map(({ row, c }) => {
+    const vector = Math.max(0, c.cos);
+    const keyword = c.bm25 / maxBm;
+    let semantic: number;
+    if (mode === 'vector') semantic = vector;
+    else if (mode === 'keyword') semantic = keyword;
+    else if (!qv) semantic = keyword;
+    else if (t.fusion === 'rrf') {
+      // Reciprocal-rank fusion, scaled so the best possible (first in both lists) is 1.
+      const rrf = (r: number) => (r === Infinity ? 0 : 1 / (RRF_K + r + 1));
+      semantic = (rrf(c.vRank) + rrf(c.kRank)) / (2 / (RRF_K + 1));
+    } else semantic = t.vectorShare * (vector / maxCos) + (1 - t.vectorShare) * keyword;
+    const ageDays = Math.max(0, (now - Date.parse(row.updated_at)) / 86_400_000);
+    const recency = 1 / (1 + ageDays / 30);
+    const score = weights.semantic * semantic + weights.recency * recency;
+    return { row, vector, keyword, semantic, recency, score };
+  });
+  hits.sort((a, b) => b.score - a.score || b.semantic - a.semantic || a.row.rid - b.row.rid);
+  const results: SearchHit[] = hits.slice(0, maxResults).map((h) => ({
+    path: `/memory/${h.row.category}/${h.row.id}.md`,
+    id: h.row.id,
+    category: h.row.category,
+    title: h.row.title,
+    score: round(h.score),
+    semantic: round(h.semantic),
+    vector: round(h.vector),
+    keyword: round(h.keyword),
+    recency: round(h.recency),
+    updatedAt: h.row.updated_at,
+    header: headerLines(h.row),
+  }));
+  return respond(query, scope, filters, results, degraded);
+}
+
+const round = (x: number) => Math.round(x * 10_000) / 10_000;
+
+function headerLines(row: { id: string; title: string; header: string; body: string | null }): string {
+  const content = renderRecord({ id: row.id, title: row.title, header: JSON.parse(row.header), body: row.body });
+  return extractHeader(content).split('\n').slice(0, 8).join('\n');
+}
+
+/** Float cosine of the query against stored vectors of these records (made by the current embedder). */
+function rescore(db: Db, embedderId: string, qv: Float32Array, rids: number[]): [number, number][] {
+  if (!rids.length) return [];
+  const rows = db
+    .prepare('SELECT rid, vector FROM search_entries WHERE rid IN (SELECT value FROM json_each(?)) AND embedder = ?')
+    .all(JSON.stringify(rids), embedderId) as { rid: number; vector: Buffer }[];
+  return rows.map((r) => [r.rid, dot(qv, fromBlob(r.vector))]);
+}
+
+function respond(query: string, scope: SearchScope, filters: string, results: SearchHit[], degraded: string | null): SearchResponse {
+  return { query, scope: scope.path, filters: filters || null, results, degraded, formatted: formatResults(query, scope.path, results, degraded) };
+}
+
+/** The analyst tool's text: a title line, then `[score] path` and the header lines of each result. */
+export function formatResults(query: string, scope: string, results: SearchHit[], degraded: string | null = null): string {
+  const q = query.length > 200 ? query.slice(0, 200) + '…' : query;
+  const note = degraded ? `\n(${degraded})` : '';
+  if (!results.length) return `No results found in ${scope} for '${q}'${note}`;
+  const parts = [`Search: '${q}' in ${scope} (${results.length} results)${note}`];
+  for (const r of results) parts.push(`\n  [${r.score.toFixed(2)}] ${r.path}\n${r.header}`);
+  return parts.join('\n');
+}

@@ -1,0 +1,49 @@
+import type { SearchHitView } from './search';
+import { relativeTime } from './format';
+
+/** Ranked hits with their score, and what the score is made of on hover. */
+export function SearchResults(props: {
+  hits: SearchHitView[];
+  selectedPath: string | null;
+  onSelect: (path: string) => void;
+  showCategory: boolean;
+}) {
+  return (
+    <ol className="search-results" data-testid="search-results" aria-label="Search results">
+      {props.hits.map((h) => {
+        const parts = [
+          h.semantic !== undefined && `meaning ${h.semantic.toFixed(2)}`,
+          h.keyword !== undefined && `keywords ${h.keyword.toFixed(2)}`,
+          h.recency !== undefined && `recency ${h.recency.toFixed(2)}`,
+        ].filter(Boolean);
+        const selected = h.path === props.selectedPath;
+        return (
+          <li key={h.path}>
+            <button
+              type="button"
+              className={selected ? 'record-row search-hit selected' : 'record-row search-hit'}
+              aria-current={selected ? 'true' : undefined}
+              data-testid="search-result"
+              data-id={h.id}
+              onClick={() => props.onSelect(h.path)}
+            >
+              <span className="row-line">
+                <span className="row-id">{h.id}</span>
+                <span className="row-title">{h.title}</span>
+                <span className="score" data-testid="search-score" title={parts.join(' · ')}>
+                  <span className="score-bar" style={{ width: `${Math.round(Math.max(0, Math.min(1, h.score)) * 100)}%` }} />
+                  <span className="score-num">{h.score.toFixed(2)}</span>
+                </span>
+              </span>
+              <span className="row-meta">
+                {props.showCategory && h.category && <span className="chip">{h.category}</span>}
+                {parts.length > 0 && <span className="chip subtle">{parts.join(' · ')}</span>}
+                {h.updatedAt && <span className="row-updated">{relativeTime(h.updatedAt)}</span>}
+              </span>
+            </button>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
