@@ -3,7 +3,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { ProcedureOutput } from '../../src-main/api';
 import { procedureKey, useProcedure, useProcedureMutation } from '../api/hooks';
 import { fieldErrors, readableMessage, errorHeadline } from '../api/errors';
-import { draftFrom, patchFrom, sameDraft, type DraftField, type SettingsDraft } from './form';
+import { modelRoleInfo } from './models';
+import { draftFrom, draftValue, patchFrom, sameDraft, withValue, type DraftField } from './form';
 import { SecretsSection } from './SecretsSection';
 
 type SettingsView = ProcedureOutput<'settings/get'>;
@@ -15,6 +16,8 @@ const timezones: string[] = (() => {
     return [];
   }
 })();
+
+const modelSuggestions = ['claude-opus-5-5', 'claude-sonnet-5-5', 'claude-haiku-5-5'];
 
 export function SettingsScreen() {
   const query = useProcedure('settings/get', {});
@@ -81,7 +84,7 @@ function SettingsForm(props: { view: SettingsView }) {
     save.error && Object.keys(serverErrors).length === 0 ? `${errorHeadline(save.error)}: ${readableMessage(save.error)}` : null;
 
   const set = (field: DraftField) => (value: string) => {
-    setDraft((d) => ({ ...d, [field]: value }) as SettingsDraft);
+    setDraft((d) => withValue(d, field, value));
     setSavedAt(null);
     if (localErrors[field]) setLocalErrors((e) => ({ ...e, [field]: undefined }));
   };
@@ -110,7 +113,7 @@ function SettingsForm(props: { view: SettingsView }) {
 
   const field = (name: DraftField) => ({
     name,
-    value: draft[name],
+    value: draftValue(draft, name),
     onChange: set(name),
     error: errors[name],
   });
@@ -171,6 +174,24 @@ function SettingsForm(props: { view: SettingsView }) {
         <div className="field-row">
           <TextField label="Semantic weight" inputMode="decimal" {...field('searchWeights.semantic')} />
           <TextField label="Recency weight" inputMode="decimal" {...field('searchWeights.recency')} />
+        </div>
+      </fieldset>
+
+      <fieldset>
+        <legend>Models</legend>
+        <p className="hint">
+          Which Claude model answers for each role. Stronger models judge better and cost more; the fastest one is enough
+          for compressing context.
+        </p>
+        <datalist id="forge-models">
+          {modelSuggestions.map((m) => (
+            <option key={m} value={m} />
+          ))}
+        </datalist>
+        <div className="models-grid">
+          {modelRoleInfo.map((r) => (
+            <TextField key={r.role} label={r.label} hint={r.hint} list="forge-models" {...field(`models.${r.role}`)} />
+          ))}
         </div>
       </fieldset>
 

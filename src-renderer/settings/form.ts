@@ -1,4 +1,4 @@
-import type { Settings } from '../../src-main/api';
+import type { ModelRole, Settings } from '../../src-main/api';
 
 /**
  * The settings form keeps what the PM is typing as strings (so "0." is a valid moment in typing
@@ -12,9 +12,11 @@ export interface SettingsDraft {
   anthropicBaseUrl: string;
   'searchWeights.semantic': string;
   'searchWeights.recency': string;
+  /** Model id per role, keyed `models.<role>` like the server's issue paths. */
+  models: Record<ModelRole, string>;
 }
 
-export type DraftField = keyof SettingsDraft;
+export type DraftField = Exclude<keyof SettingsDraft, 'models'> | `models.${ModelRole}`;
 
 export function draftFrom(s: Settings): SettingsDraft {
   return {
@@ -25,7 +27,20 @@ export function draftFrom(s: Settings): SettingsDraft {
     anthropicBaseUrl: s.anthropicBaseUrl,
     'searchWeights.semantic': String(s.searchWeights.semantic),
     'searchWeights.recency': String(s.searchWeights.recency),
+    models: { ...s.models },
   };
+}
+
+/** Reads one field of the draft by its dotted name. */
+export function draftValue(d: SettingsDraft, field: DraftField): string {
+  if (field.startsWith('models.')) return d.models[field.slice('models.'.length) as ModelRole] ?? '';
+  return d[field as Exclude<DraftField, `models.${ModelRole}`>];
+}
+
+/** A copy of the draft with one field changed. */
+export function withValue(d: SettingsDraft, field: DraftField, value: string): SettingsDraft {
+  if (field.startsWith('models.')) return { ...d, models: { ...d.models, [field.slice('models.'.length)]: value } };
+  return { ...d, [field]: value };
 }
 
 function num(value: string, field: DraftField, errors: Partial<Record<DraftField, string>>, integer = false): number {
@@ -50,10 +65,15 @@ export function patchFrom(
       semantic: num(d['searchWeights.semantic'], 'searchWeights.semantic', errors),
       recency: num(d['searchWeights.recency'], 'searchWeights.recency', errors),
     },
+    models: Object.fromEntries(Object.entries(d.models).map(([k, v]) => [k, v.trim()])) as Settings['models'],
   };
   return Object.keys(errors).length > 0 ? { settings: null, errors } : { settings, errors: null };
 }
 
 export function sameDraft(a: SettingsDraft, b: SettingsDraft): boolean {
-  return (Object.keys(a) as DraftField[]).every((k) => a[k] === b[k]);
+  const keys = Object.keys(a) as (keyof SettingsDraft)[];
+  const roles = new Set([...Object.keys(a.models), ...Object.keys(b.models)]) as Set<ModelRole>;
+  return (
+    keys.every((k) => k === 'models' || a[k] === b[k]) && [...roles].every((r) => a.models[r] === b.models[r])
+  );
 }

@@ -14,8 +14,18 @@ import {
   type GovernanceTool,
   type ContractName,
 } from '../../mcp';
+import type { z } from 'zod';
+import type { mcpProcedures } from '../../api/mcp';
 import type { CoreContext } from '../context';
-import type { PartialHandlerMap } from './types';
+
+type McpProcedures = typeof mcpProcedures;
+/** Typed from the MCP procedures themselves, so this map type-checks before and after they join the API. */
+export type McpHandlerMap = {
+  [N in keyof McpProcedures]: (
+    input: z.output<McpProcedures[N]['input']>,
+    ctx: CoreContext,
+  ) => z.output<McpProcedures[N]['output']> | Promise<z.output<McpProcedures[N]['output']>>;
+};
 
 /**
  * The MCP screen's procedures and the reads a `forge mcp` in remote mode proxies here. The app's
@@ -81,7 +91,7 @@ export async function closeMcp(ctx: CoreContext): Promise<void> {
 
 const preview = (token: string) => `${token.slice(0, 4)}…${token.slice(-4)}`;
 
-export const mcpHandlers: PartialHandlerMap = {
+export const mcpHandlers: McpHandlerMap = {
   'mcp/status': (_i, ctx) => {
     const { service, http, exposeAnalystTools } = mcpStateFor(ctx);
     const stats = service.calls.stats();
