@@ -1,8 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { test as base, expect } from '@playwright/test';
+
+const here = dirname(fileURLToPath(import.meta.url));
 
 export interface ForgeServer {
   /** Open this: it carries the token. */
@@ -14,7 +17,7 @@ export interface ForgeServer {
   restart(): Promise<ForgeServer>;
 }
 
-const root = join(__dirname, '..');
+const root = join(here, '..');
 
 /** Start the real `forge serve` (the built app) on a free port with its own data folder. */
 async function startServer(dataDir: string): Promise<{ server: Omit<ForgeServer, 'restart'>; child: ChildProcess }> {

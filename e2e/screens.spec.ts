@@ -138,3 +138,16 @@ test('settings: a bad value is shown next to its field, secrets show only set / 
   await page.getByTestId('secret-clear-voyageApiKey').click();
   await expect(page.getByTestId('secret-status-voyageApiKey')).toHaveText('Not set');
 });
+
+test('the status bar says when live updates are disconnected', async ({ page, forge }) => {
+  await page.goto(forge.url);
+  const events = page.getByTestId('status-events');
+  await expect(events).toHaveAttribute('data-state', 'connected');
+  await expect(events).toContainText(/live/i);
+  // The server goes away (a restart moves it to a new port): the window must not pretend to be live.
+  await forge.restart();
+  await expect(events).toHaveAttribute('data-state', 'disconnected');
+  await expect(events).toContainText(/disconnected/i);
+  await expect(page.getByTestId('status-health')).toContainText(/unreachable/i, { timeout: 30_000 });
+  await page.screenshot({ path: join(screenshotDir, 'disconnected.png') });
+});

@@ -239,7 +239,7 @@ export class MemoryBackend {
     const previous = this.store.records.get(category, doc.id);
     let archivedTo: string | null = null;
     if (previous && info.versioned && previous.content_hash !== hash) archivedTo = this.archive(previous, ctx, at);
-    const { rid } = this.store.records.upsert(input);
+    const { rid } = this.store.records.upsert(input, { previous });
     const path = recordPath(category, doc.id);
     indexer?.apply(this.store.db, { category, id: doc.id, rid, path, title: doc.title, header: h, body: doc.body, content: canonical }, prepared);
     this.audit(ctx, ctx.operation ?? (previous ? 'update' : 'create'), path, hash, at);

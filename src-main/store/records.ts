@@ -45,6 +45,9 @@ export class MemoryRecords {
   private readonly nextIdStmt;
   private readonly bumpIdStmt;
   private readonly archiveStmt;
+  private readonly archiveNameStmt;
+  private readonly lastStmt;
+  private readonly archivedStmt;
   private readonly listCache = new Map<string, { page: Database.Statement; count: Database.Statement }>();
 
   constructor(private readonly db: Db) {
@@ -71,6 +74,18 @@ export class MemoryRecords {
       `INSERT INTO memory_archive (category, id, name, archived_at, title, status, confidence, content, content_hash)
        VALUES (@category, @id, @name, @archived_at, @title, @status, @confidence, @content, @content_hash)`,
     );
+    const extra = this.initExtra(db);
+    this.archiveNameStmt = extra.archiveName;
+    this.lastStmt = extra.last;
+    this.archivedStmt = extra.archived;
+  }
+
+  private initExtra(db: Db) {
+    return {
+      archiveName: db.prepare('SELECT 1 FROM memory_archive WHERE category = ? AND name = ?'),
+      last: db.prepare<[string], { last: number }>('SELECT last FROM id_sequences WHERE prefix = ?'),
+      archived: db.prepare('SELECT content, archived_at, id FROM memory_archive WHERE category = ? AND name = ?'),
+    };
   }
 
   get(category: string, id: string): RecordRow | undefined {
@@ -78,8 +93,8 @@ export class MemoryRecords {
   }
 
   /** Inserts or replaces a record; returns the row id and the previous row (for archiving and audit). */
-  upsert(input: RecordInput): { rid: number; previous: RecordRow | undefined } {
-    const previous = this.get(input.category, input.id);
+  upsert(input: RecordInput, known?: { previous: RecordRow | undefined }): { rid: number; previous: RecordRow | undefined } {
+    const previous = known ? known.previous : this.get(input.category, input.id);
     if (previous) {
       this.updateStmt.run({ ...input, rid: previous.rid });
       return { rid: previous.rid, previous };
@@ -103,7 +118,7 @@ export class MemoryRecords {
   }
 
   lastNumber(prefix: string): number {
-    const row = this.db.prepare<[string], { last: number }>('SELECT last FROM id_sequences WHERE prefix = ?').get(prefix);
+    const row = this.lastStmt.get(prefix);
     return row?.last ?? 0;
   }
 
@@ -115,7 +130,7 @@ export class MemoryRecords {
   }
 
   archiveNameTaken(category: string, name: string): boolean {
-    return !!this.db.prepare('SELECT 1 FROM memory_archive WHERE category = ? AND name = ?').get(category, name);
+    return !!this.archiveNameStmt.get(category, name);
   }
 
   /** Archived versions of one record, newest first. */
@@ -139,9 +154,7 @@ export class MemoryRecords {
   }
 
   archived(category: string, name: string): { content: string; archived_at: string; id: string } | undefined {
-    return this.db
-      .prepare('SELECT content, archived_at, id FROM memory_archive WHERE category = ? AND name = ?')
-      .get(category, name) as { content: string; archived_at: string; id: string } | undefined;
+    return this.archivedStmt.get(category, name) as { content: string; archived_at: string; id: string } | undefined;
   }
 
   archiveCategories(): { category: string; n: number }[] {

@@ -1,3 +1,4 @@
+import type Database from 'better-sqlite3';
 import { AuditLog } from './audit';
 import { PortfolioDocuments, Sessions } from './documents';
 import { openDatabase, type Db, type OpenDatabaseOptions } from './open';
@@ -14,12 +15,14 @@ export class Store {
   readonly sessions: Sessions;
   readonly audit: AuditLog;
   private closed = false;
+  private readonly runInTransaction: Database.Transaction<(fn: () => unknown) => unknown>;
 
   constructor(readonly db: Db) {
     this.records = new MemoryRecords(db);
     this.portfolio = new PortfolioDocuments(db);
     this.sessions = new Sessions(db);
     this.audit = new AuditLog(db);
+    this.runInTransaction = db.transaction((fn: () => unknown) => fn());
   }
 
   static open(path: string, options?: OpenDatabaseOptions): Store {
@@ -28,8 +31,8 @@ export class Store {
 
   /** Runs `fn` in an IMMEDIATE transaction; nested calls become savepoints. */
   writeTransaction<T>(fn: () => T): T {
-    if (this.db.inTransaction) return this.db.transaction(fn)();
-    return this.db.transaction(fn).immediate();
+    if (this.db.inTransaction) return this.runInTransaction(fn) as T;
+    return this.runInTransaction.immediate(fn) as T;
   }
 
   getMeta(key: string): string | undefined {

@@ -23,7 +23,7 @@ export function StatusBar() {
   const now = useNow(1000, conn.state === 'disconnected');
 
   const mode = info.data?.mode ?? (client.transport === 'ipc' ? 'electron' : 'headless');
-  const modeLabel = mode === 'electron' ? 'Desktop' : mode === 'headless' ? 'Headless (browser)' : 'Test';
+  const modeLabel = mode === 'electron' ? 'Desktop (Electron)' : mode === 'headless' ? 'Headless (browser)' : 'Test host';
 
   let healthState: 'ok' | 'degraded' | 'down' | 'pending' = 'pending';
   let healthText = 'Checking health…';

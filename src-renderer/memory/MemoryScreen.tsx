@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useClient } from '../api/hooks';
 import { errorHeadline, isApiError, readableMessage } from '../api/errors';
@@ -38,6 +38,21 @@ export function MemoryScreen(props: {
   const query = useDebounced(text.trim(), 250);
   const searchQuery = useDebounced(searchText.trim(), 300);
   const searching = searchQuery.length > 0;
+  const searchInput = useRef<HTMLInputElement>(null);
+
+  // "/" jumps to the search box from anywhere on the screen, as in most mail and chat apps.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const t = e.target as HTMLElement | null;
+      const typing = t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable);
+      if (e.key === '/' && !typing && !e.ctrlKey && !e.metaKey && !e.altKey) {
+        e.preventDefault();
+        searchInput.current?.focus();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
 
   const list = useInfiniteQuery({
     queryKey: ['memory/list', { path: props.folder, query }],
@@ -98,11 +113,13 @@ export function MemoryScreen(props: {
             <input
               id={`s-${props.screen}`}
               data-testid="memory-search"
+              ref={searchInput}
+              aria-keyshortcuts="/"
               type="search"
               className="search-input"
               value={searchText}
               onChange={(e) => setSearchText(e.target.value)}
-              placeholder="Search by meaning, e.g. lessons on curve trades"
+              placeholder="Search by meaning…  ( / )"
               autoComplete="off"
             />
           </label>

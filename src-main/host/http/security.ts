@@ -21,15 +21,24 @@ export function readCookie(req: IncomingMessage, name: string): string | undefin
   return undefined;
 }
 
-/** The token a request presents: Authorization bearer, then the cookie, then `?token=`. */
-export function presentedToken(req: IncomingMessage, url: URL): string | undefined {
+/**
+ * The tokens a request presents: Authorization bearer, `?token=`, and the cookie. Any one that
+ * matches is enough — after a server restart the browser still holds the old run's cookie while
+ * the new link carries the new token.
+ */
+export function presentedTokens(req: IncomingMessage, url: URL): string[] {
+  const out: string[] = [];
   const auth = req.headers.authorization;
-  if (auth && /^bearer\s+/i.test(auth)) return auth.replace(/^bearer\s+/i, '').trim();
-  return readCookie(req, TOKEN_COOKIE) ?? url.searchParams.get('token') ?? undefined;
+  if (auth && /^bearer\s+/i.test(auth)) out.push(auth.replace(/^bearer\s+/i, '').trim());
+  const query = url.searchParams.get('token');
+  if (query) out.push(query);
+  const cookie = readCookie(req, TOKEN_COOKIE);
+  if (cookie) out.push(cookie);
+  return out;
 }
 
-export function tokenMatches(presented: string | undefined, expected: string): boolean {
-  return typeof presented === 'string' && presented.length > 0 && safeEqual(presented, expected);
+export function tokenMatches(presented: string[], expected: string): boolean {
+  return presented.some((p) => p.length > 0 && safeEqual(p, expected));
 }
 
 /**

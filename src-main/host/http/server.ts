@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { fail, type Envelope, type ErrorCode } from '../../api/envelope';
 import type { Core } from '../core';
-import { hostAllowed, isLoopbackHost, originAllowed, presentedToken, TOKEN_COOKIE, tokenMatches } from './security';
+import { hostAllowed, isLoopbackHost, originAllowed, presentedTokens, TOKEN_COOKIE, tokenMatches } from './security';
 import { resolveStatic, sendFile } from './static';
 
 export interface HeadlessHostOptions {
@@ -116,7 +116,7 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
       sendJson(res, 403, fail('forbidden', `Requests from ${String(req.headers.origin).slice(0, 100)} are not allowed.`));
       return;
     }
-    const authorized = tokenMatches(presentedToken(req, url), token);
+    const authorized = tokenMatches(presentedTokens(req, url), token);
 
     if (url.pathname.startsWith('/api/')) {
       if (!authorized) {
@@ -187,7 +187,7 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
     };
     if (url.pathname !== '/events') return refuse(404, 'Not Found');
     if (!hostAllowed(req.headers.host, port) || !originAllowed(req.headers.origin, port)) return refuse(403, 'Forbidden');
-    if (!tokenMatches(presentedToken(req, url), token)) return refuse(401, 'Unauthorized');
+    if (!tokenMatches(presentedTokens(req, url), token)) return refuse(401, 'Unauthorized');
     wss.handleUpgrade(req, socket, head, (ws) => {
       sockets.add(ws);
       const unsubscribe = core.context.events.subscribe((message) => {

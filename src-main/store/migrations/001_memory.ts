@@ -33,8 +33,10 @@ export const memoryCore: Migration = {
         content_hash TEXT NOT NULL,
         UNIQUE (category, id)
       ) STRICT;
-      CREATE INDEX memory_records_by_updated ON memory_records (category, updated_at DESC);
-      CREATE INDEX memory_records_by_status ON memory_records (category, status, updated_at DESC);
+      -- Listing indexes cover the filters they serve (confidence inside), so a filtered listing
+      -- reads table rows only for the page it returns.
+      CREATE INDEX memory_records_by_updated ON memory_records (category, updated_at, confidence, status);
+      CREATE INDEX memory_records_by_status ON memory_records (category, status, updated_at, confidence);
       CREATE INDEX memory_records_by_view ON memory_records (view_id) WHERE view_id IS NOT NULL;
 
       CREATE VIRTUAL TABLE memory_fts USING fts5 (
@@ -104,7 +106,8 @@ export const memoryCore: Migration = {
       ) STRICT, WITHOUT ROWID;
 
       CREATE TABLE audit_log (
-        seq          INTEGER PRIMARY KEY AUTOINCREMENT,
+        -- No AUTOINCREMENT needed: rows are never deleted, so sequence numbers are never reused.
+        seq          INTEGER PRIMARY KEY,
         at           TEXT NOT NULL,
         actor        TEXT NOT NULL,
         operation    TEXT NOT NULL,

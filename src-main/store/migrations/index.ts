@@ -1,8 +1,9 @@
 import { memoryCore } from './001_memory';
 import { searchIndex } from './002_search';
+import { mcpProjects } from './003_mcp';
 import type { Migration } from './types';
 
 /** Every schema version in order; version N is at index N-1. Version 2 is the search index. */
-export const migrations: readonly Migration[] = [memoryCore, searchIndex];
+export const migrations: readonly Migration[] = [memoryCore, searchIndex, mcpProjects];
 
 export type { Migration } from './types';

@@ -1,0 +1,68 @@
+import { ConflictError, InvalidInputError, NotFoundError } from '../common/errors';
+import { parseRecord, renderRecord, type ForgeFS } from '../fs';
+import type { GuardrailLimits, Violation } from '../guardrails';
+import { checkExpressionHeader, statusOf } from './expressions';
+import { applyWrite } from './write-pipeline';
+
+/** Statuses the PM may approve from: a fresh proposal, or a trade sent back for review. */
+const APPROVABLE = new Set(['proposed', 'review_required']);
+const ID = /^E-\d{3,}$/;
+
+export interface ApprovalResult {
+  id: string;
+  approved: boolean;
+  status: string;
+  violations: Violation[];
+  message: string;
+}
+
+function pathOf(id: string): string {
+  if (!ID.test(id)) throw new InvalidInputError(`"${id.slice(0, 20)}" is not an Expression id such as E-004.`);
+  return `/memory/expressions/${id}.md`;
+}
+
+/**
+ * The PM's approval: the guardrails run again now (the book may have moved since the proposal),
+ * and only if every limit passes does the Expression become `active`, written as the PM.
+ */
+export async function approveExpression(fs: ForgeFS, id: string, limits: GuardrailLimits, now: () => Date = () => new Date()): Promise<ApprovalResult> {
+  const path = pathOf(id);
+  return fs.transaction((tx) => {
+    if (!tx.exists(path)) throw new NotFoundError(`There is no Expression ${id}; list /memory/expressions/ to see them.`);
+    const doc = parseRecord(tx.readFile(path));
+    const status = statusOf(doc.header);
+    if (!APPROVABLE.has(status)) {
+      throw new ConflictError(`${id} is ${status || 'without a status'}; only a proposed Expression (or one sent back for review) can be approved.`);
+    }
+    const state = tx.exists('/portfolio/state.md') ? tx.readFile('/portfolio/state.md') : null;
+    const violations = checkExpressionHeader(doc.header, state, limits, (v) => /^V-\d+$/.test(v) && tx.exists(`/memory/views/${v}.md`));
+    if (violations.length) {
+      return {
+        id, approved: false, status, violations,
+        message: `${id} was not approved: ${violations.map((v) => `${v.rule} ${v.actual} (limit ${v.limit})`).join('; ')}.`,
+      };
+    }
+    const header = { ...doc.header, status: 'active', approved_by: 'pm', approved_at: now().toISOString() };
+    tx.writeFile(path, renderRecord({ ...doc, header }), { actor: 'pm', operation: 'approve' });
+    return { id, approved: true, status: 'active', violations: [], message: `${id} is active.` };
+  });
+}
+
+/** The PM declines a proposal: it becomes `rejected` and a Counterfactual starts tracking it. */
+export async function rejectExpression(
+  fs: ForgeFS,
+  id: string,
+  reason: string,
+  limits: GuardrailLimits,
+  now: () => Date = () => new Date(),
+): Promise<{ id: string; status: string; counterfactual: string | null; message: string }> {
+  const path = pathOf(id);
+  if (!fs.exists(path)) throw new NotFoundError(`There is no Expression ${id}; list /memory/expressions/ to see them.`);
+  const doc = parseRecord(fs.readFile(path));
+  const status = statusOf(doc.header);
+  if (!APPROVABLE.has(status)) throw new ConflictError(`${id} is ${status || 'without a status'}; only a proposed Expression (or one under review) can be rejected.`);
+  const header = { ...doc.header, status: 'rejected', rejection_reason: reason.replace(/\s+/g, ' ').trim().slice(0, 300) || 'declined by the PM' };
+  const out = await applyWrite(fs, path, renderRecord({ ...doc, header }), { actor: 'pm' }, { limits, now });
+  const cf = /Counterfactual (CF-\d+)/.exec(out.message)?.[1] ?? null;
+  return { id, status: 'rejected', counterfactual: cf, message: out.message };
+}

@@ -1,0 +1,22 @@
+import type { SessionFS, WriteContext } from '../fs';
+import type { GuardrailLimits } from '../guardrails';
+import type { Model } from '../llm';
+import type { ProviderRegistry } from '../providers';
+import type { SearchRequest, SearchResponse } from '../search';
+
+/** What the analyst's tools reach during one run: built per run by the agent service. */
+export interface AnalystToolContext {
+  /** ForgeFS seen from the run's session: `/session/...` means this session's folder. */
+  fs: SessionFS;
+  /** Who writes (agent, subagent:<task>, pm ...), with session and task, for the audit log. */
+  writer: WriteContext;
+  /** The hard limits as configured now. */
+  limits: () => GuardrailLimits;
+  /** The search index; absent when none is configured. */
+  search?: (request: SearchRequest) => Promise<SearchResponse>;
+  providers: ProviderRegistry;
+  /** The model the compact tool calls (role `compact`). */
+  model?: Model;
+  signal?: AbortSignal;
+  now?: () => Date;
+}

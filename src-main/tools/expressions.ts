@@ -1,0 +1,89 @@
+import { checkExpression, type GuardrailLimits, type PortfolioExposure, type Violation } from '../guardrails';
+import type { HeaderFields } from '../fs';
+
+/**
+ * The rules that keep capital under the PM's control, in one place: who may set which
+ * Expression status, which statuses count as live, and the guardrail check against the book.
+ */
+
+/** Statuses of an Expression that carry (or are about to carry) capital. */
+export const LIVE_STATUSES = new Set(['active', 'review_required']);
+/** Statuses checked against the hard limits before a write commits. */
+export const CHECKED_STATUSES = new Set(['proposed', 'active']);
+
+/** The PM (through the UI/API) and the scheduler's trackers act with the PM's authority. */
+export function isTrustedActor(actor: string): boolean {
+  return actor === 'pm' || actor === 'scheduler';
+}
+
+export function statusOf(header: HeaderFields | Record<string, unknown>): string {
+  const s = header.status;
+  return typeof s === 'string' ? s.trim().toLowerCase() : '';
+}
+
+/**
+ * Parses /portfolio/state.md into what the guardrails need: gross from the header, factor
+ * exposures from the EXPOSURES table (`| US rates | 48.0 | ... |` → us_rates: 48).
+ */
+export function portfolioExposure(stateMd: string | null): PortfolioExposure {
+  if (!stateMd) return { gross: 0, factors: {} };
+  const gross = Number(/^gross:\s*([-\d.]+)/m.exec(stateMd)?.[1] ?? 0);
+  const factors: Record<string, number> = {};
+  const table = /^## EXPOSURES\s*\n([\s\S]*?)(?:\n## |$)/m.exec(stateMd)?.[1] ?? '';
+  for (const line of table.split('\n')) {
+    const cells = line.split('|').map((c) => c.trim()).filter(Boolean);
+    if (cells.length < 2 || /^-+$/.test(cells[1]!) || !Number.isFinite(Number(cells[1]))) continue;
+    factors[factorKey(cells[0]!)] = Number(cells[1]);
+  }
+  return { gross: Number.isFinite(gross) ? gross : 0, factors };
+}
+
+export function factorKey(name: string): string {
+  return name.trim().toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+}
+
+/** Runs the hard limits for an Expression's header against the book as it is now. */
+export function checkExpressionHeader(
+  header: Record<string, unknown>,
+  stateMd: string | null,
+  limits: GuardrailLimits,
+  viewExists: (id: string) => boolean,
+): Violation[] {
+  const viewId = header.view_id ?? header.view;
+  const factor = header.factor;
+  return checkExpression(
+    {
+      viewId: typeof viewId === 'string' ? viewId : undefined,
+      maxLossPct: header.max_loss_pct,
+      notional: header.notional,
+      durationImpact: header.duration_impact,
+      factor: typeof factor === 'string' ? factorKey(factor) : undefined,
+    },
+    portfolioExposure(stateMd),
+    limits,
+    { viewExists },
+  );
+}
+
+/**
+ * The status an Expression lands with. Anyone but the PM (and the scheduler acting for the PM)
+ * can only propose, or decline (`rejected`); an agent claiming `active` gets `proposed`.
+ * Returns null when the write must be refused: agents never edit a live trade.
+ */
+export function landingStatus(
+  claimed: string,
+  previousStatus: string | null,
+  actor: string,
+): { status: string; note: string | null } | { refused: string } {
+  if (isTrustedActor(actor)) return { status: claimed || 'proposed', note: null };
+  if (previousStatus && LIVE_STATUSES.has(previousStatus)) {
+    return {
+      refused:
+        `this Expression is ${previousStatus}: only the PM changes a live trade. ` +
+        'To suggest a change, write a new Expression (new.md) with `replaces: <id>` in its header, or tell the PM.',
+    };
+  }
+  if (claimed === 'rejected') return { status: 'rejected', note: null };
+  const note = claimed && claimed !== 'proposed' ? `status set to proposed (you wrote "${claimed}"): only the PM can activate capital.` : null;
+  return { status: 'proposed', note };
+}

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { atDepth, type Listing, type ReadDepth } from '../fs';
+import type { AnalystToolContext } from './context';
+import { defineTool } from './define';
+
+/** A full read larger than this is cut, with a note: one file should not flood the context. */
+export const MAX_READ_CHARS = 40_000;
+
+/** Seed §3.1: memory opens at its header, session results and fetched context at their summary. */
+export function defaultDepth(path: string): ReadDepth {
+  const p = path.replace(/^\/session\/[A-Za-z0-9_-]+\//, '/session/');
+  if (p.startsWith('/memory/') && !p.startsWith('/memory/.archive/')) return 'header';
+  if (p.startsWith('/session/results/') || p.startsWith('/session/context/')) return 'summary';
+  return 'full';
+}
+
+export function formatListing(l: Listing): string {
+  const more = l.total > l.offset + l.entries.length ? ` — showing ${l.entries.length}; narrow with query` : '';
+  const lines = [`Directory: ${l.path} (${l.total} items${more})`];
+  for (const e of l.entries) lines.push(`  ${e.name}${e.title ? `  ${e.title}` : ''}${e.meta ? `  [${e.meta}]` : ''}`);
+  return lines.join('\n');
+}
+
+export const readTool = defineTool({
+  name: 'read',
+  description:
+    'Read a file or list a folder by exact path. depth: header (default for /memory/), summary (default for /session/results/ and /session/context/), full (default elsewhere; use before any capital decision). For folders, query filters: words, key:value, key>=N, since:YYYY-MM-DD, status:active.',
+  input: z.object({
+    path: z.string().min(1).max(1000),
+    depth: z.enum(['header', 'summary', 'full']).optional(),
+    query: z.string().max(2000).optional(),
+  }),
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  run(input, ctx: AnalystToolContext) {
+    const fs = ctx.fs;
+    const resolved = fs.resolve(input.path);
+    if (fs.isDir(input.path) || input.path.endsWith('/')) {
+      return { content: formatListing(fs.listDir(input.path, input.query, { limit: 100 })) };
+    }
+    const full = fs.readFile(input.path);
+    const depth = input.depth ?? defaultDepth(resolved);
+    let text = atDepth(full, depth);
+    if (text.length > MAX_READ_CHARS) {
+      text = `${text.slice(0, MAX_READ_CHARS)}\n[cut at ${MAX_READ_CHARS} of ${text.length} characters — search or compact it for the part you need]`;
+    }
+    // Fetched documents came from outside Forge: framed as data wherever they are read back.
+    const untrusted = /^\/session\/[A-Za-z0-9_-]+\/context\/ctx_\d+\.md$/.test(resolved);
+    return { content: text, untrusted };
+  },
+});

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import type { AnalystToolContext } from './context';
+import { defineTool } from './define';
+
+export const searchTool = defineTool({
+  name: 'search',
+  description:
+    "Find memory records by meaning when you do not know the path, e.g. search('/memory/pk/', 'rate view lessons', filters='weight>=0.4'). Returns ranked headers; read(path, depth='full') to expand one.",
+  input: z.object({
+    scope: z.string().min(1).max(300).describe('folder, e.g. /memory/ or /memory/views/'),
+    query: z.string().min(1).max(2000),
+    filters: z.string().max(2000).optional().describe('key:value, key>=N, since:YYYY-MM-DD, status:active'),
+    max_results: z.number().int().min(1).max(50).optional(),
+  }),
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  async run(input, ctx: AnalystToolContext) {
+    if (!ctx.search) {
+      return { isError: true, content: 'Search is not available in this workspace; list folders with read(path, query=...) instead.' };
+    }
+    const res = await ctx.search({ scope: input.scope, query: input.query, filters: input.filters ?? null, maxResults: input.max_results ?? 5 });
+    return { content: res.formatted };
+  },
+});

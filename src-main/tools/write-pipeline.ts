@@ -1,0 +1,201 @@
+import { InvalidInputError } from '../common/errors';
+import { categoryInfo, parseRecord, renderRecord, routePath, type ForgeFS, type ForgeTx, type MemoryDocument, type WriteContext } from '../fs';
+import { withAssignedId } from '../fs/memory-backend';
+import { formatViolations, type GuardrailLimits, type Violation } from '../guardrails';
+import { CHECKED_STATUSES, checkExpressionHeader, isTrustedActor, landingStatus, LIVE_STATUSES, statusOf } from './expressions';
+
+export interface WriteOutcome {
+  ok: boolean;
+  /** What the model (or the PM) reads. */
+  message: string;
+  path?: string;
+  id?: string | null;
+  status?: string;
+  violations?: Violation[];
+  /** Paths written as side effects (archive, Outcome, Counterfactual, flagged Expressions). */
+  sideEffects: string[];
+}
+
+export interface WriteOptions {
+  limits: GuardrailLimits;
+  now?: () => Date;
+}
+
+/** A record to write plus what the write decided (status, refusal, side-effect records). */
+interface Plan {
+  path: string;
+  content: string;
+  doc: MemoryDocument;
+  category: string;
+  status: string;
+  note: string | null;
+  refused?: string;
+  prevStatus: string | null;
+  extra: { path: string; content: string }[];
+}
+
+const PLACEHOLDER = (prefix: string) => `${prefix}-000`;
+const day = (d: Date) => d.toISOString().slice(0, 10);
+const one = (v: unknown) => (v === undefined || v === null || v === '' ? undefined : String(v));
+
+function outcomeFor(exprId: string, doc: MemoryDocument, at: Date): string {
+  const h = doc.header;
+  return renderRecord({
+    id: 'OUT-000',
+    title: `Outcome of ${exprId}: ${doc.title}`.slice(0, 200),
+    header: {
+      expression: exprId,
+      view_id: one(h.view_id ?? h.view) ?? '',
+      status: 'recorded',
+      exit_reason: one(h.exit_reason) ?? 'closed',
+      closed_at: at.toISOString(),
+      pnl: one(h.pnl) ?? 'pending',
+    },
+    body: [
+      '## SUMMARY',
+      `${exprId} (${one(h.instrument) ?? doc.title}) closed on ${day(at)}: ${one(h.exit_reason) ?? 'closed'}. PnL: ${one(h.pnl) ?? 'pending'}.`,
+      '',
+      '## ENTRY',
+      one(h.entry_details) ?? 'See the Expression record.',
+      '',
+      '## EXIT',
+      one(h.exit_details) ?? 'Not recorded.',
+    ].join('\n'),
+  });
+}
+
+function counterfactualFor(exprId: string, doc: MemoryDocument, at: Date): string {
+  const h = doc.header;
+  const reason = one(h.rejection_reason) ?? 'declined';
+  return renderRecord({
+    id: 'CF-000',
+    title: `Declined: ${doc.title}`.slice(0, 200),
+    header: {
+      decision_type: 'rejected_expression',
+      expression: exprId,
+      view_id: one(h.view_id ?? h.view) ?? '',
+      reason,
+      reference_date: day(at),
+      status: 'tracking',
+    },
+    body: [
+      '## SUMMARY',
+      `${exprId} was declined on ${day(at)} (${reason}); tracked to learn what declining cost or saved.`,
+      '',
+      '## DECLINED TRADE',
+      `instrument: ${one(h.instrument) ?? doc.title}; notional: ${one(h.notional) ?? '?'}; max_loss_pct: ${one(h.max_loss_pct) ?? '?'}`,
+    ].join('\n'),
+  });
+}
+
+/** Decides what a memory write becomes; pure over what it reads, so it runs before and inside the transaction alike. */
+function plan(read: (p: string) => string | null, prevStatusOf: (p: string) => string | null, rawPath: string, content: string, writer: WriteContext, at: Date): Plan | null {
+  const { path, route } = routePath(rawPath);
+  if (route.root !== 'memory' || route.kind !== 'record') return null;
+  const info = categoryInfo(route.category)!;
+  const isNew = route.id === null;
+  const draft = isNew ? withAssignedId(content, PLACEHOLDER(info.prefix ?? 'X')) : content;
+  const doc = parseRecord(draft);
+  const prevStatus = isNew ? null : prevStatusOf(path);
+  const claimed = statusOf(doc.header);
+  const p: Plan = { path, content, doc, category: route.category, status: claimed, note: null, prevStatus, extra: [] };
+  if (route.category === 'expressions') {
+    const landing = landingStatus(claimed, prevStatus, writer.actor);
+    if ('refused' in landing) return { ...p, refused: landing.refused };
+    p.status = landing.status;
+    p.note = landing.note;
+    if (landing.status !== claimed) {
+      p.doc = { ...doc, header: { ...doc.header, status: landing.status } };
+      p.content = renderRecord(p.doc);
+    }
+    const exprId = isNew ? null : doc.id;
+    if (exprId && p.status === 'closed' && prevStatus !== 'closed') p.extra.push({ path: '/memory/outcomes/new.md', content: outcomeFor(exprId, p.doc, at) });
+    if (exprId && p.status === 'rejected' && prevStatus !== 'rejected') p.extra.push({ path: '/memory/counterfactuals/new.md', content: counterfactualFor(exprId, p.doc, at) });
+  }
+  void read;
+  return p;
+}
+
+/**
+ * A write with every side effect of seed §3.7 in ONE ForgeFS transaction: guardrails for
+ * Expressions (blocked → nothing written), the landing status (agents only propose), archive of
+ * the prior View/Expression (ForgeFS), auto-id for new.md, an Outcome when an Expression closes,
+ * a Counterfactual when one is rejected, linked Expressions flagged `review_required` when a View
+ * is invalidated, the search index and the audit entry (ForgeFS), all with the writer's actor.
+ */
+export async function applyWrite(fs: ForgeFS, rawPath: string, content: string, writer: WriteContext, options: WriteOptions): Promise<WriteOutcome> {
+  const at = (options.now ?? (() => new Date()))();
+  const { path, route } = routePath(rawPath);
+  if (!isTrustedActor(writer.actor) && route.root !== 'memory' && route.root !== 'session') {
+    throw new InvalidInputError(
+      route.root === 'portfolio'
+        ? 'The portfolio is the PM\'s record of the book; the analyst cannot change it. Record what you found as an Observation instead.'
+        : 'Skills change through skill-edit proposals the PM approves (write /memory/proposals/new.md), not by direct writes.',
+    );
+  }
+  const readOrNull = (p: string) => (fs.exists(p) ? fs.readFile(p) : null);
+  const prevOutside = (p: string) => fs.recordInfo(p)?.status ?? null;
+  // Planned outside to let the search indexer prepare (embed) the exact content before the lock.
+  const guess = plan(readOrNull, prevOutside, path, content, writer, at);
+  const prepare = guess && !guess.refused ? [{ path, content: guess.content }, ...guess.extra] : [{ path, content }];
+
+  return fs.transaction((tx) => {
+    if (route.root !== 'memory' || route.kind !== 'record') {
+      const r = tx.writeFile(path, content, writer);
+      return { ok: true, message: `Written: ${r.path}`, path: r.path, id: null, sideEffects: [] } satisfies WriteOutcome;
+    }
+    const p = plan(
+      (q) => (tx.exists(q) ? tx.readFile(q) : null),
+      (q) => fs.recordInfo(q)?.status ?? null,
+      path, content, writer, at,
+    )!;
+    if (p.refused) {
+      return { ok: false, message: `Not written: ${path} — ${p.refused}`, sideEffects: [] } satisfies WriteOutcome;
+    }
+    if (p.category === 'expressions' && CHECKED_STATUSES.has(p.status)) {
+      const state = tx.exists('/portfolio/state.md') ? tx.readFile('/portfolio/state.md') : null;
+      const violations = checkExpressionHeader(p.doc.header, state, options.limits, (id) => /^V-\d+$/.test(id) && tx.exists(`/memory/views/${id}.md`));
+      if (violations.length) {
+        return { ok: false, message: `Not written: ${path}\n${formatViolations(violations)}\nChange the Expression so every limit passes, or drop it.`, violations, sideEffects: [] } satisfies WriteOutcome;
+      }
+    }
+    const r = tx.writeFile(path, p.content, writer);
+    const side: string[] = [];
+    if (r.archivedTo) side.push(`previous version archived to ${r.archivedTo}`);
+    for (const e of p.extra) {
+      const w = tx.writeFile(e.path, e.content, writer);
+      side.push(`${e.path.includes('outcomes') ? 'Outcome' : 'Counterfactual'} ${w.id} recorded`);
+    }
+    if (p.category === 'views' && statusOf(p.doc.header) === 'invalidated' && p.prevStatus !== 'invalidated') {
+      side.push(...flagLinkedExpressions(fs, tx, r.id!, p.doc, writer, at));
+    }
+    const statusNote = p.category === 'expressions' ? ` (status ${p.status}${p.status === 'proposed' ? ' — waiting for the PM\'s approval' : ''})` : '';
+    const lines = [`Written: ${r.path}${statusNote}`];
+    if (p.note) lines.push(`Note: ${p.note}`);
+    if (side.length) lines.push(`Also: ${side.join('; ')}.`);
+    return { ok: true, message: lines.join('\n'), path: r.path, id: r.id, status: p.category === 'expressions' ? p.status : statusOf(p.doc.header) || undefined, sideEffects: side } satisfies WriteOutcome;
+  }, { prepare });
+}
+
+/** Expressions linked to an invalidated View (its `expressions` list, or their `view_id`) go to review. */
+function flagLinkedExpressions(fs: ForgeFS, tx: ForgeTx, viewId: string, view: MemoryDocument, writer: WriteContext, at: Date): string[] {
+  const ids = new Set<string>();
+  const listed = view.header.expressions;
+  for (const v of Array.isArray(listed) ? listed : typeof listed === 'string' ? listed.split(/[,\s]+/) : []) {
+    if (/^E-\d+$/.test(String(v))) ids.add(String(v));
+  }
+  for (const e of fs.listDir('/memory/expressions/', `view_id:${viewId}`, { limit: 1000 }).entries) if (e.id) ids.add(e.id);
+  const out: string[] = [];
+  for (const id of [...ids].sort()) {
+    const p = `/memory/expressions/${id}.md`;
+    if (!tx.exists(p)) continue;
+    const doc = parseRecord(tx.readFile(p));
+    const s = statusOf(doc.header);
+    if (!LIVE_STATUSES.has(s) && s !== 'proposed') continue;
+    if (s === 'review_required') continue;
+    const next = renderRecord({ ...doc, header: { ...doc.header, status: 'review_required', review_reason: `View ${viewId} invalidated ${day(at)}` } });
+    tx.writeFile(p, next, writer);
+    out.push(`${id} flagged review_required`);
+  }
+  return out;
+}
