@@ -19,6 +19,11 @@ const screens = [
 test.beforeAll(() => mkdirSync(screenshotDir, { recursive: true }));
 
 test('every screen is reachable from the sidebar and keeps its place on reload', async ({ page, forge }) => {
+  const problems: string[] = [];
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
   await page.goto(forge.url);
   await expect(page.getByTestId('app-frame')).toBeVisible();
   for (const screen of screens) {
@@ -35,6 +40,8 @@ test('every screen is reachable from the sidebar and keeps its place on reload',
   // Screens not built yet say so honestly instead of showing made-up data.
   await page.getByTestId('nav-tasks').click();
   await expect(page.getByTestId('screen-tasks')).toContainText(/coming in a later release/i);
+  // No script errors, CSP violations or failed loads along the way.
+  expect(problems).toEqual([]);
 });
 
 test('the sidebar can be driven from the keyboard', async ({ page, forge }) => {
@@ -150,4 +157,30 @@ test('the status bar says when live updates are disconnected', async ({ page, fo
   await expect(events).toContainText(/disconnected/i);
   await expect(page.getByTestId('status-health')).toContainText(/unreachable/i, { timeout: 30_000 });
   await page.screenshot({ path: join(screenshotDir, 'disconnected.png') });
+});
+
+test('search by meaning ranks records with scores, within a chosen scope', async ({ page, request, forge }) => {
+  const probe = await request.post(`${forge.baseURL}/api/memory/search`, {
+    data: { scope: '/memory/views/', query: 'inflation' },
+    headers: { authorization: `Bearer ${forge.token}` },
+  });
+  test.skip(probe.status() === 404, 'memory/search is not in this build yet');
+
+  await page.goto(`${forge.url}#/views`);
+  await page.getByTestId('memory-search').fill('central bank cutting rates');
+  const hits = page.getByTestId('search-result');
+  await expect(hits.first()).toBeVisible();
+  const scores = await page.getByTestId('search-score').allInnerTexts();
+  const values = scores.map((s) => Number(s.trim()));
+  expect(values.every((v) => Number.isFinite(v))).toBe(true);
+  expect([...values].sort((a, b) => b - a)).toEqual(values);
+  expect(await hits.evaluateAll((els) => els.every((e) => (e.getAttribute('data-id') ?? '').startsWith('V-')))).toBe(true);
+
+  // Widening the scope to all memory can bring in other kinds of notes.
+  await page.getByTestId('search-scope-all').click();
+  await expect(page.getByTestId('search-scope-all')).toHaveAttribute('aria-pressed', 'true');
+  await expect(hits.first()).toBeVisible();
+  await hits.first().click();
+  await expect(page.getByTestId('record-view')).toBeVisible();
+  await page.screenshot({ path: join(screenshotDir, 'views-search.png') });
 });

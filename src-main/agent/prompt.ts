@@ -77,9 +77,28 @@ export function sessionBlock(s: SessionBlock): string {
   return lines.join('\n');
 }
 
-export function buildSystemPrompt(workspace: WorkspaceSnapshot, session: SessionBlock): SystemBlock[] {
+/** Tools the charter describes that may not be installed yet; their lines go when they are absent. */
+const OPTIONAL_TOOLS: Record<string, RegExp> = {
+  dispatch: /\bdispatch\b|\bsub-agents\b|collect\(/,
+  review: /\breview\(|\breview it\b/,
+};
+
+/**
+ * The charter for the tools a run really has: lines about tools that are not installed would send
+ * the model after tools it cannot call.
+ */
+export function charterFor(tools?: readonly string[]): string {
+  if (!tools) return CHARTER;
+  const absent = Object.entries(OPTIONAL_TOOLS).filter(([name]) => !tools.includes(name));
+  if (!absent.length) return CHARTER;
+  return CHARTER.split('\n')
+    .filter((line) => !line.startsWith('- ') || !absent.some(([, re]) => re.test(line)))
+    .join('\n');
+}
+
+export function buildSystemPrompt(workspace: WorkspaceSnapshot, session: SessionBlock, options: { tools?: readonly string[] } = {}): SystemBlock[] {
   return [
-    { text: CHARTER, stable: true },
+    { text: charterFor(options.tools), stable: true },
     { text: workspaceBlock(workspace), stable: true },
     { text: sessionBlock(session), stable: false },
   ];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { settingsView } from './procedures';
+import { agentEvents } from './agent';
 
 /**
  * Events the UI can subscribe to. Progress is pushed (events); reads are pulled (procedures).
@@ -7,6 +8,7 @@ import { settingsView } from './procedures';
 export const events = {
   'settings/changed': settingsView,
   'app/notice': z.object({ level: z.enum(['info', 'warning', 'error']), message: z.string() }),
+  ...agentEvents,
 } as const;
 
 export type Events = typeof events;

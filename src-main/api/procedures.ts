@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { modelRoutingSchema } from './models';
 import { memoryProcedures } from './memory';
+import { agentProcedures } from './agent';
 
 /**
  * The one API contract: every procedure the UI (or any other client) can call, by `area/verb`.
@@ -76,6 +77,7 @@ export const procedures = {
   'settings/get': { input: empty, output: settingsView },
   'settings/set': { input: settingsPatch, output: settingsView },
   ...memoryProcedures,
+  ...agentProcedures,
 } as const;
 
 export type Procedures = typeof procedures;

@@ -40,9 +40,11 @@ const VERDICT_WORDS: Record<string, Verdict> = {
   failed: 'fail',
 };
 
-/** The text after `LABEL:` up to the next all-caps label line (or the end). */
+const LABELS = 'VERDICT|FEEDBACK|COUNTERARGUMENT|CONCLUSION';
+
+/** The text after `LABEL:` up to the next label line (or the end). */
 function field(text: string, label: string): string {
-  const re = new RegExp(`^[\\s>*_#-]*${label}\\s*[:：]\\s*([\\s\\S]*?)(?=^[\\s>*_#-]*[A-Z][A-Z ]{2,40}\\s*[:：]|$(?![\\s\\S]))`, 'm');
+  const re = new RegExp(`^[\\s>*_#-]*${label}[*_]*\\s*[:：]\\s*([\\s\\S]*?)(?=^[\\s>*_#-]*(?:${LABELS})[*_]*\\s*[:：]|$(?![\\s\\S]))`, 'mi');
   const m = re.exec(text);
   return m ? m[1]!.replace(/[*_]+/g, '').trim() : '';
 }

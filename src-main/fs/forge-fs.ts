@@ -273,7 +273,7 @@ export class ForgeFS {
         switch (route.root) {
           case 'memory':
             if (route.kind !== 'record') throw new InvalidInputError(`${norm} cannot be written; write a record such as /memory/views/V-001.md or /memory/views/new.md.`);
-            return this.memory.write(route.category, route.id, content, ctx, this.indexer, prepared.get(planKey(p, content)));
+            return this.memory.write(route.category, route.id, content, ctx, this.indexer, prepared.size ? prepared.get(planKey(p, content)) : undefined);
           case 'portfolio': {
             if (!route.name) throw new InvalidInputError('Write a file such as /portfolio/state.md, not the folder.');
             const h = hash();

@@ -75,7 +75,7 @@ export function routePath(input: string): { path: string; route: Route } {
       return { path, route: { root: 'memory', kind: 'record', category, id: null } };
     }
     if (info.prefix) {
-      if (!new RegExp(`^${info.prefix}-\\d{1,9}$`).test(stem)) {
+      if (!(stem.startsWith(`${info.prefix}-`) && /^\d{1,9}$/.test(stem.slice(info.prefix.length + 1)))) {
         throw bad(input, `is not a ${info.noun} file name; use ${info.prefix}-NNN.md (e.g. ${info.prefix}-001.md) or new.md for the next id.`);
       }
     } else if (!/^[A-Za-z0-9_][A-Za-z0-9_-]*$/.test(stem)) {

@@ -12,6 +12,8 @@ import { openWorkspace } from '../fs';
 import { appHandlers } from './handlers/app';
 import { settingsHandlers } from './handlers/settings';
 import { memoryHandlers } from './handlers/memory';
+import { agentHandlers } from './handlers/agent';
+import { buildAnalyst } from './analyst';
 import type { Handler, HandlerMap, PartialHandlerMap } from './handlers/types';
 import { appVersion } from './version';
 
@@ -53,12 +55,18 @@ export function createCore(config: CoreConfig): Core {
     events,
     memory,
   };
-  const handlers = assemble([appHandlers, settingsHandlers, memoryHandlers]);
+  const analyst = buildAnalyst({
+    fs: memory.fs, ready: memory.ready, dataDir: config.dataDir,
+    settings: context.settings, secrets: context.secrets, events,
+  });
+  const handlers = assemble([appHandlers, settingsHandlers, memoryHandlers, agentHandlers(analyst)]);
   const closers: (() => void | Promise<void>)[] = [];
   closers.push(async () => {
     await memory.ready.catch(() => undefined);
     memory.close();
   });
+  // Registered after the workspace closer: closers run in reverse, so runs stop before the database closes.
+  closers.push(() => analyst.close());
   let closed = false;
 
   async function invokeUnknown(name: string, input: unknown): Promise<Envelope<unknown>> {

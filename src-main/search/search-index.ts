@@ -1,7 +1,10 @@
 import { renderRecord } from '../fs';
 import type { Db, IndexableRecord, MemoryIndexer } from '../store';
 import { asBlob, dayNumber, ensureVectorTable, VEC_TABLE } from './vectors';
-import { toBits, type Embedder } from './embedder';
+import type { Embedder } from './embedder';
+import { DEFAULT_BITS, Quantizer } from './quantizer';
+import { VectorCache } from './vector-cache';
+import { searchMemory, type SearchRequest, type SearchResponse } from './search';
 
 /** What `prepare` hands to `apply`: the vector made before the write transaction, or why not. */
 type Prepared = { embedder: string; vector: Float32Array } | { error: string };
@@ -48,11 +51,16 @@ function contentOf(row: RecordSource): string {
  * When the embedder fails, the write still commits and the record waits in `search_queue`.
  */
 export class SearchIndex implements MemoryIndexer {
+  readonly cache: VectorCache;
+  readonly dfCache = new Map<string, { df: number; at: number }>();
+  private quantizers = new Map<number, Quantizer>();
+
   constructor(
     readonly db: Db,
     private embedderRef: Embedder,
   ) {
-    ensureVectorTable(db, embedderRef.dims);
+    ensureVectorTable(db, DEFAULT_BITS);
+    this.cache = new VectorCache(db);
     if (!this.state('embedder')) {
       this.setState('embedder', embedderRef.id);
       this.setState('dims', String(embedderRef.dims));
@@ -61,6 +69,24 @@ export class SearchIndex implements MemoryIndexer {
 
   get embedder(): Embedder {
     return this.embedderRef;
+  }
+
+  /** The SimHash quantiser for the current embedder's vector size (built once per size). */
+  get quantizer(): Quantizer {
+    const dims = this.embedderRef.dims;
+    let q = this.quantizers.get(dims);
+    if (!q) this.quantizers.set(dims, (q = new Quantizer(dims)));
+    return q;
+  }
+
+  /** Loads the in-memory codes now (a few seconds at 100k notes) so the first search is fast. */
+  warm(): void {
+    this.cache.nearest(new Uint8Array(this.quantizer.bits / 8), 1, { category: null, status: null, sinceDay: null, allowed: null });
+  }
+
+  /** Hybrid search over memory (see `searchMemory`). */
+  search(req: SearchRequest): Promise<SearchResponse> {
+    return searchMemory(this, req);
   }
 
   /** Switches embedder: new writes use it at once; old vectors are stale until `reindex`. */
@@ -89,13 +115,15 @@ export class SearchIndex implements MemoryIndexer {
     const row = db.prepare('SELECT status, updated_at FROM memory_records WHERE rid = ?').get(record.rid) as
       | { status: string | null; updated_at: string }
       | undefined;
-    writeEntry(db, this.embedderRef.id, { rid: record.rid, category: record.category, status: row?.status ?? null, updated_at: row?.updated_at ?? new Date().toISOString() }, p.vector);
+    writeEntry(db, this.embedderRef.id, { rid: record.rid, category: record.category, status: row?.status ?? null, updated_at: row?.updated_at ?? new Date().toISOString() }, p.vector, this.quantizer);
     db.prepare('DELETE FROM search_queue WHERE rid = ?').run(record.rid);
+    this.cache.touch(record.rid);
   }
 
   remove(db: Db, ref: { rid: number; category: string; id: string }): void {
     removeEntry(db, ref.rid);
     db.prepare('DELETE FROM search_queue WHERE rid = ?').run(ref.rid);
+    this.cache.touch(ref.rid);
   }
 
   private enqueue(db: Db, rid: number, category: string, id: string, error: string): void {
@@ -126,8 +154,9 @@ export class SearchIndex implements MemoryIndexer {
               | { content_hash: string; status: string | null; updated_at: string }
               | undefined;
             if (!now || now.content_hash !== r.content_hash) return;
-            writeEntry(this.db, this.embedderRef.id, { ...r, status: now.status, updated_at: now.updated_at }, vectors[i]);
+            writeEntry(this.db, this.embedderRef.id, { ...r, status: now.status, updated_at: now.updated_at }, vectors[i], this.quantizer);
             this.db.prepare('DELETE FROM search_queue WHERE rid = ?').run(r.rid);
+            this.cache.touch(r.rid);
             indexed++;
           });
         });
@@ -167,7 +196,11 @@ export class SearchIndex implements MemoryIndexer {
 
   /** Rebuilds every vector with the current embedder (see `reindex`). */
   async reindex(onProgress?: (p: ReindexProgress) => void, signal?: AbortSignal): Promise<ReindexProgress> {
-    return reindex(this.db, this.embedderRef, onProgress, signal);
+    try {
+      return await reindex(this.db, this.embedderRef, onProgress, signal, this.quantizer);
+    } finally {
+      this.cache.invalidate();
+    }
   }
 
   private state(key: string): string | undefined {
@@ -189,6 +222,7 @@ export function writeEntry(
   embedderId: string,
   r: { rid: number; category: string; status: string | null; updated_at: string },
   vector: Float32Array,
+  quantizer: Quantizer,
 ): void {
   db.prepare(
     `INSERT INTO search_entries (rid, category, embedder, vector) VALUES (?, ?, ?, ?)
@@ -201,7 +235,7 @@ export function writeEntry(
     r.category,
     r.status ?? '',
     BigInt(dayNumber(r.updated_at)),
-    asBlob(toBits(vector)),
+    asBlob(quantizer.encode(vector)),
   );
 }
 
@@ -220,10 +254,11 @@ export async function reindex(
   embedder: Embedder,
   onProgress?: (p: ReindexProgress) => void,
   signal?: AbortSignal,
+  quantizer: Quantizer = new Quantizer(embedder.dims),
   batch = 64,
 ): Promise<ReindexProgress> {
   db.transaction(() => {
-    if (ensureVectorTable(db, embedder.dims)) db.prepare('DELETE FROM search_entries').run();
+    if (ensureVectorTable(db, quantizer.bits)) db.prepare('DELETE FROM search_entries').run();
     setState(db, 'embedder', embedder.id);
     setState(db, 'dims', String(embedder.dims));
   }).immediate();
@@ -241,7 +276,7 @@ export async function reindex(
     const vectors = await embedder.embed(rows.map((r) => textForEmbedding(contentOf(r))), 'document');
     db.transaction(() => {
       rows.forEach((r, i) => {
-        writeEntry(db, embedder.id, r, vectors[i]);
+        writeEntry(db, embedder.id, r, vectors[i], quantizer);
         db.prepare('DELETE FROM search_queue WHERE rid = ?').run(r.rid);
       });
     }).immediate();

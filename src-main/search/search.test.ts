@@ -9,7 +9,6 @@ import { Store } from '../store';
 import { HashNgramEmbedder } from './hash-embedder';
 import { OpenAICompatibleEmbedder } from './http-embedder';
 import { SearchIndex } from './search-index';
-import { searchMemory } from './search';
 
 let dir: string;
 let store: Store;
@@ -39,7 +38,7 @@ describe('index maintenance in the write transaction', () => {
     const fs = fsWith(index);
     await fs.writeFile('/memory/views/V-001.md', view('V-001', 'Curve steepener into Fed cuts', 'active', '2s10s steepens as the Fed cuts.'), pm);
     await fs.writeFile('/memory/views/V-002.md', view('V-002', 'Long copper on China stimulus', 'active', 'LME inventories falling.'), pm);
-    const r = await searchMemory(store.db, index.embedder, { scope: '/memory/views/', query: 'curve steepener', now: new Date(clock) });
+    const r = await index.search({ scope: '/memory/views/', query: 'curve steepener', now: new Date(clock) });
     expect(r.results[0].path).toBe('/memory/views/V-001.md');
     expect(r.results[0].header.split('\n')[0]).toBe('# V-001 — Curve steepener into Fed cuts');
     expect(r.results[0].keyword).toBeGreaterThan(0);
@@ -62,7 +61,7 @@ describe('index maintenance in the write transaction', () => {
     const fs = fsWith(index);
     await fs.writeFile('/memory/views/V-001.md', view('V-001', 'Yen carry unwind', 'active', 'USDJPY lower.'), pm);
     await fs.deleteFile('/memory/views/V-001.md', pm);
-    const r = await searchMemory(store.db, index.embedder, { scope: '/memory/', query: 'yen carry' });
+    const r = await index.search({ scope: '/memory/', query: 'yen carry' });
     expect(r.results).toEqual([]);
     expect(r.formatted).toBe("No results found in /memory/ for 'yen carry'");
     expect(store.db.prepare('SELECT count(*) AS n FROM search_entries').get()).toEqual({ n: 0 });
@@ -77,13 +76,13 @@ describe('ranking', () => {
     await fs.writeFile('/memory/observations/O-001.md', `# O-001 — Bund swap spreads tighten\nsource: desk\n---\nBund swap spreads tighter again.\n`, pm);
     clock = '2026-05-31T00:00:00.000Z';
     await fs.writeFile('/memory/observations/O-002.md', `# O-002 — Bund swap spreads tighten\nsource: desk\n---\nBund swap spreads tighter again.\n`, pm);
-    const r = await searchMemory(store.db, index.embedder, { scope: '/memory/observations/', query: 'bund swap spreads', now: new Date('2026-06-30T00:00:00.000Z') });
+    const r = await index.search({ scope: '/memory/observations/', query: 'bund swap spreads', now: new Date('2026-06-30T00:00:00.000Z') });
     expect(r.results.map((x) => x.id)).toEqual(['O-002', 'O-001']);
     expect(r.results[0].recency).toBeCloseTo(1 / (1 + 30 / 30), 3);
     expect(r.results[1].recency).toBeCloseTo(1 / (1 + 180 / 30), 3);
     expect(r.results[0].score).toBeCloseTo(0.7 * r.results[0].semantic + 0.3 * r.results[0].recency, 3);
     // With recency weighted out, the two (differing only by id) are near-tied on meaning alone.
-    const flat = await searchMemory(store.db, index.embedder, { scope: '/memory/observations/', query: 'bund swap spreads', weights: { semantic: 1, recency: 0 } });
+    const flat = await index.search({ scope: '/memory/observations/', query: 'bund swap spreads', weights: { semantic: 1, recency: 0 } });
     expect(Math.abs(flat.results[0].semantic - flat.results[1].semantic)).toBeLessThan(0.02);
   });
 
@@ -94,13 +93,13 @@ describe('ranking', () => {
     await fs.writeFile('/memory/views/V-002.md', view('V-002', 'Oil downside on demand', 'closed', 'Brent contango.'), pm);
     await fs.writeFile('/memory/pk/PK-001.md', pk('PK-001', 'Size oil trades smaller', 0.8, 'Oil gaps on OPEC headlines.'), pm);
     await fs.writeFile('/memory/pk/PK-002.md', pk('PK-002', 'Oil stops too tight', 0.2, 'Oil stops get run.'), pm);
-    const active = await searchMemory(store.db, index.embedder, { scope: '/memory/views/', query: 'oil brent', filters: 'status:active' });
+    const active = await index.search({ scope: '/memory/views/', query: 'oil brent', filters: 'status:active' });
     expect(active.results.map((x) => x.id)).toEqual(['V-001']);
-    const heavy = await searchMemory(store.db, index.embedder, { scope: '/memory/pk/', query: 'oil', filters: 'weight>=0.4' });
+    const heavy = await index.search({ scope: '/memory/pk/', query: 'oil', filters: 'weight>=0.4' });
     expect(heavy.results.map((x) => x.id)).toEqual(['PK-001']);
-    const all = await searchMemory(store.db, index.embedder, { scope: '/memory/', query: 'oil', maxResults: 10 });
+    const all = await index.search({ scope: '/memory/', query: 'oil', maxResults: 10 });
     expect(all.results.map((x) => x.id).sort()).toEqual(['PK-001', 'PK-002', 'V-001', 'V-002']);
-    const byId = await searchMemory(store.db, index.embedder, { scope: '/memory/pk/PK-00', query: 'oil', maxResults: 10 });
+    const byId = await index.search({ scope: '/memory/pk/PK-00', query: 'oil', maxResults: 10 });
     expect(byId.results.every((x) => x.category === 'pk')).toBe(true);
   });
 
@@ -109,9 +108,9 @@ describe('ranking', () => {
     const fs = fsWith(index);
     await fs.writeFile('/memory/views/V-001.md', view('V-001', 'Gold breakout', 'active', 'Real yields falling.'), pm);
     await fs.writeFile('/memory/views/V-001.md', view('V-001', 'Gold breakout', 'closed', 'Real yields falling.'), pm);
-    const r = await searchMemory(store.db, index.embedder, { scope: '/memory/views/', query: 'gold', filters: 'status:active' });
+    const r = await index.search({ scope: '/memory/views/', query: 'gold', filters: 'status:active' });
     expect(r.results).toEqual([]);
-    const closed = await searchMemory(store.db, index.embedder, { scope: '/memory/views/', query: 'gold', filters: 'status:closed' });
+    const closed = await index.search({ scope: '/memory/views/', query: 'gold', filters: 'status:closed' });
     expect(closed.results.map((x) => x.id)).toEqual(['V-001']);
   });
 });
@@ -128,7 +127,7 @@ describe('bad input never escapes as an unexpected exception', () => {
   for (const [name, req, msg] of cases) {
     it(`${name} → invalid_input with a message that says what to do`, async () => {
       const index = new SearchIndex(store.db, new HashNgramEmbedder());
-      const err = await searchMemory(store.db, index.embedder, req as never).catch((e) => e);
+      const err = await index.search(req as never).catch((e) => e);
       expect(err.code).toBe('invalid_input');
       expect(err.message).toMatch(msg);
     });
@@ -138,7 +137,7 @@ describe('bad input never escapes as an unexpected exception', () => {
     const index = new SearchIndex(store.db, new HashNgramEmbedder());
     const fs = fsWith(index);
     await fs.writeFile('/memory/views/V-001.md', view('V-001', 'Swiss franc strength', 'active', 'SNB intervention.'), pm);
-    const r = await searchMemory(store.db, index.embedder, { scope: '/memory/', query: 'swiss\uD800 franc\u0001' });
+    const r = await index.search({ scope: '/memory/', query: 'swiss\uD800 franc\u0001' });
     expect(r.query).toBe('swiss franc');
     expect(r.results[0].id).toBe('V-001');
   });
@@ -175,7 +174,7 @@ describe('a failing embedder keeps writes safe and queues re-embedding', () => {
     expect(index.status()).toMatchObject({ queued: 1, indexed: 0, embedder: 'openai:text-embedding-3-small:16' });
     expect(index.status().lastError).toMatch(/HTTP 500/);
 
-    const degraded = await searchMemory(store.db, embedder, { scope: '/memory/', query: 'carry basket' });
+    const degraded = await index.search({ scope: '/memory/', query: 'carry basket' });
     expect(degraded.results.map((x) => x.id)).toEqual(['V-001']);
     expect(degraded.degraded).toMatch(/keywords only/);
 
@@ -183,7 +182,7 @@ describe('a failing embedder keeps writes safe and queues re-embedding', () => {
     failing = false;
     expect(await index.drainQueue()).toEqual({ indexed: 1, remaining: 0 });
     expect(index.status()).toMatchObject({ queued: 0, indexed: 1, stale: false });
-    const full = await searchMemory(store.db, embedder, { scope: '/memory/', query: 'carry basket' });
+    const full = await index.search({ scope: '/memory/', query: 'carry basket' });
     expect(full.degraded).toBeNull();
     expect(full.results[0].vector).toBeGreaterThan(0);
   });
@@ -203,7 +202,7 @@ describe('switching embedders', () => {
     expect(seen[0]).toBe(0);
     expect(seen.at(-1)).toBe(5);
     expect(index.status()).toMatchObject({ stale: false, indexed: 5, dims: 256 });
-    const r = await searchMemory(store.db, index.embedder, { scope: '/memory/', query: 'credit spreads 3' });
+    const r = await index.search({ scope: '/memory/', query: 'credit spreads 3' });
     expect(r.results[0].vector).toBeGreaterThan(0);
   });
 });

@@ -1,7 +1,9 @@
 import { InvalidInputError } from '../common/errors';
 import { compileQuery, extractHeader, parseQuery, renderRecord, type QueryAst } from '../fs';
 import type { Db } from '../store';
-import { dot, toBits, type Embedder } from './embedder';
+import { dot, type Embedder } from './embedder';
+import type { Quantizer } from './quantizer';
+import type { VectorCache } from './vector-cache';
 import { tokenize } from './hash-embedder';
 import { parseScope, type SearchScope } from './scope';
 import { asBlob, dayNumber, fromBlob, VEC_TABLE } from './vectors';
@@ -25,16 +27,29 @@ export interface SearchTuning {
   /** Weight of vector similarity vs BM25 inside the semantic score (score fusion). */
   vectorShare: number;
   fusion: FusionMethod;
-  /** Filters that sqlite-vec cannot apply are run exactly when they leave at most this many records. */
+  /** Filters that sqlite-vec cannot apply are resolved in SQL first when they leave at most this many records. */
   exactFilterLimit: number;
+  /** Where hamming candidates come from: the in-memory scan (fast at any k) or vec0's own KNN. */
+  candidateSource: 'memory' | 'vec0';
+}
+
+/** What a search needs: the database, the embedder, its quantiser and (optionally) the code cache. */
+export interface SearchContext {
+  readonly db: Db;
+  readonly embedder: Embedder;
+  readonly quantizer: Quantizer;
+  readonly cache?: VectorCache;
+  /** Document counts of query words (FTS5), kept a minute. */
+  readonly dfCache?: Map<string, { df: number; at: number }>;
 }
 
 export const DEFAULT_TUNING: SearchTuning = {
-  vectorCandidates: 80,
+  vectorCandidates: 200,
   keywordCandidates: 60,
   vectorShare: 0.5,
   fusion: 'rrf',
-  exactFilterLimit: 5000,
+  exactFilterLimit: 20_000,
+  candidateSource: 'memory',
 };
 
 export interface SearchRequest {
@@ -113,7 +128,8 @@ interface Candidate {
  * vec0) rescored with float vectors, fused with FTS5 BM25 into a semantic score, blended with
  * recency `1/(1+age_days/30)`. Over-fetches candidates, then re-ranks.
  */
-export async function searchMemory(db: Db, embedder: Embedder, req: SearchRequest): Promise<SearchResponse> {
+export async function searchMemory(ctx: SearchContext, req: SearchRequest): Promise<SearchResponse> {
+  const { db, embedder } = ctx;
   const t: SearchTuning = { ...DEFAULT_TUNING, ...req.tuning };
   const weights = req.weights ?? { semantic: 0.7, recency: 0.3 };
   const mode = req.mode ?? 'hybrid';
@@ -172,21 +188,27 @@ export async function searchMemory(db: Db, embedder: Embedder, req: SearchReques
 
   if (qv) {
     const k = Math.max(t.vectorCandidates, maxResults * 4);
-    let exactSet: number[] | null = null;
+    let allowed: Set<number> | null = null;
+    let overFetch = 1;
     if (push.residual) {
+      // Resolve what sqlite-vec cannot express in SQL first; if that leaves too many, over-fetch and post-filter.
       const rows = db.prepare(`SELECT r.rid FROM memory_records r WHERE ${where} LIMIT ?`).all(...condParams, t.exactFilterLimit + 1) as { rid: number }[];
-      if (rows.length <= t.exactFilterLimit) exactSet = rows.map((r) => r.rid);
+      if (rows.length <= t.exactFilterLimit) allowed = new Set(rows.map((r) => r.rid));
+      else overFetch = 4;
     }
+    const code = ctx.quantizer.encode(qv);
+    const want = Math.min(4096, k * overFetch);
     let ids: number[];
-    if (exactSet) {
-      ids = exactSet; // few enough to score every one of them with floats
+    if (t.candidateSource === 'memory' && ctx.cache) {
+      ids = ctx.cache.nearest(code, want, { category: scope.category, status: push.status, sinceDay: push.sinceDay, allowed });
     } else {
       const vc: string[] = ['embedding MATCH vec_bit(?)', 'k = ?'];
-      const vp: unknown[] = [asBlob(toBits(qv)), Math.min(4096, push.residual ? k * 4 : k)];
+      const vp: unknown[] = [asBlob(code), want];
       if (scope.category) (vc.push('category = ?'), vp.push(scope.category));
       if (push.status !== null) (vc.push('status = ?'), vp.push(push.status));
       if (push.sinceDay !== null) (vc.push('updated_day >= ?'), vp.push(BigInt(push.sinceDay)));
       ids = (db.prepare(`SELECT rowid FROM ${VEC_TABLE} WHERE ${vc.join(' AND ')}`).all(...vp) as { rowid: number | bigint }[]).map((r) => Number(r.rowid));
+      if (allowed) ids = ids.filter((id) => allowed!.has(id));
     }
     const scored = rescore(db, embedder.id, qv, ids);
     scored.sort((a, b) => b[1] - a[1]);
@@ -199,17 +221,11 @@ export async function searchMemory(db: Db, embedder: Embedder, req: SearchReques
   }
 
   if (mode !== 'vector') {
-    const fts = words.slice(0, 24).map((w) => `"${w.replace(/"/g, '""')}"`).join(' OR ');
-    const rows = db
-      .prepare(
-        `SELECT f.rowid AS rid, bm25(memory_fts, 3.0, 1.0, 1.0) AS bm FROM memory_fts f JOIN memory_records r ON r.rid = f.rowid
-         WHERE memory_fts MATCH ? AND ${where} ORDER BY bm LIMIT ?`,
-      )
-      .all(fts, ...condParams, Math.max(t.keywordCandidates, maxResults * 4)) as { rid: number; bm: number }[];
+    const rows = keywordCandidates(ctx, words, where, condParams, Math.max(t.keywordCandidates, maxResults * 4));
     rows.forEach((r, i) => {
       const c = cand(r.rid);
-      c.bm25 = -r.bm; // FTS5's bm25 is negative: lower is better
-      c.kRank = i > 0 && r.bm === rows[i - 1].bm ? cands.get(rows[i - 1].rid)!.kRank : i;
+      c.bm25 = r.score;
+      c.kRank = i > 0 && r.score === rows[i - 1].score ? cands.get(rows[i - 1].rid)!.kRank : i;
     });
     // Keyword-only hits still get their vector similarity, so fusion compares like with like.
     if (qv) {
@@ -276,11 +292,64 @@ function headerLines(row: { id: string; title: string; header: string; body: str
   return extractHeader(content).split('\n').slice(0, 8).join('\n');
 }
 
+/** Above this many matching documents a BM25 OR-query gets slow (FTS5 scores every match). */
+const OR_MATCH_BUDGET = 4000;
+const DF_TTL_MS = 60_000;
+
+/**
+ * BM25 candidates from FTS5 (`memory_fts`). An OR over all query words is the best ranking but
+ * FTS5 scores every matching row (~20 ms for 15k matches at 100k notes), so words are taken rarest
+ * first while their document counts fit a budget; when common words are left out, notes holding
+ * every word (an AND query, cheap) are ranked first. Small workspaces always get the full OR.
+ */
+function keywordCandidates(ctx: SearchContext, words: string[], where: string, params: unknown[], limit: number): { rid: number; score: number }[] {
+  const { db } = ctx;
+  const terms = [...new Set(words)].slice(0, 24);
+  const quote = (w: string) => `"${w.replace(/"/g, '""')}"`;
+  const run = (match: string) =>
+    (db
+      .prepare(
+        `SELECT f.rowid AS rid, bm25(memory_fts, 3.0, 1.0, 1.0) AS bm FROM memory_fts f JOIN memory_records r ON r.rid = f.rowid
+         WHERE memory_fts MATCH ? AND ${where} ORDER BY bm LIMIT ?`,
+      )
+      .all(match, ...params, limit) as { rid: number; bm: number }[]).map((r) => ({ rid: r.rid, score: -r.bm })); // FTS5's bm25 is negative
+  const withDf = terms.map((w) => ({ w, df: documentFrequency(ctx, quote(w)) })).sort((a, b) => a.df - b.df);
+  const chosen: string[] = [];
+  let budget = 0;
+  for (const t of withDf) {
+    if (t.df === 0) continue;
+    if (budget + t.df > OR_MATCH_BUDGET && chosen.length) break;
+    if (t.df > OR_MATCH_BUDGET) break;
+    chosen.push(t.w);
+    budget += t.df;
+  }
+  const present = withDf.filter((t) => t.df > 0);
+  if (chosen.length === present.length) return present.length ? run(chosen.map(quote).join(' OR ')) : [];
+  const all = run(present.map((t) => quote(t.w)).join(' AND '));
+  const seen = new Set(all.map((r) => r.rid));
+  const rare = chosen.length ? run(chosen.map(quote).join(' OR ')).filter((r) => !seen.has(r.rid)) : [];
+  // Scores of the two queries are not on one scale: keep AND hits first, on top of the rare-word hits.
+  const top = Math.max(0, ...rare.map((r) => r.score));
+  return [...all.map((r) => ({ rid: r.rid, score: r.score + top })), ...rare].slice(0, limit);
+}
+
+function documentFrequency(ctx: SearchContext, match: string): number {
+  const cache = ctx.dfCache;
+  const hit = cache?.get(match);
+  if (hit && Date.now() - hit.at < DF_TTL_MS) return hit.df;
+  const df = (ctx.db.prepare('SELECT count(*) AS n FROM memory_fts WHERE memory_fts MATCH ?').get(match) as { n: number }).n;
+  if (cache) {
+    if (cache.size > 5000) cache.clear();
+    cache.set(match, { df, at: Date.now() });
+  }
+  return df;
+}
+
 /** Float cosine of the query against stored vectors of these records (made by the current embedder). */
 function rescore(db: Db, embedderId: string, qv: Float32Array, rids: number[]): [number, number][] {
   if (!rids.length) return [];
   const rows = db
-    .prepare('SELECT rid, vector FROM search_entries WHERE rid IN (SELECT value FROM json_each(?)) AND embedder = ?')
+    .prepare('SELECT rid, vector FROM search_entries WHERE rid IN (SELECT value FROM json_each(?)) AND +embedder = ?')
     .all(JSON.stringify(rids), embedderId) as { rid: number; vector: Buffer }[];
   return rows.map((r) => [r.rid, dot(qv, fromBlob(r.vector))]);
 }

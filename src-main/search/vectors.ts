@@ -1,9 +1,9 @@
 import type { Db } from '../store';
 
 /**
- * The sqlite-vec side of the index: one `vec0` table of sign-quantised vectors (`bit[dims]`),
- * partitioned by memory category with status and update day as metadata columns, so a scope and
- * the common filters narrow the scan inside sqlite-vec. Float vectors for rescoring live in
+ * The sqlite-vec side of the index: one `vec0` table of binary codes (`bit[n]`, SimHash of the
+ * embedding), partitioned by memory category with status and update day as metadata columns, so a
+ * scope and the common filters narrow a KNN inside sqlite-vec. Float vectors for rescoring live in
  * `search_entries`.
  */
 export const VEC_TABLE = 'search_vec';
@@ -14,16 +14,16 @@ export function vectorTableDims(db: Db): number | null {
   return m ? Number(m[1]) : null;
 }
 
-/** Creates the vec0 table for `dims`-sized vectors, replacing one of another size (its rows are then stale). */
-export function ensureVectorTable(db: Db, dims: number): boolean {
+/** Creates the vec0 table for `bits`-wide codes, replacing one of another width (its rows are then stale). */
+export function ensureVectorTable(db: Db, bits: number): boolean {
   const have = vectorTableDims(db);
-  if (have === dims) return false;
+  if (have === bits) return false;
   if (have !== null) db.exec(`DROP TABLE ${VEC_TABLE}`);
   db.exec(`CREATE VIRTUAL TABLE ${VEC_TABLE} USING vec0(
     category text partition key,
     status text,
     updated_day integer,
-    embedding bit[${dims}]
+    embedding bit[${bits}]
   )`);
   return true;
 }

@@ -172,15 +172,20 @@ export class MemoryRecords {
     let stmts = this.listCache.get(where);
     if (!stmts) {
       stmts = {
-        page: this.db.prepare(`SELECT ${LIST_COLUMNS} FROM memory_records r WHERE ${where} ORDER BY r.updated_at DESC, r.rid DESC LIMIT ? OFFSET ?`),
+        // One pass: the page and the total come from the same evaluation of the filter.
+        page: this.db.prepare(
+          `SELECT ${LIST_COLUMNS}, count(*) OVER () AS total FROM memory_records r WHERE ${where} ORDER BY r.updated_at DESC LIMIT ? OFFSET ?`,
+        ),
         count: this.db.prepare(`SELECT count(*) AS n FROM memory_records r WHERE ${where}`),
       };
       if (this.listCache.size > 200) this.listCache.clear();
       this.listCache.set(where, stmts);
     }
     const params = [category, ...(filter?.params ?? [])];
-    const rows = stmts.page.all(...params, limit, offset) as RecordListing['rows'];
-    const total = offset === 0 && rows.length < limit ? rows.length : (stmts.count.get(...params) as { n: number }).n;
+    const rows = stmts.page.all(...params, limit, offset) as (RecordListing['rows'][number] & { total: number })[];
+    // A page past the end has no row to carry the total; only then count separately.
+    const total = rows.length ? rows[0].total : offset === 0 ? 0 : (stmts.count.get(...params) as { n: number }).n;
+    for (const r of rows) delete (r as { total?: number }).total;
     return { rows, total };
   }
 

@@ -1,4 +1,4 @@
-import { checkExpression, type GuardrailLimits, type PortfolioExposure, type Violation } from '../guardrails';
+import { checkExpression, defaultGuardrailLimits, type GuardrailLimits, type PortfolioExposure, type Violation } from '../guardrails';
 import type { HeaderFields } from '../fs';
 
 /**
@@ -29,7 +29,7 @@ export function portfolioExposure(stateMd: string | null): PortfolioExposure {
   if (!stateMd) return { gross: 0, factors: {} };
   const gross = Number(/^gross:\s*([-\d.]+)/m.exec(stateMd)?.[1] ?? 0);
   const factors: Record<string, number> = {};
-  const table = /^## EXPOSURES\s*\n([\s\S]*?)(?:\n## |$)/m.exec(stateMd)?.[1] ?? '';
+  const table = /^## EXPOSURES[ \t]*\n([\s\S]*?)(?:\n## |(?![\s\S]))/m.exec(stateMd)?.[1] ?? '';
   for (const line of table.split('\n')) {
     const cells = line.split('|').map((c) => c.trim()).filter(Boolean);
     if (cells.length < 2 || /^-+$/.test(cells[1]!) || !Number.isFinite(Number(cells[1]))) continue;
@@ -86,4 +86,24 @@ export function landingStatus(
   if (claimed === 'rejected') return { status: 'rejected', note: null };
   const note = claimed && claimed !== 'proposed' ? `status set to proposed (you wrote "${claimed}"): only the PM can activate capital.` : null;
   return { status: 'proposed', note };
+}
+
+/**
+ * The limits in force: the PM's /portfolio/constraints.md header (max_single_risk, max_gross,
+ * max_duration, max_factor_concentration) where it sets a positive number, the defaults otherwise.
+ * The analyst cannot write /portfolio/, so it cannot loosen them.
+ */
+export function limitsFromConstraints(constraintsMd: string | null): GuardrailLimits {
+  const pick = (key: string, fallback: number) => {
+    const m = constraintsMd ? new RegExp(`^${key}:\\s*([\\d.]+)\\s*$`, 'm').exec(constraintsMd.split('\n---')[0] ?? '') : null;
+    const v = m ? Number(m[1]) : NaN;
+    return Number.isFinite(v) && v > 0 ? v : fallback;
+  };
+  const d = defaultGuardrailLimits;
+  return {
+    maxSingleRisk: pick('max_single_risk', d.maxSingleRisk),
+    maxGross: pick('max_gross', d.maxGross),
+    maxDuration: pick('max_duration', d.maxDuration),
+    maxFactorConcentration: Math.min(100, pick('max_factor_concentration', d.maxFactorConcentration)),
+  };
 }

@@ -1,2 +1,17 @@
 export { defineTool, runTool, toAnthropicTool, toModelTool, inputJsonSchema } from './define';
 export type { ToolDefinition, ToolAnnotations, ToolResult } from './define';
+export type { AnalystToolContext } from './context';
+export { analystTools } from './analyst-tools';
+export type { AnalystTool } from './analyst-tools';
+export { readTool, defaultDepth, formatListing, MAX_READ_CHARS } from './read';
+export { searchTool } from './search';
+export { writeTool } from './write';
+export { fetchTool, capSummary, SUMMARY_TOKEN_CAP } from './fetch';
+export { compactTool, enforceWordLimit, COMPACT_MAX_WORDS } from './compact';
+export { applyWrite } from './write-pipeline';
+export type { WriteOutcome, WriteOptions } from './write-pipeline';
+export { approveExpression, rejectExpression } from './approval';
+export type { ApprovalResult } from './approval';
+export {
+  isTrustedActor, landingStatus, limitsFromConstraints, portfolioExposure, checkExpressionHeader, factorKey, LIVE_STATUSES, CHECKED_STATUSES,
+} from './expressions';

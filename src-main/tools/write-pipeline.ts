@@ -89,7 +89,7 @@ function counterfactualFor(exprId: string, doc: MemoryDocument, at: Date): strin
 }
 
 /** Decides what a memory write becomes; pure over what it reads, so it runs before and inside the transaction alike. */
-function plan(read: (p: string) => string | null, prevStatusOf: (p: string) => string | null, rawPath: string, content: string, writer: WriteContext, at: Date): Plan | null {
+function plan(prevStatusOf: (p: string) => string | null, rawPath: string, content: string, writer: WriteContext, at: Date): Plan | null {
   const { path, route } = routePath(rawPath);
   if (route.root !== 'memory' || route.kind !== 'record') return null;
   const info = categoryInfo(route.category)!;
@@ -104,15 +104,17 @@ function plan(read: (p: string) => string | null, prevStatusOf: (p: string) => s
     if ('refused' in landing) return { ...p, refused: landing.refused };
     p.status = landing.status;
     p.note = landing.note;
-    if (landing.status !== claimed) {
-      p.doc = { ...doc, header: { ...doc.header, status: landing.status } };
+    // Only the approval procedure stamps who approved; a writer cannot claim it.
+    const forged = !isTrustedActor(writer.actor) && ('approved_by' in doc.header || 'approved_at' in doc.header);
+    if (landing.status !== claimed || forged) {
+      const { approved_by: _by, approved_at: _at, ...rest } = doc.header;
+      p.doc = { ...doc, header: { ...(forged ? rest : doc.header), status: landing.status } };
       p.content = renderRecord(p.doc);
     }
     const exprId = isNew ? null : doc.id;
     if (exprId && p.status === 'closed' && prevStatus !== 'closed') p.extra.push({ path: '/memory/outcomes/new.md', content: outcomeFor(exprId, p.doc, at) });
     if (exprId && p.status === 'rejected' && prevStatus !== 'rejected') p.extra.push({ path: '/memory/counterfactuals/new.md', content: counterfactualFor(exprId, p.doc, at) });
   }
-  void read;
   return p;
 }
 
@@ -133,10 +135,8 @@ export async function applyWrite(fs: ForgeFS, rawPath: string, content: string, 
         : 'Skills change through skill-edit proposals the PM approves (write /memory/proposals/new.md), not by direct writes.',
     );
   }
-  const readOrNull = (p: string) => (fs.exists(p) ? fs.readFile(p) : null);
-  const prevOutside = (p: string) => fs.recordInfo(p)?.status ?? null;
   // Planned outside to let the search indexer prepare (embed) the exact content before the lock.
-  const guess = plan(readOrNull, prevOutside, path, content, writer, at);
+  const guess = plan((p) => fs.recordInfo(p)?.status ?? null, path, content, writer, at);
   const prepare = guess && !guess.refused ? [{ path, content: guess.content }, ...guess.extra] : [{ path, content }];
 
   return fs.transaction((tx) => {
@@ -144,11 +144,7 @@ export async function applyWrite(fs: ForgeFS, rawPath: string, content: string, 
       const r = tx.writeFile(path, content, writer);
       return { ok: true, message: `Written: ${r.path}`, path: r.path, id: null, sideEffects: [] } satisfies WriteOutcome;
     }
-    const p = plan(
-      (q) => (tx.exists(q) ? tx.readFile(q) : null),
-      (q) => fs.recordInfo(q)?.status ?? null,
-      path, content, writer, at,
-    )!;
+    const p = plan((q) => fs.recordInfo(q)?.status ?? null, path, content, writer, at)!;
     if (p.refused) {
       return { ok: false, message: `Not written: ${path} — ${p.refused}`, sideEffects: [] } satisfies WriteOutcome;
     }

@@ -3,6 +3,7 @@ import { useProcedure } from '../api/hooks';
 import { SettingsScreen } from '../settings/SettingsScreen';
 import { MemoryScreen } from '../memory/MemoryScreen';
 import { ComingSoon } from './ComingSoon';
+import { ErrorBoundary } from './ErrorBoundary';
 import { Notices } from './Notices';
 import { Sidebar } from './Sidebar';
 import { StatusBar } from './StatusBar';
@@ -58,7 +59,7 @@ export function App() {
       </a>
       <Sidebar current={route.screen} displayName={settings.data?.settings.displayName} />
       <main className="main" id="main" ref={main} tabIndex={-1} aria-label={screenInfo[route.screen].label}>
-        {screen}
+        <ErrorBoundary resetKey={route.screen}>{screen}</ErrorBoundary>
       </main>
       <StatusBar />
       <Notices />

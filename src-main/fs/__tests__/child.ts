@@ -24,6 +24,7 @@ export async function writerCommand(): Promise<string[]> {
         external: ['better-sqlite3', 'sqlite-vec'], logLevel: 'silent',
       });
     }
+    process.once('exit', () => rmSync(outfile, { force: true }));
     return [process.execPath, outfile];
   } catch {
     return [process.execPath, '--import', 'tsx', source];

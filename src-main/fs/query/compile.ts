@@ -80,7 +80,11 @@ export function compileQuery(ast: QueryAst): SqlFilter {
   const text = ast.terms.filter((t): t is Extract<QueryTerm, { kind: 'text' }> => t.kind === 'text');
   for (const t of ast.terms) if (t.kind !== 'text') compileTerm(t, out);
   if (text.length) {
-    out.parts.push('r.rid IN (SELECT rowid FROM memory_fts WHERE memory_fts MATCH ?)');
+    // With other conditions, the covering listing indexes drive the scan and each candidate is
+    // checked against the keyword hits (`+` keeps SQLite from driving by rowid instead, which
+    // costs one table read per keyword hit: slow for common words in a large memory).
+    const lhs = out.parts.length ? '+r.rid' : 'r.rid';
+    out.parts.push(`${lhs} IN (SELECT rowid FROM memory_fts WHERE memory_fts MATCH ?)`);
     out.params.push(ftsExpression(text));
   }
   return { where: out.parts.join(' AND '), params: out.params };

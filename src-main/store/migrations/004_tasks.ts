@@ -2,7 +2,7 @@ import type { Migration } from './types';
 
 /**
  * Sub-agent tasks (TaskExecutor): one row per dispatched task, keyed by session and the id the
- * analyst chose, and an append-only event trail per task. Persisted so the Tasks screen survives
+ * analyst chose, and an append-only event trail per task, and the ledger of adversarial reviews. Persisted so the Tasks screen survives
  * a restart: tasks left running by a crash come back as `failed` (reason `interrupted`).
  */
 export const subAgentTasks: Migration = {
@@ -45,6 +45,19 @@ export const subAgentTasks: Migration = {
         detail     TEXT NOT NULL DEFAULT ''
       ) STRICT;
       CREATE INDEX task_events_by_task ON task_events (session_id, task_id, seq);
+
+      -- Adversarial reviews, keyed by a hash of what was reviewed: the write tool checks here that an
+      -- agent-proposed Expression was reviewed and approved before it can be offered for approval.
+      CREATE TABLE reviews (
+        seq          INTEGER PRIMARY KEY AUTOINCREMENT,
+        session_id   TEXT NOT NULL,
+        content_key  TEXT NOT NULL,
+        verdict      TEXT NOT NULL CHECK (verdict IN ('approve', 'approve_with_notes', 'revise', 'escalate', 'unclear')),
+        focus        TEXT NOT NULL,
+        reasons      TEXT NOT NULL,
+        at           TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX reviews_by_key ON reviews (session_id, content_key, seq DESC);
     `);
   },
 };

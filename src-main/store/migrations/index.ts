@@ -1,9 +1,10 @@
 import { memoryCore } from './001_memory';
 import { searchIndex } from './002_search';
 import { mcpProjects } from './003_mcp';
+import { subAgentTasks } from './004_tasks';
 import type { Migration } from './types';
 
 /** Every schema version in order; version N is at index N-1. Version 2 is the search index. */
-export const migrations: readonly Migration[] = [memoryCore, searchIndex, mcpProjects];
+export const migrations: readonly Migration[] = [memoryCore, searchIndex, mcpProjects, subAgentTasks];
 
 export type { Migration } from './types';

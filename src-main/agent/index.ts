@@ -1,0 +1,11 @@
+export { runAgent, frameToolResult, CancelledError } from './loop';
+export type { AgentEvent, AgentRunOptions, AgentRunResult, AgentStop } from './loop';
+export { buildSystemPrompt, charterFor, stampUserMessage, workspaceBlock, sessionBlock, CHARTER } from './prompt';
+export type { WorkspaceSnapshot, SessionBlock } from './prompt';
+export { SessionManager, PRIOR_LINES } from './sessions';
+export type { SessionContext, SessionSummary, TriggerType } from './sessions';
+export { workspaceSnapshot, worstCalibration } from './workspace';
+export { Analyst, DEFAULT_MAX_ROUNDS } from './analyst';
+export type { AnalystEvent, AnalystOptions, RunOutcome, UsageTotals } from './analyst';
+export { startDemo, runDemo, DEMO_MESSAGE } from './demo';
+export type { DemoOptions, DemoRun } from './demo';

@@ -1,0 +1,41 @@
+import { atDepth, type ForgeFS } from '../fs';
+import type { WorkspaceSnapshot } from './prompt';
+
+const TOP_PK = 3;
+
+/** The workspace part of the system prompt, read from memory (seed §6 `_build_system_prompt`). */
+export function workspaceSnapshot(fs: ForgeFS, skillCatalog: string): WorkspaceSnapshot {
+  const portfolio = fs.exists('/portfolio/state.md') ? atDepth(fs.readFile('/portfolio/state.md'), 'summary').replace(/\n\[\d+ more lines[^\n]*\]/, '') : '';
+  const views = fs.listDir('/memory/views/', 'status:active', { limit: 200 }).entries;
+  const viewIndex = views.map((v) => `${v.id}(${(v.meta.split('|')[0] ?? '').trim() || '?'})`);
+  const pk = fs
+    .listDir('/memory/pk/', 'weight>=0.4', { limit: 500 })
+    .entries.map((e) => ({ e, w: Number(/w:([\d.]+)/.exec(e.meta)?.[1] ?? 0) }))
+    .sort((a, b) => b.w - a.w)
+    .slice(0, TOP_PK)
+    .map(({ e, w }) => `${e.id} (w ${w}): ${e.title}`);
+  return { portfolio, viewIndex, skillCatalog, topPk: pk, calibration: worstCalibration(fs) };
+}
+
+/**
+ * The calibration band whose hit rate is furthest from the confidence it was stated at, read
+ * from the `| band | n | hit rate |` tables of /memory/calibration/*.md.
+ */
+export function worstCalibration(fs: ForgeFS): string {
+  let worst: { name: string; band: string; hit: number; bias: number } | null = null;
+  for (const e of fs.listDir('/memory/calibration/', undefined, { limit: 100 }).entries) {
+    if (e.isDir) continue;
+    const text = fs.readFile(e.path);
+    for (const m of text.matchAll(/^\|\s*([01](?:\.\d+)?)\s*-\s*([01](?:\.\d+)?)\s*\|\s*(\d+)\s*\|\s*([01](?:\.\d+)?)\s*\|/gm)) {
+      const lo = Number(m[1]);
+      const hi = Number(m[2]);
+      const hit = Number(m[4]);
+      if (Number(m[3]) < 3) continue; // too few resolved Views to mean anything
+      const bias = hit - (lo + hi) / 2;
+      if (!worst || Math.abs(bias) > Math.abs(worst.bias)) worst = { name: e.name.replace(/\.md$/, ''), band: `${m[1]}-${m[2]}`, hit, bias };
+    }
+  }
+  if (!worst) return 'Not enough resolved outcomes yet.';
+  const sign = worst.bias >= 0 ? '+' : '';
+  return `${worst.name}: in the ${worst.band} band Views came true ${Math.round(worst.hit * 100)}% of the time (bias ${sign}${worst.bias.toFixed(2)}).`;
+}

@@ -1,0 +1,166 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { EventName, EventPayload } from '../api/events';
+import { Analyst, startDemo, type AnalystEvent, type DemoRun } from '../agent';
+import type { SecretStore } from '../config/secrets';
+import { routerFor } from '../config/models';
+import type { SettingsFile } from '../config/settings-file';
+import { findBundledDir, type ForgeFS } from '../fs';
+import type { GuardrailLimits } from '../guardrails';
+import { AnthropicModel, missingApiKeyError, type Model } from '../llm';
+import { CsvProvider, ProviderRegistry } from '../providers';
+import type { SearchRequest, SearchResponse } from '../search';
+import { SkillLoader } from '../skills';
+import { limitsFromConstraints } from '../tools';
+import type { EventBus } from './events';
+
+/** The core's pieces the analyst is built from (constructor injection; no module state). */
+export interface AnalystDeps {
+  fs: ForgeFS;
+  ready: Promise<void>;
+  dataDir: string;
+  settings: SettingsFile;
+  secrets: SecretStore;
+  events: EventBus;
+  search?: (request: SearchRequest) => Promise<SearchResponse>;
+  /** Skill catalogue text for the prompt; default: the workspace's skills folder. */
+  skillCatalog?: () => string;
+  /** Extra data providers; the local CSV provider (sample data) is always there as `market`. */
+  providers?: ProviderRegistry;
+  /** Where the sample CSV data lives (default: bundled resources/demo/data). */
+  csvDir?: string;
+}
+
+export interface AnalystService {
+  readonly analyst: Analyst;
+  /** Guardrail limits in force now (the PM's /portfolio/constraints.md, else defaults). */
+  limits(): GuardrailLimits;
+  hasApiKey(): boolean;
+  modelName(): string;
+  /** Starts the offline demo on a copy of the sample workspace; events carry `demo: true`. */
+  demo(): Promise<{ runId: string; sessionId: string; turn: number; demo: boolean; dataDir: string }>;
+  /** Cancels a run of the analyst or of a demo. */
+  cancel(runId: string): boolean;
+  running(): { runId: string; sessionId: string; demo: boolean }[];
+  close(): Promise<void>;
+}
+
+/** Forwards the analyst's events onto the core's bus as the `agent/*` events of the API. */
+export function forwardEvents(events: EventBus): (e: AnalystEvent) => void {
+  return (e) => {
+    const { type, ...payload } = e;
+    events.emit(`agent/${type}` as EventName, payload as EventPayload<EventName>);
+  };
+}
+
+export function buildAnalyst(deps: AnalystDeps): AnalystService {
+  const csvDir = deps.csvDir ?? findBundledDir(join('resources', 'demo', 'data'));
+  const providers = deps.providers ?? new ProviderRegistry();
+  if (csvDir && existsSync(csvDir) && !providers.get('market')) providers.register(new CsvProvider({ dir: csvDir }));
+  let skills: SkillLoader | null = null;
+  const skillCatalog =
+    deps.skillCatalog ??
+    (() => {
+      skills ??= new SkillLoader(join(deps.dataDir, 'skills'), { mode: 'lenient' });
+      return skills.formatCatalog({ maxDescription: 140 });
+    });
+  const limits = () => {
+    const fs = deps.fs;
+    return limitsFromConstraints(fs.exists('/portfolio/constraints.md') ? fs.readFile('/portfolio/constraints.md') : null);
+  };
+  const router = routerFor(() => deps.settings.get().models);
+  const anthropic = new AnthropicModel({
+    apiKey: () => deps.secrets.get('anthropicApiKey'),
+    env: {},
+    baseURL: () => deps.settings.get().anthropicBaseUrl || undefined,
+    router,
+  });
+  // Claude only: without a key the PM is told how to add one or to run the demo, never given a stand-in.
+  // Both secret stores already consult ANTHROPIC_API_KEY; the model reads the key the same way.
+  const hasApiKey = () => !!deps.secrets.get('anthropicApiKey');
+  const model = (): Model => {
+    if (!hasApiKey()) throw missingApiKeyError();
+    return anthropic;
+  };
+  const emit = forwardEvents(deps.events);
+  const analyst = new Analyst({
+    fs: deps.fs,
+    ready: deps.ready,
+    providers,
+    search: deps.search,
+    skillCatalog,
+    model,
+    limits,
+    settings: () => {
+      const s = deps.settings.get();
+      return { sessionTimeoutMinutes: s.sessionTimeoutMinutes, timezone: s.timezone };
+    },
+    emit,
+  });
+  const demos = new Map<string, DemoRun>();
+
+  return {
+    analyst,
+    limits,
+    hasApiKey,
+    modelName: () => router('agent'),
+    async demo() {
+      const run = await startDemo({ emit, skillCatalog });
+      demos.set(run.runId, run);
+      // The demo's folder stays on disk for browsing; its database closes when the run ends.
+      void run.done.finally(() => {
+        demos.delete(run.runId);
+        void run.close();
+      });
+      return { runId: run.runId, sessionId: run.sessionId, turn: 1, demo: true, dataDir: run.dataDir };
+    },
+    cancel(runId) {
+      return analyst.cancel(runId) || (demos.get(runId)?.analyst.cancel(runId) ?? false);
+    },
+    running() {
+      return [...analyst.active(), ...[...demos.values()].map((d) => ({ runId: d.runId, sessionId: d.sessionId, demo: true }))];
+    },
+    async close() {
+      await analyst.close();
+      await Promise.allSettled([...demos.values()].map((d) => d.close()));
+      skills?.close();
+    },
+  };
+}
+
+/**
+ * `forge demo`: runs the scripted offline demo and prints what happens, labelled DEMO. Returns
+ * the exit code (0 when the scripted run ended with an answer).
+ */
+export async function forgeDemoCli(_args: string[] = [], out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
+  out('DEMO — scripted offline run on a copy of the sample workspace (not Claude, not your memory).');
+  let text = '';
+  const flush = () => {
+    if (text.trim()) out(`  analyst: ${text.trim()}`);
+    text = '';
+  };
+  const run = await startDemo({
+    emit: (e) => {
+      if (e.type === 'text') text = e.reset ? '' : text + e.text;
+      else if (e.type === 'tool-call') {
+        flush();
+        out(`  → ${e.name} ${JSON.stringify(e.input).slice(0, 160)}`);
+      } else if (e.type === 'tool-result') {
+        const first = e.content.split('\n').slice(0, e.isError ? 4 : 1).join('\n    ');
+        out(`    ${e.isError ? '✗' : '✓'} ${first.slice(0, 400)}`);
+      }
+    },
+  });
+  try {
+    const outcome = await run.done;
+    flush();
+    if (outcome.error) {
+      out(`DEMO failed: ${outcome.error.message}`);
+      return 1;
+    }
+    out(`DEMO finished in ${outcome.rounds} rounds. Workspace copy kept at ${run.dataDir}`);
+    return outcome.stop === 'answered' ? 0 : 1;
+  } finally {
+    await run.close();
+  }
+}

@@ -1,0 +1,54 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { findBundledDir, openWorkspace, type Workspace } from '../fs';
+import { defaultGuardrailLimits } from '../guardrails';
+import type { Model } from '../llm';
+import { CsvProvider, ProviderRegistry } from '../providers';
+import { HashNgramEmbedder, SearchIndex } from '../search';
+import type { AnalystToolContext } from './context';
+
+/** A real seeded workspace in a temp folder, with a search index and the demo CSV provider. */
+export interface TestWorkspace {
+  dir: string;
+  ws: Workspace;
+  index: SearchIndex;
+  providers: ProviderRegistry;
+  context(options?: { sessionId?: string; actor?: AnalystToolContext['writer']['actor']; model?: Model; signal?: AbortSignal }): AnalystToolContext;
+  close(): void;
+}
+
+export async function openTestWorkspace(options: { seed?: boolean; dataDir?: string } = {}): Promise<TestWorkspace> {
+  const dir = mkdtempSync(join(tmpdir(), 'forge-tools-'));
+  let index!: SearchIndex;
+  const ws = openWorkspace({
+    dataDir: dir,
+    bundledSkillsDir: null,
+    seedDir: options.seed === false ? null : findBundledDir(join('resources', 'seed')),
+    indexer: (store) => (index = new SearchIndex(store.db, new HashNgramEmbedder())),
+  });
+  await ws.ready;
+  const providers = new ProviderRegistry([new CsvProvider({ dir: options.dataDir ?? findBundledDir(join('resources', 'demo', 'data'))! })]);
+  return {
+    dir,
+    ws,
+    index,
+    providers,
+    context: (o = {}) => {
+      const sessionId = o.sessionId ?? 'sess_test';
+      return {
+        fs: ws.fs.forSession(sessionId),
+        writer: { actor: o.actor ?? 'agent', sessionId },
+        limits: () => defaultGuardrailLimits,
+        search: (req) => index.search(req),
+        providers,
+        model: o.model,
+        signal: o.signal,
+      };
+    },
+    close: () => {
+      ws.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,244 @@
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useClient, useProcedure } from '../api/hooks';
+import { readableMessage } from '../api/errors';
+import { runningTurn, useChat, type ChatTurn, type ContextMeter, type SessionUsage, type ToolCallView } from './store';
+import './chat.css';
+
+/** Claude's context window, for the meter's scale. */
+const CONTEXT_WINDOW = 200_000;
+
+const fmt = (n: number) => (n >= 10_000 ? `${(n / 1000).toFixed(1)}k` : n.toLocaleString());
+
+/**
+ * Chat with the analyst: the answer streams in, each tool call is shown (collapsible, with its
+ * result), a meter shows the context in use by part, with tokens, cache-read share and cost for
+ * the session, and Stop cancels the run. Without an API key it says how to add one and offers the
+ * offline demo.
+ */
+export function ChatScreen() {
+  const client = useClient();
+  const status = useProcedure('agent/status', {}, { staleTime: 2_000 });
+  const chat = useChat();
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const bottom = useRef<HTMLDivElement>(null);
+  const running = runningTurn(chat);
+
+  useEffect(() => {
+    bottom.current?.scrollIntoView({ block: 'end' });
+  }, [chat.turns]);
+
+  const send = async () => {
+    const message = text.trim();
+    if (!message || running || busy) return;
+    setError(null);
+    setBusy(true);
+    try {
+      const r = await client.call('agent/send', { message, ...(chat.sessionId ? { sessionId: chat.sessionId } : {}) });
+      chat.start({ runId: r.runId, sessionId: r.sessionId, prompt: message, demo: r.demo });
+      setText('');
+    } catch (e) {
+      // An ended session is read-only: start a fresh one rather than making the PM find a button.
+      if ((e as { code?: string }).code === 'conflict' && chat.sessionId && !running) {
+        chat.reset();
+        setError('That conversation had ended (30 minutes idle); your message starts a new one — press Send again.');
+      } else setError(readableMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const demo = async () => {
+    setError(null);
+    setBusy(true);
+    try {
+      const r = await client.call('agent/demo', {});
+      chat.start({ runId: r.runId, sessionId: r.sessionId, prompt: 'Offline demo: morning check on the sample workspace', demo: true });
+    } catch (e) {
+      setError(readableMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const stop = async () => {
+    if (!running) return;
+    try {
+      await client.call('agent/cancel', { runId: running.runId });
+    } catch (e) {
+      setError(readableMessage(e));
+    }
+  };
+
+  const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      void send();
+    }
+  };
+
+  const hasKey = status.data?.hasApiKey ?? true;
+  const meter = chat.context ?? status.data?.fixedContext ?? null;
+
+  return (
+    <div className="screen chat-screen">
+      <header className="screen-header compact chat-header">
+        <h1>Chat</h1>
+        <span className="muted">{status.data ? status.data.model : ''}</span>
+        <span className="chat-spacer" />
+        <button className="button small" onClick={() => chat.reset()} disabled={!!running || chat.turns.length === 0}>
+          New conversation
+        </button>
+        <button className="button small" onClick={() => void demo()} disabled={busy || !!running} title="A scripted run on a copy of the sample workspace; no API key needed">
+          Demo
+        </button>
+      </header>
+
+      <Meter context={meter} usage={chat.usage} />
+
+      <div className="chat-log" aria-live="polite">
+        {!hasKey && chat.turns.length === 0 && <NoKey onDemo={() => void demo()} busy={busy} />}
+        {hasKey && chat.turns.length === 0 && (
+          <div className="empty-state subtle">
+            <h2>Ask the analyst</h2>
+            <p className="muted">It reads your Views, Expressions and Process Knowledge, fetches data, and proposes trades you approve.</p>
+          </div>
+        )}
+        {chat.turns.map((t) => (
+          <Turn key={t.runId} turn={t} />
+        ))}
+        <div ref={bottom} />
+      </div>
+
+      {error && (
+        <div className="error-panel" role="alert">
+          {error}
+        </div>
+      )}
+
+      <div className="chat-input">
+        <textarea
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={onKey}
+          placeholder={hasKey ? 'Ask about markets, Views or positions… (Enter to send, Shift+Enter for a new line)' : 'Add an API key in Settings to talk to Claude, or run the demo.'}
+          rows={3}
+          disabled={!hasKey}
+          aria-label="Message to the analyst"
+        />
+        {running ? (
+          <button className="button danger" onClick={() => void stop()}>
+            Stop
+          </button>
+        ) : (
+          <button className="button primary" onClick={() => void send()} disabled={!hasKey || busy || !text.trim()}>
+            Send
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function NoKey(props: { onDemo: () => void; busy: boolean }) {
+  return (
+    <div className="card chat-nokey">
+      <h2>Connect the analyst to Claude</h2>
+      <p>The analyst needs an Anthropic API key. Nothing is answered by a stand-in model.</p>
+      <ol>
+        <li>
+          Open <a href="#/settings">Settings → API keys</a> and paste your Anthropic key (it is stored encrypted, never shown again).
+        </li>
+        <li>Or set the <code>ANTHROPIC_API_KEY</code> environment variable and restart Forge.</li>
+      </ol>
+      <p>Want to see how it works first? The demo runs a scripted session on a copy of the sample workspace — your memory is not touched.</p>
+      <button className="button primary" onClick={props.onDemo} disabled={props.busy}>
+        Run the demo
+      </button>
+    </div>
+  );
+}
+
+function Meter(props: { context: ContextMeter | null; usage: SessionUsage | null }) {
+  const c = props.context;
+  const u = props.usage;
+  const pct = (n: number) => `${Math.max(0.5, (n / CONTEXT_WINDOW) * 100)}%`;
+  return (
+    <div className="chat-meter" aria-label="Context and usage">
+      <div className="meter-bar" title={c ? `${fmt(c.total)} of ${fmt(CONTEXT_WINDOW)} tokens` : 'no run yet'}>
+        {c && (
+          <>
+            <span className="meter-system" style={{ width: pct(c.system) }} />
+            <span className="meter-tools" style={{ width: pct(c.tools) }} />
+            <span className="meter-conversation" style={{ width: pct(c.conversation) }} />
+          </>
+        )}
+      </div>
+      <div className="meter-legend">
+        {c ? (
+          <>
+            <span><i className="meter-system" /> system {fmt(c.system)}</span>
+            <span><i className="meter-tools" /> tools {fmt(c.tools)}</span>
+            <span><i className="meter-conversation" /> conversation {fmt(c.conversation)}</span>
+            <span className="muted">{((c.total / CONTEXT_WINDOW) * 100).toFixed(1)}% of context</span>
+          </>
+        ) : (
+          <span className="muted">Context meter appears with the first answer.</span>
+        )}
+        {u && (
+          <>
+            <span className="chat-spacer" />
+            <span>in {fmt(u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens)} · out {fmt(u.outputTokens)}</span>
+            <span>cache read {(u.cacheReadShare * 100).toFixed(0)}%</span>
+            <span>{u.costUsd === null ? 'cost n/a' : `$${u.costUsd.toFixed(4)}`}</span>
+          </>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function Turn({ turn }: { turn: ChatTurn }) {
+  return (
+    <section className={`chat-turn${turn.demo ? ' is-demo' : ''}`}>
+      {turn.prompt && (
+        <div className="chat-msg from-pm">
+          {turn.demo && <span className="demo-badge">DEMO</span>}
+          {turn.prompt}
+        </div>
+      )}
+      <div className="chat-msg from-analyst">
+        {turn.demo && <span className="demo-badge">DEMO — scripted, not Claude</span>}
+        {turn.parts.map((p, i) => (p.kind === 'text' ? <p key={i} className="chat-text">{p.text}</p> : <ToolCall key={p.call.callId} call={p.call} />))}
+        {turn.status === 'running' && <span className="chat-typing" aria-label="The analyst is working">…</span>}
+        {turn.status === 'cancelled' && <p className="muted">Stopped.</p>}
+        {turn.status === 'max_rounds' && <p className="muted">Stopped after too many steps without an answer; ask again more narrowly.</p>}
+        {turn.error && (
+          <div className="error-panel" role="alert">
+            {turn.error.message}
+            {turn.error.requestId && !turn.error.message.includes(turn.error.requestId) && <> (request id {turn.error.requestId})</>}
+            <div className="muted">Nothing was half-written to memory. Try again in a moment.</div>
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function ToolCall({ call }: { call: ToolCallView }) {
+  const r = call.result;
+  const state = !r ? 'running' : r.isError ? 'error' : 'ok';
+  const arg = String(call.input.path ?? call.input.scope ?? call.input.source ?? call.input.target ?? '');
+  return (
+    <details className={`tool-call is-${state}`}>
+      <summary>
+        <span className="tool-name">{call.name}</span> <span className="tool-arg">{arg}</span>
+        <span className="tool-state">{!r ? 'running…' : r.isError ? 'failed' : `${r.durationMs} ms`}</span>
+        {r?.untrusted && <span className="tool-untrusted" title="Came from outside Forge: treated as data, not instructions">outside data</span>}
+      </summary>
+      <pre className="tool-input">{JSON.stringify(call.input, null, 2)}</pre>
+      {r && <pre className="tool-result">{r.content}</pre>}
+    </details>
+  );
+}
