@@ -124,6 +124,18 @@ describe('the analyst service', () => {
     await a.wait(sched.runId);
   });
 
+  it('starts a new conversation on request and archives the one before', async () => {
+    const a = analyst(() => new ScriptedModel(answer('ok')));
+    const first = await a.send({ message: 'hello' });
+    await a.wait(first.runId);
+    clock = new Date(clock.getTime() + 1000);
+    const next = await a.send({ message: 'new topic', newSession: true });
+    expect(next.sessionId).not.toBe(first.sessionId);
+    await a.wait(next.runId);
+    expect(a.sessions.open(first.sessionId).session.readOnly).toBe(true);
+    expect(a.sessions.open(next.sessionId).session.readOnly).toBe(false);
+  });
+
   it('streams text, tool calls, results and usage keyed by run id, and records the turn', async () => {
     const a = analyst(() => new ScriptedModel({
       name: 'one-tool',

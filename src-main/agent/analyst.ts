@@ -98,7 +98,7 @@ export class Analyst {
   }
 
   /** Starts a run and returns at once; progress arrives as events keyed by the run id. */
-  async send(input: { message: string; sessionId?: string; trigger?: TriggerType }): Promise<{ runId: string; sessionId: string; turn: number; demo: boolean }> {
+  async send(input: { message: string; sessionId?: string; trigger?: TriggerType; newSession?: boolean }): Promise<{ runId: string; sessionId: string; turn: number; demo: boolean }> {
     const message = input.message.trim();
     if (!message) throw new InvalidInputError('Type a message for the analyst first.');
     const model = this.o.model();
@@ -106,7 +106,7 @@ export class Analyst {
     if (input.sessionId && [...this.runs.values()].some((r) => r.sessionId === input.sessionId)) {
       throw new ConflictError('The analyst is still answering in this session; wait for it or press Stop.');
     }
-    const session = this.sessions.resolve({ type: input.trigger ?? 'pm', sessionId: input.sessionId });
+    const session = this.sessions.resolve({ type: input.trigger ?? 'pm', sessionId: input.sessionId, fresh: input.newSession });
     if ([...this.runs.values()].some((r) => r.sessionId === session.sessionId)) {
       throw new ConflictError('The analyst is still answering in this session; wait for it or press Stop.');
     }
@@ -146,7 +146,7 @@ export class Analyst {
   /** The system prompt and tools a run in this session gets, and what they occupy in context. */
   prompt(session: { sessionId: string; turn: number; startedAt: Date; priorSummary?: string | null }): { system: SystemBlock[]; tools: AnalystTool[]; fixed: ContextTokens } {
     const tools = analystTools({ providers: this.o.providers });
-    const snapshot = workspaceSnapshot(this.o.fs, this.o.skillCatalog?.() ?? '');
+    const snapshot = workspaceSnapshot(this.o.fs, this.o.skillCatalog?.() ?? '', this.o.limits());
     const system = buildSystemPrompt(
       snapshot,
       {

@@ -62,7 +62,8 @@ export class SessionManager {
     return n;
   }
 
-  resolve(trigger: { type: TriggerType; sessionId?: string }): SessionContext {
+  /** `fresh`: the PM asked for a new conversation; the current one is archived (read-only). */
+  resolve(trigger: { type: TriggerType; sessionId?: string; fresh?: boolean }): SessionContext {
     if (trigger.sessionId) {
       const row = this.store.sessions.get(trigger.sessionId);
       if (!row) throw new NotFoundError(`There is no session ${trigger.sessionId}; start a new conversation instead.`);
@@ -73,7 +74,10 @@ export class SessionManager {
       return this.continueSession(row);
     }
     this.archiveExpired();
-    if (trigger.type === 'pm') {
+    if (trigger.fresh) {
+      const active = this.store.sessions.active(this.userId);
+      if (active) this.store.sessions.setStatus(active.id, 'archived');
+    } else if (trigger.type === 'pm') {
       const active = this.store.sessions.active(this.userId);
       if (active) return this.continueSession(active);
     }

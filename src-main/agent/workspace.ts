@@ -1,12 +1,23 @@
-import { atDepth, type ForgeFS } from '../fs';
+import { atDepth, extractSection, type ForgeFS } from '../fs';
+import type { GuardrailLimits } from '../guardrails';
 import type { WorkspaceSnapshot } from './prompt';
 
 const TOP_PK = 3;
 
 /** The workspace part of the system prompt, read from memory (seed §6 `_build_system_prompt`). */
-export function workspaceSnapshot(fs: ForgeFS, skillCatalog: string): WorkspaceSnapshot {
-  const portfolio = fs.exists('/portfolio/state.md') ? atDepth(fs.readFile('/portfolio/state.md'), 'summary').replace(/\n\[\d+ more lines[^\n]*\]/, '') : '';
-  const views = fs.listDir('/memory/views/', 'status:active', { limit: 200 }).entries;
+export function workspaceSnapshot(fs: ForgeFS, skillCatalog: string, limits?: GuardrailLimits): WorkspaceSnapshot {
+  let portfolio = '';
+  if (fs.exists('/portfolio/state.md')) {
+    const state = fs.readFile('/portfolio/state.md');
+    portfolio = atDepth(state, 'summary').replace(/\n\[\d+ more lines[^\n]*\]/, '');
+    // Exposures by bucket: what the factor-concentration limit is measured against.
+    const exposures = extractSection(state, 'EXPOSURES');
+    if (exposures) portfolio += `\n\n${exposures}`;
+  }
+  if (limits) {
+    portfolio += `\n\nHARD LIMITS (checked on every Expression write and again at approval): max_loss_pct ≤ ${limits.maxSingleRisk}% NAV; gross incl. the trade ≤ ${limits.maxGross}% NAV; |duration_impact| ≤ ${limits.maxDuration}; one factor ≤ ${limits.maxFactorConcentration}% of gross.`;
+  }
+  const views = fs.listDir('/memory/views/', 'status:active', { limit: 200 }).entries.sort((a, b) => (a.id ?? '').localeCompare(b.id ?? ''));
   const viewIndex = views.map((v) => `${v.id}(${(v.meta.split('|')[0] ?? '').trim() || '?'})`);
   const pk = fs
     .listDir('/memory/pk/', 'weight>=0.4', { limit: 500 })

@@ -55,7 +55,15 @@ const runStarted = z.object({ runId: z.string(), sessionId: z.string(), turn: z.
 export const agentProcedures = {
   /** Starts a run and returns at once. Without an API key: an `unauthorized` error that says how to add one or run the demo. */
   'agent/send': {
-    input: z.object({ message: z.string().min(1).max(20_000), sessionId: sessionId.optional() }).strict(),
+    input: z
+      .object({
+        message: z.string().min(1).max(20_000),
+        /** Continue this session (refused when it has ended: ended sessions are read-only). */
+        sessionId: sessionId.optional(),
+        /** Start a new conversation: the current one is archived. */
+        newSession: z.boolean().optional(),
+      })
+      .strict(),
     output: runStarted,
   },
   'agent/cancel': { input: z.object({ runId }).strict(), output: z.object({ cancelled: z.boolean() }) },

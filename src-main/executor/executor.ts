@@ -6,30 +6,13 @@ import { skillSection } from '../skills';
 import type { Db } from '../store';
 import { buildSubAgentMessage, buildSubAgentSystem, extractOutputSummary, type TaskFiles } from './context';
 import { findCycle, Semaphore } from './graph';
+import { grantTools } from './grants';
 import { SkillCache } from './skill-cache';
-import { DEFAULT_RETRY, RetryingModel, type RetryPolicy } from './retry';
+import { abortable, DEFAULT_RETRY, RetryingModel, type RetryPolicy } from './retry';
 import { checkTaskId, freshSpec, retrySpec, type DispatchInput } from './spec';
 import { TaskStore, type TaskListFilter } from './task-store';
 import { isTerminal, type NamedTool, type SubAgentLoop, type TaskEvent, type TaskFailure, type TaskRecord, type TaskSpec, type TaskStatus, type ToolGrant } from './types';
 import { CONTRASTIVE_VALIDATION_PROMPT, parseVerdict, STANDARD_VALIDATION_PROMPT, validationUserMessage } from './validation';
-
-/** Read-only memory every sub-agent gets. */
-export const SUBAGENT_BASE_TOOLS = ['read'] as const;
-/** The only tools a skill's `allowed-tools` can add. Writing, dispatching and reviewing stay with the analyst. */
-export const SUBAGENT_GRANTABLE = ['read', 'search', 'fetch', 'run_script'] as const;
-
-/** Which of a skill's allowed-tools a sub-agent actually gets, and which were refused. */
-export function grantTools(allowedTools: readonly string[]): { granted: string[]; refused: string[] } {
-  const granted = new Set<string>(SUBAGENT_BASE_TOOLS);
-  const refused: string[] = [];
-  for (const raw of allowedTools) {
-    const name = raw.trim().replace(/\(.*\)$/, '').toLowerCase();
-    if (!name) continue;
-    if ((SUBAGENT_GRANTABLE as readonly string[]).includes(name)) granted.add(name);
-    else refused.push(name);
-  }
-  return { granted: [...granted], refused };
-}
 
 export interface TaskBudget {
   /** Input + output tokens (cache reads and writes included) over the whole sub-agent run. */
@@ -59,7 +42,7 @@ export interface TaskExecutorOptions<T extends NamedTool, C> {
 export const DEFAULT_CONCURRENCY = 8;
 export const DEFAULT_BUDGET: TaskBudget = { tokens: 250_000, timeMs: 10 * 60_000 };
 
-type StopReason = 'cancelled' | 'budget_tokens' | 'budget_time';
+type StopReason = 'cancelled' | 'budget_tokens' | 'budget_time' | 'interrupted';
 
 interface Live {
   rec: TaskRecord;
@@ -289,11 +272,11 @@ export class TaskExecutor<T extends NamedTool = NamedTool, C = unknown> {
     return { ...l.rec };
   }
 
-  /** Cancels everything still running (app shutdown); the database keeps the record. */
+  /** App shutdown: stops what still runs and records it as interrupted (retryable after restart). */
   async close(): Promise<void> {
     this.closed = true;
     const open = [...this.live.values()].filter((l) => !l.settled);
-    for (const l of open) this.stop(l, 'cancelled');
+    for (const l of open) this.stop(l, 'interrupted');
     await Promise.all(open.map((l) => l.done));
   }
 
@@ -302,7 +285,9 @@ export class TaskExecutor<T extends NamedTool = NamedTool, C = unknown> {
     l.stopReason = reason;
     l.controller.abort(new AppError('cancelled', 'Stopped at your request.'));
     if (reason === 'cancelled') this.finish(l, { status: 'cancelled', error: 'Cancelled.' }, 'cancelled');
-    else {
+    else if (reason === 'interrupted') {
+      this.finish(l, { status: 'failed', failure: 'interrupted', error: `Interrupted: Forge was closed while this task was ${l.rec.status}. Retry it to run it again.` }, 'interrupted');
+    } else {
       const error = reason === 'budget_tokens'
         ? `Stopped: the sub-agent used ${(l.rec.inputTokens + l.rec.outputTokens).toLocaleString('en-US')} tokens, over this task's budget of ${this.budget.tokens.toLocaleString('en-US')}. Narrow the objective, then retry.`
         : `Stopped: the sub-agent ran past this task's time budget of ${Math.round(this.budget.timeMs / 1000)} s. Narrow the objective, then retry.`;
@@ -476,24 +461,4 @@ export class TaskExecutor<T extends NamedTool = NamedTool, C = unknown> {
     this.update(l, { inputTokens, outputTokens, costUsd, rounds: Math.max(l.rec.rounds, round) });
     if (inputTokens + outputTokens > this.budget.tokens) this.stop(l, 'budget_tokens');
   }
-}
-
-/** Resolves with `p`, or rejects as soon as `signal` aborts. */
-function abortable<V>(p: Promise<V>, signal?: AbortSignal): Promise<V> {
-  if (!signal) return p;
-  if (signal.aborted) return Promise.reject(new AppError('cancelled', 'Stopped at your request.'));
-  return new Promise<V>((resolve, reject) => {
-    const onAbort = () => reject(new AppError('cancelled', 'Stopped at your request.'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
 }

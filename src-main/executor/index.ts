@@ -1,17 +1,16 @@
 export {
   TaskExecutor,
-  grantTools,
-  SUBAGENT_BASE_TOOLS,
-  SUBAGENT_GRANTABLE,
   DEFAULT_CONCURRENCY,
   DEFAULT_BUDGET,
   type TaskExecutorOptions,
   type TaskBudget,
   type TaskListener,
 } from './executor';
+export { grantTools, SUBAGENT_BASE_TOOLS, SUBAGENT_GRANTABLE } from './grants';
 export { TaskStore, type TaskListFilter } from './task-store';
 export { checkTaskId, TASK_ID, type DispatchInput } from './spec';
-export { RetryingModel, DEFAULT_RETRY, sleep, type RetryPolicy } from './retry';
+export { RetryingModel, DEFAULT_RETRY, sleep, abortable, type RetryPolicy } from './retry';
+export { SkillCache } from './skill-cache';
 export { findCycle, Semaphore } from './graph';
 export { buildSubAgentSystem, buildSubAgentMessage, resolveRef, refToPath, extractOutputSummary, type TaskFiles } from './context';
 export { parseVerdict, STANDARD_VALIDATION_PROMPT, CONTRASTIVE_VALIDATION_PROMPT, validationUserMessage } from './validation';

@@ -1,7 +1,14 @@
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { EventMessage } from '../api/events';
-import { forgeDemoCli } from './analyst';
+import { EnvSecretStore } from '../config/secrets';
+import { SettingsFile } from '../config/settings-file';
+import { openWorkspace } from '../fs';
+import { startMockAnthropicServer } from '../llm/testing';
+import { buildAnalyst, forgeDemoCli } from './analyst';
+import { EventBus } from './events';
 import { tempCore } from './testing';
 
 describe('the offline demo from the CLI and the API', () => {
@@ -50,6 +57,42 @@ describe('the offline demo from the CLI and the API', () => {
       rmSync(r.value.dataDir, { recursive: true, force: true });
     } finally {
       await t.dispose();
+    }
+  });
+});
+
+describe('model timeouts', () => {
+  it('a model that never sends its first byte times out by policy, is retried, then surfaces as agent/error with nothing written', async () => {
+    const mock = await startMockAnthropicServer();
+    const dir = mkdtempSync(join(tmpdir(), 'forge-timeout-'));
+    const ws = openWorkspace({ dataDir: dir, bundledSkillsDir: null });
+    const events = new EventBus();
+    const seen: EventMessage[] = [];
+    events.subscribe((m) => seen.push(m));
+    const settings = new SettingsFile(dir);
+    settings.update({ anthropicBaseUrl: mock.url });
+    const service = buildAnalyst({
+      fs: ws.fs, ready: ws.ready, dataDir: dir, settings, secrets: new EnvSecretStore({ ANTHROPIC_API_KEY: 'k' }), events,
+      modelPolicy: { maxRetries: 1, timeoutMs: 150 },
+    });
+    try {
+      await ws.ready;
+      const before = ws.store.audit.list({ limit: 1000 }).length;
+      mock.enqueue({ fault: 'slow_first_byte', delayMs: 5000 }, { fault: 'slow_first_byte', delayMs: 5000 });
+      const { runId } = await service.analyst.send({ message: 'hello' });
+      const out = await service.analyst.wait(runId);
+      expect(out.stop).toBe('failed');
+      expect(out.error?.code).toBe('unavailable');
+      expect(out.error?.message).toMatch(/time/i);
+      expect(mock.messageRequests()).toHaveLength(2);
+      const err = seen.find((m) => m.event === 'agent/error');
+      expect(err?.payload).toMatchObject({ runId, code: 'unavailable' });
+      expect(ws.store.audit.list({ limit: 1000 }).length).toBe(before);
+    } finally {
+      await service.close();
+      ws.close();
+      await mock.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -7,7 +7,7 @@ import { routerFor } from '../config/models';
 import type { SettingsFile } from '../config/settings-file';
 import { findBundledDir, type ForgeFS } from '../fs';
 import type { GuardrailLimits } from '../guardrails';
-import { AnthropicModel, missingApiKeyError, type Model } from '../llm';
+import { AnthropicModel, missingApiKeyError, type AnthropicModelOptions, type Model } from '../llm';
 import { CsvProvider, ProviderRegistry } from '../providers';
 import type { SearchRequest, SearchResponse } from '../search';
 import { SkillLoader } from '../skills';
@@ -29,6 +29,8 @@ export interface AnalystDeps {
   providers?: ProviderRegistry;
   /** Where the sample CSV data lives (default: bundled resources/demo/data). */
   csvDir?: string;
+  /** Retry and timeout policy of model calls (default: the SDK's — 2 retries, 10 minutes). */
+  modelPolicy?: Pick<AnthropicModelOptions, 'maxRetries' | 'timeoutMs' | 'streamRetries'>;
 }
 
 export interface AnalystService {
@@ -74,6 +76,7 @@ export function buildAnalyst(deps: AnalystDeps): AnalystService {
     env: {},
     baseURL: () => deps.settings.get().anthropicBaseUrl || undefined,
     router,
+    ...deps.modelPolicy,
   });
   // Claude only: without a key the PM is told how to add one or to run the demo, never given a stand-in.
   // Both secret stores already consult ANTHROPIC_API_KEY; the model reads the key the same way.

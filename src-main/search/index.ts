@@ -2,6 +2,8 @@ export type { Embedder, EmbedKind } from './embedder';
 export { EmbedderError, l2normalize, dot, toBits } from './embedder';
 export { HashNgramEmbedder, tokenize } from './hash-embedder';
 export { VoyageEmbedder, OpenAICompatibleEmbedder } from './http-embedder';
+export { chooseEmbedder } from './embedders';
+export type { EmbedderKeys } from './embedders';
 export type { HttpEmbedderOptions } from './http-embedder';
 export { SearchIndex, reindex, writeEntry, removeEntry, textForEmbedding } from './search-index';
 export type { SearchIndexStatus, ReindexProgress } from './search-index';

@@ -46,8 +46,10 @@ export interface SearchContext {
 export const DEFAULT_TUNING: SearchTuning = {
   vectorCandidates: 200,
   keywordCandidates: 60,
-  vectorShare: 0.5,
-  fusion: 'rrf',
+  // Measured on resources/eval (bench/search-quality.ts): score fusion at 0.2–0.4 beat RRF and both
+  // single signals with the lexical local embedder; a semantic HTTP embedder may deserve more weight.
+  vectorShare: 0.3,
+  fusion: 'score',
   exactFilterLimit: 20_000,
   candidateSource: 'memory',
 };
@@ -236,15 +238,10 @@ export async function searchMemory(ctx: SearchContext, req: SearchRequest): Prom
 
   if (!cands.size) return respond(query, scope, filters, [], degraded);
 
-  // Final check of scope and filter in SQL (candidates from sqlite-vec saw only the pushed-down part).
+  // Final check of scope and filter in SQL (candidates from the bit scan saw only the pushed-down part).
   const rows = db
-    .prepare(
-      `SELECT r.rid, r.category, r.id, r.title, r.header, r.body, r.updated_at FROM memory_records r
-       WHERE r.rid IN (SELECT value FROM json_each(?)) AND ${where}`,
-    )
-    .all(JSON.stringify([...cands.keys()]), ...condParams) as {
-    rid: number; category: string; id: string; title: string; header: string; body: string | null; updated_at: string;
-  }[];
+    .prepare(`SELECT r.rid, r.updated_at FROM memory_records r WHERE r.rid IN (SELECT value FROM json_each(?)) AND ${where}`)
+    .all(JSON.stringify([...cands.keys()]), ...condParams) as { rid: number; updated_at: string }[];
 
   const list = rows.map((r) => ({ row: r, c: cands.get(r.rid)! }));
   const maxCos = Math.max(1e-9, ...list.map((x) => x.c.cos));
@@ -269,18 +266,27 @@ export async function searchMemory(ctx: SearchContext, req: SearchRequest): Prom
     return { row, vector, keyword, semantic, recency, score };
   });
   hits.sort((a, b) => b.score - a.score || b.semantic - a.semantic || a.row.rid - b.row.rid);
-  const results: SearchHit[] = hits.slice(0, maxResults).map((h) => ({
-    path: `/memory/${h.row.category}/${h.row.id}.md`,
-    id: h.row.id,
-    category: h.row.category,
-    title: h.row.title,
+  const top = hits.slice(0, maxResults);
+  // Only the results shown need their full row (header lines).
+  const full = new Map(
+    (db
+      .prepare('SELECT rid, category, id, title, header, body FROM memory_records WHERE rid IN (SELECT value FROM json_each(?))')
+      .all(JSON.stringify(top.map((h) => h.row.rid))) as { rid: number; category: string; id: string; title: string; header: string; body: string | null }[]).map(
+      (r) => [r.rid, r],
+    ),
+  );
+  const results: SearchHit[] = top.map((h) => ({ h, r: full.get(h.row.rid)! })).filter((x) => x.r).map(({ h, r }) => ({
+    path: `/memory/${r.category}/${r.id}.md`,
+    id: r.id,
+    category: r.category,
+    title: r.title,
     score: round(h.score),
     semantic: round(h.semantic),
     vector: round(h.vector),
     keyword: round(h.keyword),
     recency: round(h.recency),
     updatedAt: h.row.updated_at,
-    header: headerLines(h.row),
+    header: headerLines(r),
   }));
   return respond(query, scope, filters, results, degraded);
 }

@@ -22,6 +22,8 @@ export function ChatScreen() {
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  /** The PM asked for a new conversation: the next message starts one (the current is archived). */
+  const [fresh, setFresh] = useState(false);
   const bottom = useRef<HTMLDivElement>(null);
   const running = runningTurn(chat);
 
@@ -34,16 +36,23 @@ export function ChatScreen() {
     if (!message || running || busy) return;
     setError(null);
     setBusy(true);
+    const call = (sessionId: string | null) =>
+      client.call('agent/send', { message, ...(sessionId ? { sessionId } : {}), ...(fresh ? { newSession: true } : {}) });
     try {
-      const r = await client.call('agent/send', { message, ...(chat.sessionId ? { sessionId: chat.sessionId } : {}) });
+      let r;
+      try {
+        r = await call(chat.sessionId);
+      } catch (e) {
+        // The conversation ended (idle past the timeout) and is read-only: carry on in a new one.
+        if (!(chat.sessionId && (e as { code?: string }).code === 'conflict' && /read-only/.test(String((e as Error).message)))) throw e;
+        chat.reset();
+        r = await call(null);
+      }
       chat.start({ runId: r.runId, sessionId: r.sessionId, prompt: message, demo: r.demo });
       setText('');
+      setFresh(false);
     } catch (e) {
-      // An ended session is read-only: start a fresh one rather than making the PM find a button.
-      if ((e as { code?: string }).code === 'conflict' && chat.sessionId && !running) {
-        chat.reset();
-        setError('That conversation had ended (30 minutes idle); your message starts a new one — press Send again.');
-      } else setError(readableMessage(e));
+      setError(readableMessage(e));
     } finally {
       setBusy(false);
     }
@@ -87,7 +96,14 @@ export function ChatScreen() {
         <h1>Chat</h1>
         <span className="muted">{status.data ? status.data.model : ''}</span>
         <span className="chat-spacer" />
-        <button className="button small" onClick={() => chat.reset()} disabled={!!running || chat.turns.length === 0}>
+        <button
+          className="button small"
+          onClick={() => {
+            chat.reset();
+            setFresh(true);
+          }}
+          disabled={!!running || chat.turns.length === 0}
+        >
           New conversation
         </button>
         <button className="button small" onClick={() => void demo()} disabled={busy || !!running} title="A scripted run on a copy of the sample workspace; no API key needed">

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { EventMessage } from '../../api/events';
-import { startMockAnthropicServer, type MockAnthropicServer } from '../../llm/testing';
+import { startMockAnthropicServer, type MockAnthropicServer, type MockStep } from '../../llm/testing';
 import { tempCore } from '../testing';
 import type { Core } from '../core';
 
@@ -109,7 +109,7 @@ describe('agent API', () => {
   ] as const) {
     it(`after retries, ${label} surface as agent/error with the request id and nothing half-written to memory`, async () => {
       const before = memorySnapshot();
-      mock.enqueue(...(steps as never[]));
+      mock.enqueue(...(steps as readonly MockStep[]));
       const r = await core.invoke('agent/send', { message: 'Propose a trade' });
       if (!r.ok) throw new Error(r.error.message);
       const end = await ended(r.value.runId);

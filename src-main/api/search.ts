@@ -1,0 +1,72 @@
+import { z } from 'zod';
+
+/**
+ * Search procedures: hybrid search over memory (meaning + keywords + recency), and the state of
+ * the search index (which embedder made its vectors, whether it is stale, how many notes wait to
+ * be re-embedded). Pure zod: no node, electron or DOM imports.
+ */
+
+export const searchHit = z.object({
+  path: z.string(),
+  id: z.string(),
+  category: z.string(),
+  title: z.string(),
+  /** Final score: semantic × weight + recency × weight. */
+  score: z.number(),
+  /** Fusion of vector similarity and keyword relevance, 0..1. */
+  semantic: z.number(),
+  vector: z.number(),
+  keyword: z.number(),
+  /** 1 / (1 + age_days / 30). */
+  recency: z.number(),
+  updatedAt: z.string(),
+  /** The record's first 8 lines. */
+  header: z.string(),
+});
+
+export const memorySearchInput = z
+  .object({
+    /** Path prefix: /memory/, /memory/views/, /memory/pk/ ... */
+    scope: z.string().max(1000),
+    /** Plain words; very long text is refused with a message, not cut silently. */
+    query: z.string().max(200_000),
+    /** Memory query language: key:value, key>=N, since:YYYY-MM-DD, status:active, skill:name, keywords. */
+    filters: z.string().max(2000).optional(),
+    max_results: z.number().int().min(1).max(50).optional(),
+  })
+  .strict();
+
+export const memorySearchOutput = z.object({
+  query: z.string(),
+  scope: z.string(),
+  filters: z.string().nullable(),
+  results: z.array(searchHit),
+  /** Set when only keyword search could run (e.g. the embedding provider is down). */
+  degraded: z.string().nullable(),
+  /** The results as the analyst's `search` tool prints them. */
+  formatted: z.string(),
+});
+
+export const searchStatus = z.object({
+  embedder: z.string(),
+  dims: z.number().int(),
+  /** Vectors come from another embedder or some notes are missing: run a reindex. */
+  stale: z.boolean(),
+  indexed: z.number().int(),
+  records: z.number().int(),
+  /** Notes saved while the embedder was failing, waiting to be re-embedded. */
+  queued: z.number().int(),
+  lastError: z.string().nullable(),
+});
+
+export const reindexProgress = z.object({ done: z.number().int(), total: z.number().int(), embedder: z.string() });
+
+export const searchProcedures = {
+  'memory/search': { input: memorySearchInput, output: memorySearchOutput },
+  'search/status': { input: z.object({}).strict(), output: searchStatus },
+  'search/reindex': { input: z.object({}).strict(), output: reindexProgress },
+} as const;
+
+export const searchEvents = {
+  'search/reindex-progress': reindexProgress,
+} as const;
