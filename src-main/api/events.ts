@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { settingsView } from './procedures';
 import { agentEvents } from './agent';
+import { searchEvents } from './search';
 
 /**
  * Events the UI can subscribe to. Progress is pushed (events); reads are pulled (procedures).
@@ -9,6 +10,7 @@ export const events = {
   'settings/changed': settingsView,
   'app/notice': z.object({ level: z.enum(['info', 'warning', 'error']), message: z.string() }),
   ...agentEvents,
+  ...searchEvents,
 } as const;
 
 export type Events = typeof events;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { modelRoutingSchema } from './models';
 import { memoryProcedures } from './memory';
+import { searchProcedures } from './search';
 import { agentProcedures } from './agent';
 
 /**
@@ -78,6 +79,7 @@ export const procedures = {
   'settings/set': { input: settingsPatch, output: settingsView },
   ...memoryProcedures,
   ...agentProcedures,
+  ...searchProcedures,
 } as const;
 
 export type Procedures = typeof procedures;

@@ -1,8 +1,6 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveDataDir } from '../config/paths';
-import { createCore } from './core';
-import { startHeadlessHost } from './http/server';
 import { appVersion, packageRoot } from './version';
 
 /**
@@ -17,6 +15,8 @@ Commands:
              --data DIR    workspace folder (default: $FORGE_HOME or ~/.forge)
   mcp        Run the governance MCP server on stdio (for an IDE to spawn).
              --data DIR  --contracts DIR  --remote URL  (forge mcp --help for more)
+  demo       Run the offline demo: a scripted analyst session on a copy of the sample
+             workspace (labelled DEMO; not Claude, never your memory).
   version    Print the version.
   help       Show this text.
 `;
@@ -29,6 +29,8 @@ export async function main(argv: string[]): Promise<number> {
     case 'mcp':
       // Loaded on demand: an IDE times this spawn, and nothing else of the host is needed.
       return (await import('../mcp')).runMcpCli(rest, appVersion());
+    case 'demo':
+      return (await import('./analyst')).forgeDemoCli(rest);
     case 'version':
     case '--version':
       console.log(appVersion());
@@ -59,6 +61,8 @@ async function serve(args: string[]): Promise<number> {
     return 2;
   }
   const dataDir = resolveDataDir(values.data);
+  // Loaded here, not at the top: `forge mcp` and `forge version` should not pay for the whole core.
+  const [{ createCore }, { startHeadlessHost }] = await Promise.all([import('./core'), import('./http/server')]);
   const core = createCore({ dataDir, mode: 'headless' });
   let host;
   try {

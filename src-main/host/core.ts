@@ -13,6 +13,8 @@ import { appHandlers } from './handlers/app';
 import { settingsHandlers } from './handlers/settings';
 import { memoryHandlers } from './handlers/memory';
 import { agentHandlers } from './handlers/agent';
+import { searchHandlers } from './handlers/search';
+import { HashNgramEmbedder, SearchIndex } from '../search';
 import { buildAnalyst } from './analyst';
 import type { Handler, HandlerMap, PartialHandlerMap } from './handlers/types';
 import { appVersion } from './version';
@@ -44,7 +46,11 @@ function describeIssues(issues: { path: (string | number)[]; message: string }[]
 export function createCore(config: CoreConfig): Core {
   mkdirSync(config.dataDir, { recursive: true });
   const events = new EventBus();
-  const memory = openWorkspace({ dataDir: config.dataDir, nativeBinding: config.nativeBinding });
+  let search!: SearchIndex;
+  const memory = openWorkspace({
+    dataDir: config.dataDir, nativeBinding: config.nativeBinding,
+    indexer: (store) => (search = new SearchIndex(store.db, new HashNgramEmbedder())),
+  });
   const context: CoreContext = {
     mode: config.mode,
     version: appVersion(),
@@ -59,7 +65,7 @@ export function createCore(config: CoreConfig): Core {
     fs: memory.fs, ready: memory.ready, dataDir: config.dataDir,
     settings: context.settings, secrets: context.secrets, events,
   });
-  const handlers = assemble([appHandlers, settingsHandlers, memoryHandlers, agentHandlers(analyst)]);
+  const handlers = assemble([appHandlers, settingsHandlers, memoryHandlers, agentHandlers(analyst), searchHandlers(() => search)]);
   const closers: (() => void | Promise<void>)[] = [];
   closers.push(async () => {
     await memory.ready.catch(() => undefined);

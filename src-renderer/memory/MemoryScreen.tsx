@@ -70,7 +70,7 @@ export function MemoryScreen(props: {
 
   const search = useQuery({
     queryKey: ['memory/search', { scope, query: searchQuery, filters: query }],
-    queryFn: () => searchMemory(client, { scope, query: searchQuery, filters: query || undefined, maxResults: SEARCH_RESULTS }),
+    queryFn: () => searchMemory(client, { scope, query: searchQuery, filters: query || undefined, max_results: SEARCH_RESULTS }),
     enabled: searching,
     placeholderData: keepPreviousData,
     retry: false,

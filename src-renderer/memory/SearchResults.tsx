@@ -12,10 +12,10 @@ export function SearchResults(props: {
     <ol className="search-results" data-testid="search-results" aria-label="Search results">
       {props.hits.map((h) => {
         const parts = [
-          h.semantic !== undefined && `meaning ${h.semantic.toFixed(2)}`,
-          h.keyword !== undefined && `keywords ${h.keyword.toFixed(2)}`,
-          h.recency !== undefined && `recency ${h.recency.toFixed(2)}`,
-        ].filter(Boolean);
+          `meaning ${h.semantic.toFixed(2)}`,
+          `keywords ${h.keyword.toFixed(2)}`,
+          `recency ${h.recency.toFixed(2)}`,
+        ];
         const selected = h.path === props.selectedPath;
         return (
           <li key={h.path}>
@@ -36,9 +36,9 @@ export function SearchResults(props: {
                 </span>
               </span>
               <span className="row-meta">
-                {props.showCategory && h.category && <span className="chip">{h.category}</span>}
-                {parts.length > 0 && <span className="chip subtle">{parts.join(' · ')}</span>}
-                {h.updatedAt && <span className="row-updated">{relativeTime(h.updatedAt)}</span>}
+                {props.showCategory && <span className="chip">{h.category}</span>}
+                <span className="chip subtle">{parts.join(' · ')}</span>
+                <span className="row-updated">{relativeTime(h.updatedAt)}</span>
               </span>
             </button>
           </li>

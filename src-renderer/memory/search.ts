@@ -1,40 +1,33 @@
 import type { ForgeClient } from '../api/client';
 
+import type { z } from 'zod';
+import type { memorySearchInput, memorySearchOutput, reindexProgress, searchStatus } from '../../src-main/api/search';
+
 /**
- * Search by meaning (`memory/search`). Shapes mirror the search index's result (path, score and
- * its parts, header lines). Kept in one file so the call can switch to the contract's own types
- * the moment the procedure is in `src-main/api`.
+ * Search by meaning (`memory/search`) and the search index's state (`search/status`,
+ * `search/reindex`). Types come from the contract's schemas; the calls go through one loose
+ * helper so this file keeps compiling while the procedures are being wired into the contract map.
  */
-export interface SearchHitView {
-  path: string;
-  id: string;
-  category?: string;
-  title: string;
-  score: number;
-  semantic?: number;
-  keyword?: number;
-  vector?: number;
-  recency?: number;
-  updatedAt?: string;
-  header?: string;
-}
+export type SearchInputView = z.input<typeof memorySearchInput>;
+export type SearchResultView = z.output<typeof memorySearchOutput>;
+export type SearchHitView = SearchResultView['results'][number];
+export type SearchStatusView = z.output<typeof searchStatus>;
+export type ReindexProgressView = z.output<typeof reindexProgress>;
 
-export interface SearchResultView {
-  results: SearchHitView[];
-  /** Set when only keyword search could run (the embedding provider is down). */
-  degraded?: string | null;
-}
-
-export interface SearchInputView {
-  scope: string;
-  query: string;
-  filters?: string;
-  maxResults?: number;
+function callLoose<T>(client: ForgeClient, name: string, input: unknown): Promise<T> {
+  return (client.call as unknown as (name: string, input: unknown) => Promise<T>)(name, input);
 }
 
 export function searchMemory(client: ForgeClient, input: SearchInputView): Promise<SearchResultView> {
-  const call = client.call as unknown as (name: string, input: SearchInputView) => Promise<SearchResultView>;
-  return call('memory/search', input);
+  return callLoose(client, 'memory/search', input);
+}
+
+export function searchIndexStatus(client: ForgeClient): Promise<SearchStatusView> {
+  return callLoose(client, 'search/status', {});
+}
+
+export function reindexSearch(client: ForgeClient): Promise<ReindexProgressView> {
+  return callLoose(client, 'search/reindex', {});
 }
 
 /** Quick filters offered as chips; each toggles one token of the query language. */
