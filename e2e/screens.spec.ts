@@ -146,6 +146,17 @@ test('settings: a bad value is shown next to its field, secrets show only set / 
   await expect(page.getByTestId('secret-status-voyageApiKey')).toHaveText('Not set');
 });
 
+test('settings show the search index and rebuild it on request', async ({ page, forge }) => {
+  await page.goto(`${forge.url}#/settings`);
+  const card = page.getByTestId('search-index');
+  await expect(card).toContainText(/indexed/i);
+  await expect(page.getByTestId('search-index-queued')).toHaveText('none');
+  await page.getByTestId('search-reindex').click();
+  await expect(card).toContainText(/rebuilt \d+ notes/i, { timeout: 30_000 });
+  await card.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(screenshotDir, 'settings-search-index.png') });
+});
+
 test('the status bar says when live updates are disconnected', async ({ page, forge }) => {
   await page.goto(forge.url);
   const events = page.getByTestId('status-events');

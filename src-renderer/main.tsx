@@ -2,9 +2,10 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { EventMessage, ProcedureOutput } from '../src-main/api';
 import { bridgeOf, windowClient } from './api/client';
-import { connectBridgeEvents, connectSocketEvents, eventsUrl } from './api/events';
+import { connectBridgeEvents, connectSocketEvents, eventsUrl, useReindexProgress } from './api/events';
 import { ForgeProvider, makeQueryClient, procedureKey } from './api/hooks';
 import { App } from './app/App';
+import { chatEvents, handleChatEvent } from './chat';
 import { useNotices } from './app/Notices';
 import { applyInitialTheme } from './app/theme';
 import './styles/app.css';
@@ -27,14 +28,32 @@ function onEvent(message: EventMessage) {
       useNotices.getState().push(p.level, p.message);
       break;
     }
+    case 'search/reindex-progress': {
+      const p = message.payload as { done: number; total: number; embedder: string };
+      useReindexProgress.setState(p, true);
+      if (p.done >= p.total) void queryClient.invalidateQueries({ queryKey: ['search/status'] });
+      break;
+    }
     default:
-      // Memory writes (by the analyst, the scheduler…) make cached listings stale.
-      if (String(message.event).startsWith('memory/')) void queryClient.invalidateQueries({ queryKey: ['memory/list'] });
+      if (String(message.event).startsWith('agent/')) {
+        handleChatEvent(message);
+        // The analyst may have written memory: what the Views and Expressions screens show is stale.
+        const wrote =
+          message.event === 'agent/done' ||
+          (message.event === 'agent/tool-result' && (message.payload as { name?: string }).name === 'write');
+        if (wrote) refreshMemory();
+      }
+  }
+}
+
+function refreshMemory() {
+  for (const key of ['memory/list', 'memory/read', 'memory/history', 'memory/audit', 'memory/search', 'search/status']) {
+    void queryClient.invalidateQueries({ queryKey: [key] });
   }
 }
 
 const bridge = bridgeOf(globalThis as { forge?: unknown });
-if (bridge) connectBridgeEvents(bridge, onEvent);
+if (bridge) connectBridgeEvents(bridge, onEvent, chatEvents);
 else connectSocketEvents(eventsUrl(window.location, client.token), onEvent, () => void queryClient.invalidateQueries());
 
 const root = document.getElementById('root');

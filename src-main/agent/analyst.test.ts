@@ -52,11 +52,13 @@ describe('the offline demo', () => {
       const out = await runDemo({ dataDir, emit: (e) => seen.push(e) });
       expect(out.error).toBeUndefined();
       expect(out.stop).toBe('answered');
-      expect(out.rounds).toBe(6);
-      expect(out.toolCalls.map((c) => `${c.name}${c.isError ? '!' : ''}`)).toEqual(['read', 'read', 'fetch', 'fetch', 'write', 'write!', 'write']);
+      expect(out.rounds).toBe(7);
+      expect(out.toolCalls.map((c) => `${c.name}${c.isError ? '!' : ''}`)).toEqual(['read', 'read', 'fetch', 'fetch', 'write', 'write!', 'review', 'write']);
       expect(out.toolCalls[5]!.result).toContain('- max_single_risk: actual 6, limit 5');
       expect(out.toolCalls[5]!.result).toContain('- max_gross_exposure: actual 217.5, limit 200');
-      expect(out.toolCalls[6]!.result).toMatch(/^Written: \/memory\/expressions\/E-004\.md \(status proposed/);
+      // The compliant Expression goes to an independent reviewer before the PM is asked.
+      expect(out.toolCalls[6]!.result).toMatch(/^VERDICT: approve_with_notes\n/);
+      expect(out.toolCalls[7]!.result).toMatch(/^Written: \/memory\/expressions\/E-004\.md \(status proposed/);
       expect(out.text).toMatch(/^DEMO summary/);
       const done = seen.find((e) => e.type === 'done');
       expect(done).toMatchObject({ type: 'done', demo: true, stop: 'answered' });
@@ -79,7 +81,7 @@ describe('the analyst service', () => {
     expect(events).toEqual([]);
   });
 
-  it('continues the session within 30 minutes with the last 15 lines of turn history in the prompt, then starts afresh', async () => {
+  it('continues the session within 30 minutes with the last 15 lines of turn history in the message and a system prompt fixed for the session, then starts afresh', async () => {
     const models: Recording[] = [];
     const a = analyst(() => {
       const m = new Recording(new ScriptedModel(answer(`Answer ${models.length + 1}: ${'line\n'.repeat(3)}`)));
@@ -97,11 +99,18 @@ describe('the analyst service', () => {
     }
     const history = t.ws.fs.readFile(`/session/${first.sessionId}/turn_history.md`);
     expect(history).toContain('## Turn 6');
-    const lastSystem = systemBlocks(models[5]!.requests[0]!.system).map((b) => b.text).join('\n');
-    // The prompt of turn 6 carries the last 15 lines written before it (turns 1–5).
+    const systemOf = (i: number) => systemBlocks(models[i]!.requests[0]!.system).map((b) => b.text).join('\n');
+    const messageOf = (i: number) => String(models[i]!.requests[0]!.messages[0]!.content);
+    // The system prompt never changes within the session (the prompt cache keeps serving it)...
+    for (let i = 1; i < 6; i++) expect(systemOf(i)).toBe(systemOf(0));
+    expect(systemOf(5)).not.toMatch(/turn \d/);
+    // ...while the message of turn 6 carries its time, its turn and the last 15 lines written before it (turns 1–5).
     const before = t.ws.fs.readFile(`/session/${first.sessionId}/turn_history.md`).split('## Turn 6')[0]!.trim().split('\n').slice(-15);
-    expect(lastSystem).toContain(before.join('\n'));
-    expect(lastSystem).not.toContain('First question about rates');
+    expect(messageOf(5)).toContain(`[${clock.toISOString()} · turn 6]`);
+    expect(messageOf(5)).toContain(before.join('\n'));
+    expect(messageOf(5)).not.toContain('First question about rates');
+    expect(messageOf(5)).toMatch(/\n\nPM: Question 6$/);
+    expect(messageOf(0)).toBe(`[2026-11-21T13:00:00.000Z · turn 1] First question about rates`);
 
     clock = new Date(clock.getTime() + 31 * 60_000);
     const fresh = await a.send({ message: 'After lunch' });

@@ -5,10 +5,11 @@ import type { GuardrailLimits } from '../guardrails';
 import { countContextTokens, ModelError, type ContextTokens, type Model, type SystemBlock, type Usage } from '../llm';
 import type { ProviderRegistry } from '../providers';
 import type { SearchRequest, SearchResponse } from '../search';
-import { analystTools, toModelTool, type AnalystTool, type AnalystToolContext, type ToolDefinition } from '../tools';
+import type { Reviewer } from '../executor';
+import { analystTools, toModelTool, type AnalystTool, type AnalystToolContext, type ReviewGate, type TaskBoard, type ToolDefinition } from '../tools';
 import { CancelledError, runAgent, type AgentEvent, type AgentStop } from './loop';
 import { buildSystemPrompt, stampUserMessage } from './prompt';
-import { SessionManager, type TriggerType } from './sessions';
+import { PRIOR_LINES, SessionManager, type TriggerType } from './sessions';
 import { workspaceSnapshot } from './workspace';
 
 export const DEFAULT_MAX_ROUNDS = 25;
@@ -55,6 +56,12 @@ export interface AnalystOptions {
   limits: () => GuardrailLimits;
   settings: () => { sessionTimeoutMinutes: number; timezone: string; maxRounds?: number };
   emit: (event: AnalystEvent) => void;
+  /** The task executor behind dispatch/collect; without it those tools are absent. */
+  tasks?: TaskBoard;
+  /** The adversarial reviewer behind review; without it the tool is absent. */
+  reviewer?: Pick<Reviewer, 'review'>;
+  /** Filed reviews: the write tool's gate for agent-proposed Expressions. */
+  reviews?: ReviewGate;
   /** Labels every run as the offline demo (prompt, events). */
   demo?: boolean;
   now?: () => Date;
@@ -65,6 +72,17 @@ interface LiveRun {
   sessionId: string;
   done: Promise<RunOutcome>;
 }
+
+/** What a session's system prompt is fixed to when this process first runs a turn of it. */
+interface SessionFrame {
+  startedAt: Date;
+  priorSummary: string | null;
+  /** Length of the turn history at that moment: later turns go in the user message. */
+  historyChars: number;
+}
+
+const MAX_FRAMES = 200;
+const HISTORY_FILE = 'turn_history.md';
 
 const emptyTotals = (): UsageTotals => ({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, cacheReadShare: 0 });
 
@@ -86,6 +104,7 @@ export class Analyst {
   readonly sessions: SessionManager;
   private readonly runs = new Map<string, LiveRun>();
   private readonly totals = new Map<string, UsageTotals>();
+  private readonly frames = new Map<string, SessionFrame>();
   private readonly now: () => Date;
 
   constructor(private readonly o: AnalystOptions) {
@@ -143,20 +162,50 @@ export class Analyst {
     await Promise.allSettled(all.map((r) => r.done));
   }
 
-  /** The system prompt and tools a run in this session gets, and what they occupy in context. */
-  prompt(session: { sessionId: string; turn: number; startedAt: Date; priorSummary?: string | null }): { system: SystemBlock[]; tools: AnalystTool[]; fixed: ContextTokens } {
-    const tools = analystTools({ providers: this.o.providers });
+  /** The analyst's tools, in their fixed order (all eight when the executor and reviewer are wired). */
+  tools(): AnalystTool[] {
+    return analystTools({ providers: this.o.providers, tasks: this.o.tasks, reviewer: this.o.reviewer });
+  }
+
+  /**
+   * The system prompt and tools a run in this session gets, and what they occupy in context. The
+   * session block is fixed the first time a session is seen (its turn history as it stood then), so
+   * every later turn of the session reads the whole system prompt from the cache.
+   */
+  prompt(session: { sessionId: string; turn?: number; startedAt: Date; priorSummary?: string | null }): { system: SystemBlock[]; tools: AnalystTool[]; fixed: ContextTokens } {
+    const tools = this.tools();
+    const frame = this.frameFor(session);
     const snapshot = workspaceSnapshot(this.o.fs, this.o.skillCatalog?.() ?? '', this.o.limits());
     const system = buildSystemPrompt(
       snapshot,
       {
-        startedAt: session.startedAt, timezone: this.o.settings().timezone, sessionId: session.sessionId,
-        turn: session.turn, priorSummary: session.priorSummary ?? undefined, demo: this.demo,
+        startedAt: frame.startedAt, timezone: this.o.settings().timezone, sessionId: session.sessionId,
+        priorSummary: frame.priorSummary ?? undefined, demo: this.demo,
       },
       { tools: tools.map((t) => t.name) },
     );
     const fixed = countContextTokens({ system, tools: tools.map((t) => toModelTool(t as ToolDefinition)), messages: [] });
     return { system, tools, fixed };
+  }
+
+  private frameFor(session: { sessionId: string; startedAt: Date; priorSummary?: string | null }): SessionFrame {
+    let frame = this.frames.get(session.sessionId);
+    if (frame) return frame;
+    frame = { startedAt: session.startedAt, priorSummary: session.priorSummary ?? null, historyChars: this.history(session.sessionId).length };
+    if (this.frames.size >= MAX_FRAMES) this.frames.delete(this.frames.keys().next().value!);
+    this.frames.set(session.sessionId, frame);
+    return frame;
+  }
+
+  private history(sessionId: string): string {
+    return this.o.fs.store.sessions.getFile(sessionId, HISTORY_FILE)?.content ?? '';
+  }
+
+  /** Turn history recorded since the session block was fixed (its last lines), for the user message. */
+  recentTurns(sessionId: string): string | null {
+    const frame = this.frames.get(sessionId);
+    const since = this.history(sessionId).slice(frame?.historyChars ?? 0).trim();
+    return since ? since.split('\n').slice(-PRIOR_LINES).join('\n') : null;
   }
 
   /** What any run starts with before the conversation: the meter's fixed part. */
@@ -195,6 +244,7 @@ export class Analyst {
         search: this.o.search,
         providers: this.o.providers,
         model,
+        reviews: this.o.reviews,
         signal,
         now: this.now,
       };
@@ -221,7 +271,7 @@ export class Analyst {
         model,
         role: 'agent',
         system,
-        messages: [{ role: 'user', content: stampUserMessage(message, this.now()) }],
+        messages: [{ role: 'user', content: stampUserMessage(message, this.now(), { turn: session.turn, recent: this.recentTurns(sessionId) }) }],
         tools,
         toolContext,
         maxRounds: settings.maxRounds ?? DEFAULT_MAX_ROUNDS,

@@ -1,12 +1,15 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findBundledDir, openWorkspace, type Workspace } from '../fs';
 import { defaultGuardrailLimits } from '../guardrails';
-import { loadScenario, ScriptedModel } from '../llm';
+import { ScriptedSubAgents } from '../executor/testing';
+import { loadScenario, ScriptedModel, type Model, type ModelCallRequest, type ModelStreamEvent, type ScenarioInput } from '../llm';
 import { CsvProvider, ProviderRegistry } from '../providers';
 import { HashNgramEmbedder, SearchIndex } from '../search';
+import { SkillLoader } from '../skills';
 import { Analyst, type AnalystEvent, type RunOutcome } from './analyst';
+import { buildDelegation } from './delegation';
 
 export const DEMO_MESSAGE = 'Morning check (demo): has anything changed for the Fed-cuts View, and is there a trade worth proposing?';
 
@@ -15,9 +18,11 @@ export interface DemoOptions {
   dataDir?: string;
   /** The seed workspace to copy (default: the app's bundled resources/seed). */
   seedDir?: string;
-  /** The demo material: scenario.json and data/*.csv (default: the bundled resources/demo). */
+  /** The demo material: scenario.json, subagents.json and data/*.csv (default: the bundled resources/demo). */
   demoDir?: string;
   skillCatalog?: () => string;
+  /** Skills for dispatched sub-agents (default: a loader over the bundled skills, closed with the demo). */
+  skills?: SkillLoader;
   emit?: (event: AnalystEvent) => void;
   now?: () => Date;
 }
@@ -31,6 +36,37 @@ export interface DemoRun {
   /** Settles when the scripted run ends; the workspace stays open for browsing until `close`. */
   done: Promise<RunOutcome>;
   close(): Promise<void>;
+}
+
+/**
+ * The demo's one model: the analyst's calls replay scenario.json; every other role (sub-agents,
+ * validators, the reviewer) replays its own script from subagents.json, so a nested call (the
+ * reviewer inside the review tool) never disturbs the analyst's script.
+ */
+class DemoModel implements Model {
+  readonly isScripted = true;
+  constructor(private readonly agent: ScriptedModel, private readonly others: ScriptedSubAgents) {}
+  get id(): string {
+    return this.agent.id;
+  }
+  private pick(request: ModelCallRequest): Model {
+    return !request.role || request.role === 'agent' ? this.agent : this.others;
+  }
+  call(request: ModelCallRequest) {
+    return this.pick(request).call(request);
+  }
+  stream(request: ModelCallRequest, onEvent: (event: ModelStreamEvent) => void) {
+    return this.pick(request).stream(request, onEvent);
+  }
+}
+
+function loadSubAgentScripts(file: string): Record<string, ScenarioInput> {
+  if (!existsSync(file)) return {};
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Record<string, ScenarioInput>;
+  } catch (e) {
+    throw new Error(`The demo's sub-agent scripts (${file}) are unreadable: ${(e as Error).message}. Reinstall Forge.`);
+  }
 }
 
 function bundled(rel: string, given?: string): string {
@@ -56,13 +92,26 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoRun> {
     indexer: (store) => (index = new SearchIndex(store.db, new HashNgramEmbedder())),
   });
   const scenario = loadScenario(join(demoDir, 'scenario.json'));
+  const model = new DemoModel(new ScriptedModel(scenario, { chunkSize: 24 }), new ScriptedSubAgents(loadSubAgentScripts(join(demoDir, 'subagents.json'))));
+  const providers = new ProviderRegistry([new CsvProvider({ dir: join(demoDir, 'data'), now: options.now })]);
+  const search = (req: Parameters<SearchIndex['search']>[0]) => index.search(req);
+  const skillsDir = options.skills ? null : findBundledDir('skills');
+  const skills = options.skills ?? new SkillLoader(skillsDir ?? join(dataDir, 'skills'), { mode: 'lenient' });
+  const delegation = buildDelegation({ fs: workspace.fs, skills, model, providers, search, limits: () => defaultGuardrailLimits, now: options.now });
+  const closeExtras = async () => {
+    await delegation.close();
+    if (!options.skills) skills.close();
+  };
   const analyst = new Analyst({
     fs: workspace.fs,
     ready: workspace.ready,
-    providers: new ProviderRegistry([new CsvProvider({ dir: join(demoDir, 'data'), now: options.now })]),
-    search: (req) => index.search(req),
-    skillCatalog: options.skillCatalog,
-    model: () => new ScriptedModel(scenario, { chunkSize: 24 }),
+    providers,
+    search,
+    skillCatalog: options.skillCatalog ?? (() => skills.formatCatalog({ maxDescription: 140 })),
+    model: () => model,
+    tasks: delegation.executor,
+    reviewer: delegation.reviewer,
+    reviews: delegation.reviews,
     limits: () => defaultGuardrailLimits,
     settings: () => ({ sessionTimeoutMinutes: 30, timezone: 'US/Eastern' }),
     emit: options.emit ?? (() => {}),
@@ -76,11 +125,13 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoRun> {
       analyst, workspace, dataDir, runId, sessionId, done,
       close: async () => {
         await analyst.close();
+        await closeExtras();
         await workspace.ready.catch(() => undefined);
         workspace.close();
       },
     };
   } catch (e) {
+    await closeExtras();
     workspace.close();
     throw e;
   }

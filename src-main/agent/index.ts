@@ -8,4 +8,6 @@ export { workspaceSnapshot, worstCalibration } from './workspace';
 export { Analyst, DEFAULT_MAX_ROUNDS } from './analyst';
 export type { AnalystEvent, AnalystOptions, RunOutcome, UsageTotals } from './analyst';
 export { startDemo, runDemo, DEMO_MESSAGE } from './demo';
+export { buildDelegation } from './delegation';
+export type { Delegation, DelegationOptions } from './delegation';
 export type { DemoOptions, DemoRun } from './demo';

@@ -5,9 +5,10 @@ import type { SystemBlock } from '../llm/types';
  * 1. the charter (identity, tools, principles, process) — identical for every session;
  * 2. the workspace snapshot (portfolio, Views index, skills, top PK, calibration) — stable within
  *    a session, so every turn after the first reads it from cache;
- * 3. the session block (id, start time, earlier turns) — fixed for the whole session. Anything that
- *    changes every call (the clock) goes in the user message instead: the API caches tools →
- *    system → messages as one prefix, so a changing system block would void the conversation's cache.
+ * 3. the session block (id, start time, the turn history as it stood when this session was first
+ *    picked up) — fixed for the whole session, so it is cached too. Anything that changes every
+ *    turn (the clock, the turn number, turns since) goes in the user message instead: the API caches
+ *    tools → system → messages as one prefix, so a changing system block would void the cache.
  */
 export const CHARTER = `You are Forge, the analyst working alongside a discretionary global macro portfolio manager (the PM). You keep and use the PM's long-term memory of Views, Expressions, Observations, Linkages, Process Knowledge (PK), Outcomes, Counterfactuals and Calibration.
 
@@ -48,12 +49,12 @@ export interface WorkspaceSnapshot {
   calibration: string;
 }
 
+/** What the session block says: fixed for the life of a session (never the turn or the clock). */
 export interface SessionBlock {
   startedAt: Date;
   timezone: string;
   sessionId: string;
-  turn: number;
-  /** The last lines of turn history when a session continues. */
+  /** The last lines of turn history at the moment the session was picked up (resumed), if any. */
   priorSummary?: string;
   demo?: boolean;
 }
@@ -70,10 +71,10 @@ export function workspaceBlock(w: WorkspaceSnapshot): string {
 
 export function sessionBlock(s: SessionBlock): string {
   const lines = [
-    `SESSION ${s.sessionId}, turn ${s.turn}, started ${s.startedAt.toISOString()} (PM's time zone ${s.timezone}). Each PM message starts with its own timestamp.`,
+    `SESSION ${s.sessionId}, started ${s.startedAt.toISOString()} (PM's time zone ${s.timezone}). Each PM message starts with its time and turn number, and with the turns since this session was picked up.`,
   ];
   if (s.demo) lines.push('This is the offline DEMO on a copy of the sample workspace; nothing here is the PM\'s real book.');
-  if (s.priorSummary) lines.push(`Earlier in this session:\n${s.priorSummary}\nMore: read('/session/turn_history.md').`);
+  if (s.priorSummary) lines.push(`Earlier in this session (before it was picked up):\n${s.priorSummary}\nMore: read('/session/turn_history.md').`);
   return lines.join('\n');
 }
 
@@ -100,11 +101,17 @@ export function buildSystemPrompt(workspace: WorkspaceSnapshot, session: Session
   return [
     { text: charterFor(options.tools), stable: true },
     { text: workspaceBlock(workspace), stable: true },
-    { text: sessionBlock(session), stable: false },
+    { text: sessionBlock(session), stable: true },
   ];
 }
 
-/** The PM's message as the model sees it: stamped with the time, which the system prompt no longer carries. */
-export function stampUserMessage(text: string, now: Date): string {
-  return `[${now.toISOString()}] ${text}`;
+/**
+ * The PM's message as the model sees it, carrying the per-turn facts the system prompt must not
+ * (they would void its cache): the time, the turn number and the turns recorded since the session
+ * block was fixed.
+ */
+export function stampUserMessage(text: string, now: Date, turn?: { turn: number; recent?: string | null }): string {
+  const stamp = turn ? `[${now.toISOString()} · turn ${turn.turn}]` : `[${now.toISOString()}]`;
+  if (!turn?.recent) return `${stamp} ${text}`;
+  return `${stamp}\nEarlier turns of this session:\n${turn.recent}\n\nPM: ${text}`;
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { settingsView } from './procedures';
 import { agentEvents } from './agent';
 import { searchEvents } from './search';
+import { taskEvents } from './tasks';
 
 /**
  * Events the UI can subscribe to. Progress is pushed (events); reads are pulled (procedures).
@@ -11,6 +12,7 @@ export const events = {
   'app/notice': z.object({ level: z.enum(['info', 'warning', 'error']), message: z.string() }),
   ...agentEvents,
   ...searchEvents,
+  ...taskEvents,
 } as const;
 
 export type Events = typeof events;

@@ -3,6 +3,7 @@ import { modelRoutingSchema } from './models';
 import { memoryProcedures } from './memory';
 import { searchProcedures } from './search';
 import { agentProcedures } from './agent';
+import { taskProcedures } from './tasks';
 
 /**
  * The one API contract: every procedure the UI (or any other client) can call, by `area/verb`.
@@ -80,6 +81,7 @@ export const procedures = {
   ...memoryProcedures,
   ...agentProcedures,
   ...searchProcedures,
+  ...taskProcedures,
 } as const;
 
 export type Procedures = typeof procedures;

@@ -1,17 +1,18 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventName, EventPayload } from '../api/events';
-import { Analyst, startDemo, type AnalystEvent, type DemoRun } from '../agent';
+import { Analyst, buildDelegation, startDemo, type AnalystEvent, type DemoRun } from '../agent';
 import type { SecretStore } from '../config/secrets';
 import { routerFor } from '../config/models';
 import type { SettingsFile } from '../config/settings-file';
+import type { ReviewLedger, TaskExecutor } from '../executor';
 import { findBundledDir, type ForgeFS } from '../fs';
 import type { GuardrailLimits } from '../guardrails';
 import { AnthropicModel, missingApiKeyError, type AnthropicModelOptions, type Model } from '../llm';
 import { CsvProvider, ProviderRegistry } from '../providers';
 import type { SearchRequest, SearchResponse } from '../search';
 import { SkillLoader } from '../skills';
-import { limitsFromConstraints } from '../tools';
+import { limitsFromConstraints, type AnalystTool, type AnalystToolContext } from '../tools';
 import type { EventBus } from './events';
 
 /** The core's pieces the analyst is built from (constructor injection; no module state). */
@@ -23,7 +24,12 @@ export interface AnalystDeps {
   secrets: SecretStore;
   events: EventBus;
   search?: (request: SearchRequest) => Promise<SearchResponse>;
-  /** Skill catalogue text for the prompt; default: the workspace's skills folder. */
+  /**
+   * The workspace's skills (<dataDir>/skills), shared by the prompt's catalogue and the executor.
+   * The caller owns it (closes it); without one the service opens its own and closes it.
+   */
+  skills?: SkillLoader;
+  /** Skill catalogue text for the prompt; default: the catalogue of `skills`. */
   skillCatalog?: () => string;
   /** Extra data providers; the local CSV provider (sample data) is always there as `market`. */
   providers?: ProviderRegistry;
@@ -35,6 +41,10 @@ export interface AnalystDeps {
 
 export interface AnalystService {
   readonly analyst: Analyst;
+  /** Sub-agents dispatched by the analyst (the Tasks screen reads and steers it). */
+  readonly executor: TaskExecutor<AnalystTool, AnalystToolContext>;
+  /** Reviews filed by the review tool: the gate before an Expression is offered to the PM. */
+  readonly reviews: ReviewLedger;
   /** Guardrail limits in force now (the PM's /portfolio/constraints.md, else defaults). */
   limits(): GuardrailLimits;
   hasApiKey(): boolean;
@@ -59,13 +69,9 @@ export function buildAnalyst(deps: AnalystDeps): AnalystService {
   const csvDir = deps.csvDir ?? findBundledDir(join('resources', 'demo', 'data'));
   const providers = deps.providers ?? new ProviderRegistry();
   if (csvDir && existsSync(csvDir) && !providers.get('market')) providers.register(new CsvProvider({ dir: csvDir }));
-  let skills: SkillLoader | null = null;
-  const skillCatalog =
-    deps.skillCatalog ??
-    (() => {
-      skills ??= new SkillLoader(join(deps.dataDir, 'skills'), { mode: 'lenient' });
-      return skills.formatCatalog({ maxDescription: 140 });
-    });
+  const ownSkills = deps.skills ? null : new SkillLoader(join(deps.dataDir, 'skills'), { mode: 'lenient' });
+  const skills = deps.skills ?? ownSkills!;
+  const skillCatalog = deps.skillCatalog ?? (() => skills.formatCatalog({ maxDescription: 140 }));
   const limits = () => {
     const fs = deps.fs;
     return limitsFromConstraints(fs.exists('/portfolio/constraints.md') ? fs.readFile('/portfolio/constraints.md') : null);
@@ -86,6 +92,8 @@ export function buildAnalyst(deps: AnalystDeps): AnalystService {
     return anthropic;
   };
   const emit = forwardEvents(deps.events);
+  // Sub-agents, validators and the reviewer use the analyst's own model, routed by role.
+  const delegation = buildDelegation({ fs: deps.fs, skills, model: anthropic, providers, limits, search: deps.search });
   const analyst = new Analyst({
     fs: deps.fs,
     ready: deps.ready,
@@ -93,6 +101,9 @@ export function buildAnalyst(deps: AnalystDeps): AnalystService {
     search: deps.search,
     skillCatalog,
     model,
+    tasks: delegation.executor,
+    reviewer: delegation.reviewer,
+    reviews: delegation.reviews,
     limits,
     settings: () => {
       const s = deps.settings.get();
@@ -104,11 +115,13 @@ export function buildAnalyst(deps: AnalystDeps): AnalystService {
 
   return {
     analyst,
+    executor: delegation.executor,
+    reviews: delegation.reviews,
     limits,
     hasApiKey,
     modelName: () => router('agent'),
     async demo() {
-      const run = await startDemo({ emit, skillCatalog });
+      const run = await startDemo({ emit, skillCatalog, skills });
       demos.set(run.runId, run);
       // The demo's folder stays on disk for browsing; its database closes when the run ends.
       void run.done.finally(() => {
@@ -126,7 +139,9 @@ export function buildAnalyst(deps: AnalystDeps): AnalystService {
     async close() {
       await analyst.close();
       await Promise.allSettled([...demos.values()].map((d) => d.close()));
-      skills?.close();
+      // Running sub-agents are stopped and recorded as interrupted while the database is still open.
+      await delegation.close();
+      ownSkills?.close();
     },
   };
 }

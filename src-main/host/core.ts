@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { fail, ok, type Envelope } from '../api/envelope';
 import { isProcedureName, procedures, type ProcedureName, type ProcedureOutput } from '../api/procedures';
@@ -14,7 +15,9 @@ import { settingsHandlers } from './handlers/settings';
 import { memoryHandlers } from './handlers/memory';
 import { agentHandlers } from './handlers/agent';
 import { searchHandlers } from './handlers/search';
+import { taskHandlers, toTaskView } from './handlers/tasks';
 import { HashNgramEmbedder, SearchIndex } from '../search';
+import { SkillLoader } from '../skills';
 import { buildAnalyst } from './analyst';
 import type { Handler, HandlerMap, PartialHandlerMap } from './handlers/types';
 import { appVersion } from './version';
@@ -61,17 +64,24 @@ export function createCore(config: CoreConfig): Core {
     events,
     memory,
   };
+  // One loader over the workspace's skills copy: the prompt's catalogue and the sub-agents both read it.
+  const skills = new SkillLoader(join(config.dataDir, 'skills'), { mode: 'lenient', watch: config.mode !== 'test' });
   const analyst = buildAnalyst({
     fs: memory.fs, ready: memory.ready, dataDir: config.dataDir,
-    settings: context.settings, secrets: context.secrets, events,
+    settings: context.settings, secrets: context.secrets, events, skills,
+    search: (request) => search.search(request),
   });
-  const handlers = assemble([appHandlers, settingsHandlers, memoryHandlers, agentHandlers(analyst), searchHandlers(() => search)]);
+  analyst.executor.onChange((t) => events.emit('tasks/changed', toTaskView(t)));
+  const handlers = assemble([
+    appHandlers, settingsHandlers, memoryHandlers, agentHandlers(analyst), searchHandlers(() => search), taskHandlers(analyst.executor, () => memory.fs),
+  ]);
   const closers: (() => void | Promise<void>)[] = [];
   closers.push(async () => {
     await memory.ready.catch(() => undefined);
     memory.close();
   });
-  // Registered after the workspace closer: closers run in reverse, so runs stop before the database closes.
+  closers.push(() => skills.close());
+  // Registered after the workspace closer: closers run in reverse, so runs and sub-agents stop before the database closes.
   closers.push(() => analyst.close());
   let closed = false;
 

@@ -1,6 +1,6 @@
 import { renderRecord } from '../fs';
 import type { Db, IndexableRecord, MemoryIndexer } from '../store';
-import { asBlob, dayNumber, ensureVectorTable, VEC_TABLE } from './vectors';
+import { asBlob, dayNumber, encodeVector, ensureVectorTable, VEC_TABLE } from './vectors';
 import type { Embedder } from './embedder';
 import { DEFAULT_BITS, Quantizer } from './quantizer';
 import { VectorCache } from './vector-cache';
@@ -227,7 +227,7 @@ export function writeEntry(
   db.prepare(
     `INSERT INTO search_entries (rid, category, embedder, vector) VALUES (?, ?, ?, ?)
      ON CONFLICT (rid) DO UPDATE SET category = excluded.category, embedder = excluded.embedder, vector = excluded.vector`,
-  ).run(r.rid, r.category, embedderId, asBlob(vector));
+  ).run(r.rid, r.category, embedderId, encodeVector(vector));
   // vec0 has no upsert: replace the row. Its rowids must be BigInt.
   db.prepare(`DELETE FROM ${VEC_TABLE} WHERE rowid = ?`).run(BigInt(r.rid));
   db.prepare(`INSERT INTO ${VEC_TABLE} (rowid, category, status, updated_day, embedding) VALUES (?, ?, ?, ?, vec_bit(?))`).run(

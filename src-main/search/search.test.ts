@@ -68,6 +68,39 @@ describe('index maintenance in the write transaction', () => {
   });
 });
 
+describe('the in-memory bit codes stay in step with the database', () => {
+  it('a rolled-back rewrite leaves search finding the committed text, and vec0 KNN agrees with the scan', async () => {
+    const index = new SearchIndex(store.db, new HashNgramEmbedder());
+    const fs = fsWith(index);
+    await fs.writeFile('/memory/views/V-001.md', view('V-001', 'Gold miners rerating', 'active', 'Gold miners lag bullion.'), pm);
+    await fs.writeFile('/memory/views/V-002.md', view('V-002', 'Short Aussie dollar', 'active', 'AUD terms of trade falling.'), pm);
+    expect((await index.search({ scope: '/memory/', query: 'gold miners' })).results[0].id).toBe('V-001');
+    const before = index.cache.codeOf((store.db.prepare("SELECT rid FROM memory_records WHERE id = 'V-001'").get() as { rid: number }).rid);
+    const rewrite = view('V-001', 'Aussie dollar terms of trade', 'active', 'AUD lower.');
+    await expect(
+      fs.transaction(
+        (tx) => {
+          tx.writeFile('/memory/views/V-001.md', rewrite, pm);
+          throw new Error('PM cancelled');
+        },
+        { prepare: [{ path: '/memory/views/V-001.md', content: rewrite }] },
+      ),
+    ).rejects.toThrow('PM cancelled');
+    const rid = (store.db.prepare("SELECT rid FROM memory_records WHERE id = 'V-001'").get() as { rid: number }).rid;
+    const stored = () => new Uint8Array((store.db.prepare('SELECT embedding FROM search_vec WHERE rowid = ?').get(BigInt(rid)) as { embedding: Buffer }).embedding);
+    expect(index.cache.codeOf(rid)).toEqual(stored());
+    // A committed rewrite is picked up too.
+    await fs.writeFile('/memory/views/V-001.md', view('V-001', 'Gold miners rerating', 'active', 'Gold miners lag bullion; adding.'), pm);
+    expect(index.cache.codeOf(rid)).toEqual(stored());
+    const after = await index.search({ scope: '/memory/', query: 'gold miners', mode: 'vector', weights: { semantic: 1, recency: 0 } });
+    expect(after.results[0].id).toBe('V-001');
+    expect(after.results[0].title).toBe('Gold miners rerating');
+    expect(before).not.toBeNull();
+    const viaVec0 = await index.search({ scope: '/memory/', query: 'gold miners', mode: 'vector', weights: { semantic: 1, recency: 0 }, tuning: { candidateSource: 'vec0' } });
+    expect(viaVec0.results.map((x) => [x.id, x.vector])).toEqual(after.results.map((x) => [x.id, x.vector]));
+  });
+});
+
 describe('ranking', () => {
   it('blends recency: of two equally relevant notes the newer ranks first, by the 1/(1+age/30) rule', async () => {
     const index = new SearchIndex(store.db, new HashNgramEmbedder());
@@ -185,6 +218,30 @@ describe('a failing embedder keeps writes safe and queues re-embedding', () => {
     const full = await index.search({ scope: '/memory/', query: 'carry basket' });
     expect(full.degraded).toBeNull();
     expect(full.results[0].vector).toBeGreaterThan(0);
+  });
+});
+
+describe('an embedder that never answers', () => {
+  it('times out: the write still commits within a second and the note is queued for re-embedding', async () => {
+    const server = createServer(() => {
+      /* never replies */
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+      const embedder = new OpenAICompatibleEmbedder({ apiKey: 'k', baseURL: base, dims: 16, timeoutMs: 150, maxRetries: 0 });
+      const index = new SearchIndex(store.db, embedder);
+      const fs = fsWith(index);
+      const t0 = Date.now();
+      await fs.writeFile('/memory/pk/PK-001.md', pk('PK-001', 'Do not chase gaps', 0.6, 'Wait for the first hour.'), pm);
+      expect(Date.now() - t0).toBeLessThan(1000);
+      expect(fs.readFile('/memory/pk/PK-001.md')).toMatch(/Do not chase gaps/);
+      expect(index.status()).toMatchObject({ queued: 1, indexed: 0 });
+      expect(index.status().lastError).toMatch(/did not answer within 150 ms/);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
   });
 });
 

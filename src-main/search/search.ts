@@ -1,12 +1,12 @@
 import { InvalidInputError } from '../common/errors';
 import { compileQuery, extractHeader, parseQuery, renderRecord, type QueryAst } from '../fs';
 import type { Db } from '../store';
-import { dot, type Embedder } from './embedder';
+import type { Embedder } from './embedder';
 import type { Quantizer } from './quantizer';
 import type { VectorCache } from './vector-cache';
 import { tokenize } from './hash-embedder';
 import { parseScope, type SearchScope } from './scope';
-import { asBlob, dayNumber, fromBlob, VEC_TABLE } from './vectors';
+import { asBlob, dayNumber, dotStored, VEC_TABLE } from './vectors';
 
 export const MAX_SEARCH_QUERY_CHARS = 2000;
 export const MAX_SEARCH_RESULTS = 50;
@@ -357,7 +357,7 @@ function rescore(db: Db, embedderId: string, qv: Float32Array, rids: number[]): 
   const rows = db
     .prepare('SELECT rid, vector FROM search_entries WHERE rid IN (SELECT value FROM json_each(?)) AND +embedder = ?')
     .all(JSON.stringify(rids), embedderId) as { rid: number; vector: Buffer }[];
-  return rows.map((r) => [r.rid, dot(qv, fromBlob(r.vector))]);
+  return rows.map((r) => [r.rid, r.vector.byteLength === qv.length + 4 ? dotStored(qv, r.vector) : 0]);
 }
 
 function respond(query: string, scope: SearchScope, filters: string, results: SearchHit[], degraded: string | null): SearchResponse {

@@ -129,6 +129,14 @@ export class VectorCache {
     this.free.push(slot);
   }
 
+  /** The cached code of one record (after catching up with the database), or null. */
+  codeOf(rid: number): Uint8Array | null {
+    this.refresh();
+    const slot = this.slotOf.get(rid);
+    if (slot === undefined) return null;
+    return new Uint8Array(this.codes.buffer.slice(slot * this.words * 4, (slot + 1) * this.words * 4));
+  }
+
   /** Record ids of the `count` codes nearest (hamming) to `query`, among rows passing `filter`. */
   nearest(query: Uint8Array, count: number, filter: ScanFilter): number[] {
     this.refresh();

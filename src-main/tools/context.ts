@@ -4,6 +4,11 @@ import type { Model } from '../llm';
 import type { ProviderRegistry } from '../providers';
 import type { SearchRequest, SearchResponse } from '../search';
 
+/** The review ledger's gate, as the write tool needs it (see executor/ReviewLedger). */
+export interface ReviewGate {
+  approvalFor(sessionId: string, content: string): { approved: boolean; message: string };
+}
+
 /** What the analyst's tools reach during one run: built per run by the agent service. */
 export interface AnalystToolContext {
   /** ForgeFS seen from the run's session: `/session/...` means this session's folder. */
@@ -17,6 +22,11 @@ export interface AnalystToolContext {
   providers: ProviderRegistry;
   /** The model the compact tool calls (role `compact`). */
   model?: Model;
+  /**
+   * Reviews filed in this workspace. When present, an agent may only propose an Expression whose
+   * exact text the latest review approved (issue 6: review before the PM is asked).
+   */
+  reviews?: ReviewGate;
   signal?: AbortSignal;
   now?: () => Date;
 }

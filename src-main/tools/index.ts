@@ -1,8 +1,11 @@
 export { defineTool, runTool, toAnthropicTool, toModelTool, inputJsonSchema } from './define';
 export type { ToolDefinition, ToolAnnotations, ToolResult } from './define';
-export type { AnalystToolContext } from './context';
+export type { AnalystToolContext, ReviewGate } from './context';
 export { analystTools } from './analyst-tools';
-export type { AnalystTool } from './analyst-tools';
+export type { AnalystTool, AnalystToolsOptions } from './analyst-tools';
+export { dispatchTool, subAgentToolFactory, runScriptTool, type TaskBoard } from './dispatch';
+export { collectTool, formatTask } from './collect';
+export { reviewTool, reviewerToolFactory } from './review';
 export { readTool, defaultDepth, formatListing, MAX_READ_CHARS } from './read';
 export { searchTool } from './search';
 export { writeTool } from './write';

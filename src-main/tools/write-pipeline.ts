@@ -19,6 +19,11 @@ export interface WriteOutcome {
 export interface WriteOptions {
   limits: GuardrailLimits;
   now?: () => Date;
+  /**
+   * The review gate for agent-proposed Expressions: given the text as written, may it be offered
+   * to the PM? Absent: no gate (the PM's own writes, tools tested alone).
+   */
+  review?: (content: string) => { approved: boolean; message: string };
 }
 
 /** A record to write plus what the write decided (status, refusal, side-effect records). */
@@ -155,6 +160,13 @@ export async function applyWrite(fs: ForgeFS, rawPath: string, content: string, 
         return { ok: false, message: `Not written: ${path}\n${formatViolations(violations)}\nChange the Expression so every limit passes, or drop it.`, violations, sideEffects: [] } satisfies WriteOutcome;
       }
     }
+    // Review comes after the hard limits: a trade that breaks them needs resizing, not a reviewer.
+    if (options.review && p.category === 'expressions' && p.status === 'proposed' && !isTrustedActor(writer.actor) && !unchangedRecord(tx, path, p.doc)) {
+      const gate = options.review(content);
+      if (!gate.approved) {
+        return { ok: false, message: `Not written: ${path} — review required before the PM is asked.\n${gate.message}`, sideEffects: [] } satisfies WriteOutcome;
+      }
+    }
     const r = tx.writeFile(path, p.content, writer);
     const side: string[] = [];
     if (r.archivedTo) side.push(`previous version archived to ${r.archivedTo}`);
@@ -171,6 +183,13 @@ export async function applyWrite(fs: ForgeFS, rawPath: string, content: string, 
     if (side.length) lines.push(`Also: ${side.join('; ')}.`);
     return { ok: true, message: lines.join('\n'), path: r.path, id: r.id, status: p.category === 'expressions' ? p.status : statusOf(p.doc.header) || undefined, sideEffects: side } satisfies WriteOutcome;
   }, { prepare });
+}
+
+/** True when the record at `path` already says exactly this (a re-save needs no new review). */
+function unchangedRecord(tx: ForgeTx, path: string, doc: MemoryDocument): boolean {
+  if (!tx.exists(path)) return false;
+  const before = parseRecord(tx.readFile(path));
+  return before.title === doc.title && (before.body ?? '').trim() === (doc.body ?? '').trim() && JSON.stringify(before.header) === JSON.stringify(doc.header);
 }
 
 /** Expressions linked to an invalidated View (its `expressions` list, or their `view_id`) go to review. */

@@ -6,14 +6,18 @@ import { applyWrite } from './write-pipeline';
 export const writeTool = defineTool({
   name: 'write',
   description:
-    'Write a memory record or session note. Records: `# <id or new> — title`, `key: value` header lines, `---`, body with ## SUMMARY. Use /memory/<category>/new.md for a new id (views, expressions, observations, linkages, pk, counterfactuals). Expressions need view_id, notional, max_loss_pct, duration_impact (factor optional), must pass the hard limits and land as proposed for the PM to approve. Session notes: /session/context/gaps.md, /session/integration_brief.md.',
+    'Write a memory record or session note. Records: `# <id or new> — title`, `key: value` header lines, `---`, body with ## SUMMARY. Use /memory/<category>/new.md for a new id (views, expressions, observations, linkages, pk, counterfactuals). Expressions need view_id, notional, max_loss_pct, duration_impact (factor optional), must pass the hard limits, must have been approved by review() in exactly this text, and land as proposed for the PM to approve. Session notes: /session/context/gaps.md, /session/integration_brief.md.',
   input: z.object({
     path: z.string().min(1).max(1000),
     content: z.string().min(1).max(200_000),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(input, ctx: AnalystToolContext) {
-    const out = await applyWrite(ctx.fs.fs, ctx.fs.resolve(input.path), input.content, ctx.writer, { limits: ctx.limits(), now: ctx.now });
+    const out = await applyWrite(ctx.fs.fs, ctx.fs.resolve(input.path), input.content, ctx.writer, {
+      limits: ctx.limits(),
+      now: ctx.now,
+      ...(ctx.reviews ? { review: (content: string) => ctx.reviews!.approvalFor(ctx.writer.sessionId ?? ctx.fs.sessionId, content) } : {}),
+    });
     return { content: out.message, ...(out.ok ? {} : { isError: true }) };
   },
 });

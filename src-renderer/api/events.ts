@@ -9,7 +9,7 @@ import type { ForgeBridge } from './client';
  */
 
 /** Every event the renderer listens to. `satisfies` keeps this list honest against the contract. */
-export const knownEvents = ['settings/changed', 'app/notice'] as const satisfies readonly EventName[];
+export const knownEvents = ['settings/changed', 'app/notice', 'search/reindex-progress'] as const satisfies readonly EventName[];
 
 export type ConnectionState = 'connecting' | 'connected' | 'disconnected';
 
@@ -29,6 +29,11 @@ export const useConnection = create<ConnectionStore>((set) => ({
 }));
 
 export type EventListener = (message: EventMessage) => void;
+
+/** The latest search-index rebuild progress pushed by the core (null when none has run). */
+export const useReindexProgress = create<{ done: number; total: number; embedder: string } | { done: null }>(() => ({
+  done: null,
+}));
 
 /** Delay before reconnect attempt `n` (0-based): 0.5 s doubling to a 10 s ceiling, with ±20% jitter so tabs do not stampede. */
 export function backoffMs(attempt: number, random: () => number = Math.random): number {
@@ -57,8 +62,14 @@ export interface EventsConnection {
   close(): void;
 }
 
-export function connectBridgeEvents(bridge: ForgeBridge, listener: EventListener): EventsConnection {
-  const offs = knownEvents.map((event) =>
+/** @param extra events a feature listens to besides the shared ones (e.g. the chat's `agent/*`). */
+export function connectBridgeEvents(
+  bridge: ForgeBridge,
+  listener: EventListener,
+  extra: readonly EventName[] = [],
+): EventsConnection {
+  const names = [...new Set<EventName>([...knownEvents, ...extra])];
+  const offs = names.map((event) =>
     bridge.on(event, (payload) => listener({ event, payload } as EventMessage)),
   );
   useConnection.getState().set('connected');

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useProcedure } from '../api/hooks';
 import { SettingsScreen } from '../settings/SettingsScreen';
 import { MemoryScreen } from '../memory/MemoryScreen';
+import { ChatScreen } from '../chat';
 import { ComingSoon } from './ComingSoon';
 import { ErrorBoundary } from './ErrorBoundary';
 import { Notices } from './Notices';
@@ -23,6 +24,13 @@ export function App() {
 
   let screen;
   switch (route.screen) {
+    case 'chat':
+      screen = (
+        <section className="screen" data-testid="screen-chat" aria-label="Chat">
+          <ChatScreen />
+        </section>
+      );
+      break;
     case 'settings':
       screen = <SettingsScreen />;
       break;

@@ -18,7 +18,7 @@ export const screenInfo: Record<Screen, ScreenInfo> = {
       'Each tool call (read, search, write, dispatch…) shown inline as it happens',
       'Sub-agent tasks started from the conversation, with their results',
     ],
-    built: false,
+    built: true,
   },
   views: {
     label: 'Views',

@@ -1,33 +1,23 @@
+import type { ProcedureInput, ProcedureOutput } from '../../src-main/api';
 import type { ForgeClient } from '../api/client';
 
-import type { z } from 'zod';
-import type { memorySearchInput, memorySearchOutput, reindexProgress, searchStatus } from '../../src-main/api/search';
-
-/**
- * Search by meaning (`memory/search`) and the search index's state (`search/status`,
- * `search/reindex`). Types come from the contract's schemas; the calls go through one loose
- * helper so this file keeps compiling while the procedures are being wired into the contract map.
- */
-export type SearchInputView = z.input<typeof memorySearchInput>;
-export type SearchResultView = z.output<typeof memorySearchOutput>;
+/** Search by meaning (`memory/search`) and the search index's state (`search/status`, `search/reindex`). */
+export type SearchInputView = ProcedureInput<'memory/search'>;
+export type SearchResultView = ProcedureOutput<'memory/search'>;
 export type SearchHitView = SearchResultView['results'][number];
-export type SearchStatusView = z.output<typeof searchStatus>;
-export type ReindexProgressView = z.output<typeof reindexProgress>;
-
-function callLoose<T>(client: ForgeClient, name: string, input: unknown): Promise<T> {
-  return (client.call as unknown as (name: string, input: unknown) => Promise<T>)(name, input);
-}
+export type SearchStatusView = ProcedureOutput<'search/status'>;
+export type ReindexProgressView = ProcedureOutput<'search/reindex'>;
 
 export function searchMemory(client: ForgeClient, input: SearchInputView): Promise<SearchResultView> {
-  return callLoose(client, 'memory/search', input);
+  return client.call('memory/search', input);
 }
 
 export function searchIndexStatus(client: ForgeClient): Promise<SearchStatusView> {
-  return callLoose(client, 'search/status', {});
+  return client.call('search/status', {});
 }
 
 export function reindexSearch(client: ForgeClient): Promise<ReindexProgressView> {
-  return callLoose(client, 'search/reindex', {});
+  return client.call('search/reindex', {});
 }
 
 /** Quick filters offered as chips; each toggles one token of the query language. */

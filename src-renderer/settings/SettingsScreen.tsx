@@ -6,6 +6,7 @@ import { fieldErrors, readableMessage, errorHeadline } from '../api/errors';
 import { modelRoleInfo } from './models';
 import { draftFrom, draftValue, patchFrom, sameDraft, withValue, type DraftField } from './form';
 import { SecretsSection } from './SecretsSection';
+import { SearchIndexCard } from './SearchIndexCard';
 
 type SettingsView = ProcedureOutput<'settings/get'>;
 
@@ -38,6 +39,7 @@ export function SettingsScreen() {
         <>
           <SettingsForm view={query.data} />
           <SecretsSection view={query.data} />
+          <SearchIndexCard />
         </>
       )}
       {info.data && (

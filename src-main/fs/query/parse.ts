@@ -112,7 +112,7 @@ export function parseQuery(query: string): QueryAst {
     }
     const key = t.key;
     if (!KEY_RE.test(key)) throw syntaxError(t.column, `"${key}" is not a field name`, 'Use letters, digits and underscores.');
-    if (t.text === '') throw syntaxError(t.column + key.length + t.op!.length, `no value after "${key}${t.op}"`, `Write e.g. ${key}${t.op === ':' ? 'active' : '0.6'}.`);
+    if (t.text === '') throw syntaxError(t.column + key.length + t.op!.length, `no value after "${key}${t.op}"`, `Write e.g. ${key}${t.op}${t.op === ':' ? 'active' : '0.6'}.`);
     if (t.op === ':') {
       const lower = key.toLowerCase();
       if (lower === 'since') {

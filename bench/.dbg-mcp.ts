@@ -1,0 +1,150 @@
+/**
+ * `npm run bench -- mcp [--n=2000]`: the governance MCP server's latency.
+ * - stdio: `tools/call forge_get_contract` (cached) through `forge mcp`, against a bare SDK echo server
+ *   spawned the same way in the same run (ratio = forge / echo);
+ * - HTTP: the same call over Streamable HTTP with one reused session;
+ * - 20 concurrent HTTP clients × 500 calls: errors and p95;
+ * - cold start of `forge mcp` (the bundled CLI, as installed) to the `initialize` response.
+ * Last line: {"bench":"mcp","stdio_p50_ms","stdio_p95_ms","echo_p50_ms","ratio","http_p50_ms","http_p95_ms",
+ *             "concurrent_errors","concurrent_p95_ms","cold_start_ms"}.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startMcpHttpServer } from '../src-main/mcp/http';
+import { createMcpService } from '../src-main/mcp/service';
+import { median, percentile, report, round, timeRuns } from './_stats';
+
+// The SDK's stdio close waits on unref'd timers; keep the loop alive until the report is printed.
+const keepAlive = setInterval(() => undefined, 1_000);
+const arg = (name: string, dflt: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? dflt);
+const n = arg('n', 2000);
+const perClient = arg('calls', 500);
+const root = join(import.meta.dirname, '..');
+const tsx = join(root, 'node_modules', '.bin', 'tsx');
+const contracts = join(root, 'contracts');
+const tmp = mkdtempSync(join(tmpdir(), 'forge-bench-mcp-'));
+const env = { PATH: process.env.PATH ?? '', HOME: tmp, FORGEGUARD_LOCAL: '1' };
+
+async function stdioClient(command: string, args: string[]): Promise<Client> {
+  const client = new Client({ name: 'bench', version: '1' });
+  await client.connect(new StdioClientTransport({ command, args, env, cwd: tmp, stderr: 'ignore' }));
+  return client;
+}
+
+function check(r: unknown): void {
+  if ((r as { isError?: boolean }).isError) throw new Error(JSON.stringify(r).slice(0, 300));
+}
+
+// 1. stdio, forge vs a bare echo server, interleaved in blocks so machine noise hits both alike.
+const forge = await stdioClient(tsx, [join(root, 'src-main', 'host', 'cli.ts'), 'mcp', '--contracts', contracts, '--data', tmp]);
+const echo = await stdioClient(tsx, [join(root, 'bench', '_mcp-echo.ts')]);
+const forgeCall = async () => check(await forge.callTool({ name: 'forge_get_contract', arguments: { name: 'stack' } }));
+const echoCall = async () => check(await echo.callTool({ name: 'echo', arguments: { text: 'stack' } }));
+const stdioSamples: number[] = [];
+const echoSamples: number[] = [];
+for (let block = 0; block < 10; block++) {
+  stdioSamples.push(...(await timeRuns(n / 10, forgeCall, block === 0 ? 100 : 5)));
+  echoSamples.push(...(await timeRuns(n / 10, echoCall, block === 0 ? 100 : 5)));
+}
+await forge.close();
+await echo.close();
+
+console.error('E');
+// 2. HTTP with one reused session.
+const service = createMcpService({ dataDir: tmp, contractsDir: contracts, workDir: tmp, mode: 'local', env: {} });
+const http = await startMcpHttpServer({ service });
+const token = service.token.get();
+async function httpClient(): Promise<Client> {
+  const client = new Client({ name: 'bench-http', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  return client;
+}
+const one = await httpClient();
+const httpSamples = await timeRuns(n, async () => check(await one.callTool({ name: 'forge_get_contract', arguments: { name: 'stack' } })), 200);
+await one.close();
+
+console.error('F');
+// 3. 20 concurrent clients × perClient calls.
+const clients = await Promise.all(Array.from({ length: 20 }, () => httpClient()));
+let errors = 0;
+const concurrent: number[] = [];
+await Promise.all(
+  clients.map(async (c) => {
+    for (let i = 0; i < perClient; i++) {
+      const t0 = process.hrtime.bigint();
+      try {
+        check(await c.callTool({ name: 'forge_get_contract', arguments: { name: i % 2 ? 'stack' : 'boundaries' } }));
+      } catch {
+        errors++;
+      }
+      concurrent.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+  }),
+);
+await Promise.all(clients.map((c) => c.close()));
+await http.close();
+service.close();
+
+console.error('G');
+// 4. Cold start: bundle the CLI as the installed app runs it (out/main/cli.js is built the same way).
+const bundle = join(tmp, 'forge-cli.mjs');
+const built = spawnSync(
+  join(root, 'node_modules', '.bin', 'esbuild'),
+  [join(root, 'src-main', 'host', 'cli.ts'), '--bundle', '--platform=node', '--format=esm', '--packages=external', `--outfile=${bundle}`, '--log-level=error'],
+  { cwd: root, encoding: 'utf8' },
+);
+if (built.status !== 0) throw new Error(`esbuild failed: ${built.stderr}`);
+// --packages=external resolves packages from the bundle's folder: run it from inside the repo.
+const coldBundle = join(root, 'out', `.bench-forge-cli-${process.pid}.mjs`);
+spawnSync('cp', [bundle, coldBundle]);
+function coldStart(command: string, args: string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    const child = spawn(command, args, { env, cwd: tmp });
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += String(d);
+      if (out.includes('"id":1')) {
+        resolve(Number(process.hrtime.bigint() - t0) / 1e6);
+        child.kill();
+      }
+    });
+    child.on('error', reject);
+    child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'cold', version: '1' } } }) + '\n');
+  });
+}
+const cold: number[] = [];
+const coldTsx: number[] = [];
+for (let i = 0; i < 7; i++) cold.push(await coldStart(process.execPath, [coldBundle, 'mcp', '--contracts', contracts, '--data', tmp]));
+for (let i = 0; i < 3; i++) coldTsx.push(await coldStart(tsx, [join(root, 'src-main', 'host', 'cli.ts'), 'mcp', '--contracts', contracts, '--data', tmp]));
+rmSync(coldBundle, { force: true });
+rmSync(tmp, { recursive: true, force: true });
+
+console.error('H');
+const stdioP50 = median(stdioSamples);
+const echoP50 = median(echoSamples);
+console.log(`stdio forge_get_contract (cached): p50 ${round(stdioP50)} ms, p95 ${round(percentile(stdioSamples, 95))} ms over ${stdioSamples.length} calls`);
+console.log(`stdio bare SDK echo:               p50 ${round(echoP50)} ms, p95 ${round(percentile(echoSamples, 95))} ms`);
+console.log(`HTTP, one session:                 p50 ${round(median(httpSamples))} ms, p95 ${round(percentile(httpSamples, 95))} ms`);
+console.log(`HTTP, 20 clients x ${perClient}:          ${errors} errors, p95 ${round(percentile(concurrent, 95))} ms`);
+console.log(`cold start to initialize:          bundled ${round(median(cold), 1)} ms (median of ${cold.length}), via tsx ${round(median(coldTsx), 1)} ms`);
+report({
+  bench: 'mcp',
+  stdio_p50_ms: round(stdioP50),
+  stdio_p95_ms: round(percentile(stdioSamples, 95)),
+  echo_p50_ms: round(echoP50),
+  ratio: round(stdioP50 / echoP50, 2),
+  http_p50_ms: round(median(httpSamples)),
+  http_p95_ms: round(percentile(httpSamples, 95)),
+  concurrent_errors: errors,
+  concurrent_p95_ms: round(percentile(concurrent, 95)),
+  cold_start_ms: round(median(cold), 1),
+  cold_start_tsx_ms: round(median(coldTsx), 1),
+});
+clearInterval(keepAlive);
+process.exit(0);

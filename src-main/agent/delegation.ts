@@ -1,0 +1,68 @@
+import { Reviewer, ReviewLedger, TaskExecutor, type TaskBudget } from '../executor';
+import type { ForgeFS } from '../fs';
+import type { GuardrailLimits } from '../guardrails';
+import type { Model } from '../llm';
+import type { ProviderRegistry } from '../providers';
+import type { SearchRequest, SearchResponse } from '../search';
+import type { SkillLoader } from '../skills';
+import { analystTools, reviewerToolFactory, subAgentToolFactory, type AnalystTool, type AnalystToolContext } from '../tools';
+import { runAgent } from './loop';
+
+export interface DelegationOptions {
+  fs: ForgeFS;
+  skills: SkillLoader;
+  /** The analyst's own model: sub-agents, validators and the reviewer route by role through it. */
+  model: Model;
+  providers: ProviderRegistry;
+  limits: () => GuardrailLimits;
+  search?: (request: SearchRequest) => Promise<SearchResponse>;
+  concurrency?: number;
+  budget?: Partial<TaskBudget>;
+  now?: () => Date;
+}
+
+/** What dispatch, collect and review run on, built once per workspace. */
+export interface Delegation {
+  executor: TaskExecutor<AnalystTool, AnalystToolContext>;
+  reviewer: Reviewer<AnalystTool, AnalystToolContext>;
+  reviews: ReviewLedger;
+  /** Stops running sub-agents (they are recorded as interrupted); call before the database closes. */
+  close(): Promise<void>;
+}
+
+/**
+ * The executor and the reviewer over one workspace, sharing the analyst's model and tools:
+ * sub-agents get the read-only tools their skill grants, the reviewer read and fetch. Both run the
+ * same bounded loop as the analyst; every review is filed for the write tool's gate.
+ */
+export function buildDelegation(o: DelegationOptions): Delegation {
+  const base = analystTools({ providers: o.providers });
+  const contextFor = (sessionId: string): AnalystToolContext => ({
+    fs: o.fs.forSession(sessionId),
+    writer: { actor: 'agent', sessionId },
+    limits: o.limits,
+    search: o.search,
+    providers: o.providers,
+    model: o.model,
+    now: o.now,
+  });
+  const executor = new TaskExecutor<AnalystTool, AnalystToolContext>({
+    db: o.fs.store.db,
+    files: o.fs,
+    skills: o.skills,
+    model: o.model,
+    runLoop: runAgent,
+    toolsFor: subAgentToolFactory({ available: base, skills: o.skills, contextFor }),
+    concurrency: o.concurrency,
+    budget: o.budget,
+    now: o.now,
+  });
+  const reviews = new ReviewLedger(o.fs.store.db, o.now);
+  const reviewer = new Reviewer<AnalystTool, AnalystToolContext>({
+    model: o.model,
+    runLoop: runAgent,
+    ledger: reviews,
+    toolsFor: reviewerToolFactory({ available: base, contextFor }),
+  });
+  return { executor, reviewer, reviews, close: () => executor.close() };
+}

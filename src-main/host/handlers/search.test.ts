@@ -1,0 +1,76 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EnvSecretStore } from '../../config/secrets';
+import { createCore, type Core } from '../core';
+
+let dir: string;
+let core: Core;
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'forge-searchapi-'));
+  core = createCore({ dataDir: dir, mode: 'test', secrets: new EnvSecretStore({}) });
+  await core.context.memory.ready;
+});
+afterEach(async () => {
+  await core.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('memory/search API', () => {
+  it('finds the demo View about Fed cuts, with scores and the tool-formatted text', async () => {
+    const r = await core.invoke('memory/search', { scope: '/memory/views/', query: 'Fed cuts before the ECB', max_results: 3 });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.value.results[0].path).toBe('/memory/views/V-001.md');
+    expect(r.value.results[0].header.split('\n')[1]).toBe('status: active');
+    expect(r.value.results.length).toBeLessThanOrEqual(3);
+    expect(r.value.formatted.split('\n')[0]).toBe(`Search: 'Fed cuts before the ECB' in /memory/views/ (${r.value.results.length} results)`);
+    for (const x of r.value.results) expect(x.score).toBeCloseTo(0.7 * x.semantic + 0.3 * x.recency, 3);
+  });
+
+  it('uses the search weights from Settings', async () => {
+    await core.invoke('settings/set', { settings: { searchWeights: { semantic: 1, recency: 0 } } });
+    const r = await core.invoke('memory/search', { scope: '/memory/', query: 'Fed cuts' });
+    expect(r.ok && r.value.results.every((x) => Math.abs(x.score - x.semantic) < 1e-3)).toBe(true);
+  });
+
+  it('bad input comes back as invalid_input with a readable message, never a crash', async () => {
+    const bad: [Record<string, unknown>, RegExp][] = [
+      [{ scope: '/memory/', query: '' }, /empty/],
+      [{ scope: '/memory/', query: 'x'.repeat(100_000) }, /characters long/],
+      [{ scope: '/memory/unknown/', query: 'rates' }, /no memory folder/],
+      [{ scope: '/memory/', query: 'rates', filters: 'since:2026-13-01' }, /not a date/],
+    ];
+    for (const [input, msg] of bad) {
+      const r = await core.invoke('memory/search', input as never);
+      expect(r.ok).toBe(false);
+      if (r.ok) continue;
+      expect(r.error.code).toBe('invalid_input');
+      expect(r.error.message).toMatch(msg);
+    }
+    const odd = await core.invoke('memory/search', { scope: '/memory/', query: 'Fed \uDC00cuts' });
+    expect(odd.ok).toBe(true);
+  });
+});
+
+describe('search/status and search/reindex', () => {
+  it('reports the offline embedder, nothing queued, every record indexed; reindex streams progress', async () => {
+    const s = await core.invoke('search/status', {});
+    expect(s.ok).toBe(true);
+    if (!s.ok) return;
+    expect(s.value).toMatchObject({ embedder: 'hash-ngram-384', dims: 384, stale: false, queued: 0 });
+    expect(s.value.indexed).toBe(s.value.records);
+    expect(s.value.records).toBeGreaterThan(5);
+
+    const seen: { done: number; total: number }[] = [];
+    const off = core.context.events.subscribe((m) => {
+      if (m.event === 'search/reindex-progress') seen.push(m.payload as { done: number; total: number });
+    });
+    const r = await core.invoke('search/reindex', {});
+    off();
+    expect(r.ok && r.value).toEqual({ done: s.value.records, total: s.value.records, embedder: 'hash-ngram-384' });
+    expect(seen[0].done).toBe(0);
+    expect(seen.at(-1)).toEqual({ done: s.value.records, total: s.value.records, embedder: 'hash-ngram-384' });
+  });
+});
