@@ -12,7 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMcpHttpServer } from '../src-main/mcp/http';
@@ -97,8 +97,11 @@ const built = spawnSync(
 );
 if (built.status !== 0) throw new Error(`esbuild failed: ${built.stderr}`);
 // --packages=external resolves packages from the bundle's folder: run it from inside the repo.
-const coldBundle = join(root, 'out', `.bench-forge-cli-${process.pid}.mjs`);
-spawnSync('cp', [bundle, coldBundle]);
+// The CLI runs its main only when the file is named cli.*, as out/main/cli.js is.
+const coldDir = join(root, 'out', `.bench-mcp-${process.pid}`);
+mkdirSync(coldDir, { recursive: true });
+const coldBundle = join(coldDir, 'cli.mjs');
+copyFileSync(bundle, coldBundle);
 function coldStart(command: string, args: string[]): Promise<number> {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
@@ -112,6 +115,7 @@ function coldStart(command: string, args: string[]): Promise<number> {
       }
     });
     child.on('error', reject);
+    child.on('exit', (code) => reject(new Error(`forge mcp exited (${code}) before answering initialize`)));
     child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'cold', version: '1' } } }) + '\n');
   });
 }
@@ -119,7 +123,7 @@ const cold: number[] = [];
 const coldTsx: number[] = [];
 for (let i = 0; i < 7; i++) cold.push(await coldStart(process.execPath, [coldBundle, 'mcp', '--contracts', contracts, '--data', tmp]));
 for (let i = 0; i < 3; i++) coldTsx.push(await coldStart(tsx, [join(root, 'src-main', 'host', 'cli.ts'), 'mcp', '--contracts', contracts, '--data', tmp]));
-rmSync(coldBundle, { force: true });
+rmSync(coldDir, { recursive: true, force: true });
 rmSync(tmp, { recursive: true, force: true });
 
 const stdioP50 = median(stdioSamples);

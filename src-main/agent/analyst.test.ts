@@ -123,6 +123,30 @@ describe('the analyst service', () => {
     await expect(a.send({ message: 'more', sessionId: first.sessionId })).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('read-only') });
   });
 
+  it('a session picked up after a restart carries its earlier turns in a session block that then stays fixed', async () => {
+    const first = analyst(() => new ScriptedModel(answer('Rates first.')));
+    const one = await first.send({ message: 'Before the restart' });
+    await first.wait(one.runId);
+    const models: Recording[] = [];
+    const second = analyst(() => {
+      const m = new Recording(new ScriptedModel(answer(`After ${models.length + 1}`)));
+      models.push(m);
+      return m;
+    });
+    for (const q of ['Picked up again', 'And once more']) {
+      clock = new Date(clock.getTime() + 5 * 60_000);
+      const r = await second.send({ message: q });
+      expect(r.sessionId).toBe(one.sessionId);
+      await second.wait(r.runId);
+    }
+    const systemOf = (i: number) => systemBlocks(models[i]!.requests[0]!.system).map((b) => b.text).join('\n');
+    expect(systemOf(0)).toContain('Earlier in this session (before it was picked up):\n## Turn 1 (2026-11-21T13:00:00.000Z)\nQuery: Before the restart');
+    expect(systemOf(1)).toBe(systemOf(0));
+    const lastMessage = String(models[1]!.requests[0]!.messages[0]!.content);
+    expect(lastMessage).toMatch(/ · turn 3\]\nEarlier turns of this session:\n## Turn 2 \([^)]+\)\nQuery: Picked up again/);
+    expect(lastMessage).not.toContain('Before the restart');
+  });
+
   it('starts a new session for a scheduled trigger even when one is active', async () => {
     const a = analyst(() => new ScriptedModel(answer('ok')));
     const pm = await a.send({ message: 'hello' });

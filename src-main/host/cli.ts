@@ -28,7 +28,7 @@ export async function main(argv: string[]): Promise<number> {
       return serve(rest);
     case 'mcp':
       // Loaded on demand: an IDE times this spawn, and nothing else of the host is needed.
-      return (await import('../mcp')).runMcpCli(rest, appVersion());
+      return (await import('../mcp/cli')).runMcpCli(rest, appVersion());
     case 'demo':
       return (await import('./analyst')).forgeDemoCli(rest);
     case 'version':

@@ -1,6 +1,5 @@
 import { existsSync, readFileSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { AppError, NotFoundError } from '../common/errors';
 import { TtlCache } from './cache';
 import { CACHE_TTL_SECONDS, CONTRACT_BRIEFS, CONTRACT_MAP, CONTRACT_NAMES, type ContractName } from './config';
@@ -83,11 +82,12 @@ export class LocalSource implements GovernanceSource {
     }
   }
 
-  private parse(name: ContractName, text: string): unknown {
+  private async parse(name: ContractName, text: string): Promise<unknown> {
     const { file, format } = CONTRACT_MAP[name];
     try {
       if (format === 'json') return JSON.parse(text);
-      if (format === 'yaml') return parseYaml(text);
+      // Loaded on first use: the YAML parser is not needed to start the server.
+      if (format === 'yaml') return (await import('yaml')).parse(text);
       return text;
     } catch (e) {
       throw new ContractFileError(file, `is not valid ${format.toUpperCase()}: ${(e as Error).message.split('\n')[0]}. Fix the file in ${this.location}.`);
@@ -97,7 +97,7 @@ export class LocalSource implements GovernanceSource {
   loadContract(name: ContractName): Promise<LoadedContract> {
     return this.cache.getOrLoad(
       `contract:${name}`,
-      () => ({ name, file: CONTRACT_MAP[name].file, format: CONTRACT_MAP[name].format, content: this.parse(name, this.readText(name)) }),
+      async () => ({ name, file: CONTRACT_MAP[name].file, format: CONTRACT_MAP[name].format, content: await this.parse(name, this.readText(name)) }),
       [this.pathOf(name)],
     );
   }

@@ -357,7 +357,7 @@ function rescore(db: Db, embedderId: string, qv: Float32Array, rids: number[]): 
   const rows = db
     .prepare('SELECT rid, vector FROM search_entries WHERE rid IN (SELECT value FROM json_each(?)) AND +embedder = ?')
     .all(JSON.stringify(rids), embedderId) as { rid: number; vector: Buffer }[];
-  return rows.map((r) => [r.rid, r.vector.byteLength === qv.length + 4 ? dotStored(qv, r.vector) : 0]);
+  return rows.map((r) => [r.rid, r.vector.byteLength === qv.length * 4 ? dotStored(qv, r.vector) : 0]);
 }
 
 function respond(query: string, scope: SearchScope, filters: string, results: SearchHit[], degraded: string | null): SearchResponse {

@@ -33,31 +33,18 @@ export const dayNumber = (iso: string | number | Date) => Math.floor(new Date(is
 export const asBlob = (a: Float32Array | Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
 /**
- * Rescoring vectors are stored as int8 with one float32 scale (4 + dims bytes): a quarter of float32's
- * size, and cosine error around 1e-3, far below the gaps that decide a top-10.
+ * Rescoring vectors are stored as float32. Measured at 100k notes: int8 + scale would cut the index
+ * from 235 MB to 76 MB but dropped recall@10 from 0.986 to 0.957 (near-ties reorder), so not yet.
  */
 export function encodeVector(v: Float32Array): Buffer {
-  let max = 0;
-  for (let i = 0; i < v.length; i++) max = Math.max(max, Math.abs(v[i]));
-  const scale = max > 0 ? max / 127 : 1;
-  const out = Buffer.alloc(4 + v.length);
-  out.writeFloatLE(scale, 0);
-  for (let i = 0; i < v.length; i++) out.writeInt8(Math.round(v[i] / scale), 4 + i);
-  return out;
+  return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 }
 
-export function decodeVector(b: Buffer): Float32Array {
-  const scale = b.readFloatLE(0);
-  const q = new Int8Array(b.buffer, b.byteOffset + 4, b.byteLength - 4);
-  const out = new Float32Array(q.length);
-  for (let i = 0; i < q.length; i++) out[i] = q[i] * scale;
-  return out;
-}
-
-/** Dot product of a float query with a stored vector, without decoding it. */
+/** Dot product of a float query with a stored vector, read in place (no copy when aligned). */
 export function dotStored(query: Float32Array, b: Buffer): number {
-  const q = new Int8Array(b.buffer, b.byteOffset + 4, b.byteLength - 4);
+  const n = b.byteLength >> 2;
+  const stored = b.byteOffset % 4 === 0 ? new Float32Array(b.buffer, b.byteOffset, n) : new Float32Array(new Uint8Array(b).buffer);
   let s = 0;
-  for (let i = 0; i < q.length; i++) s += query[i] * q[i];
-  return s * b.readFloatLE(0);
+  for (let i = 0; i < n; i++) s += query[i] * stored[i];
+  return s;
 }

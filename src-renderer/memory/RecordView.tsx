@@ -6,12 +6,16 @@ import { formatHash } from '../app/routes';
 import { Icon } from '../app/Icon';
 import { Markdown } from '../markdown';
 import { headerValue, recordBody, relativeTime, screenOfId } from './format';
+import { awaitsDecision, expressionIdOf, isDemoRecord } from './approval';
+import { ApprovalPanel } from './ApprovalPanel';
 
 /** Header fields already shown as the record's title and chips. */
 const shownAbove = new Set(['id', 'title', 'status', 'confidence', 'weight', 'scope', 'created', 'updated', 'created_at', 'updated_at']);
 
 export function RecordView(props: { path: string; onClose: () => void }) {
   const [archivePath, setArchivePath] = useState<string | null>(null);
+  /** What the PM's last approve/reject did, kept after the record refreshes to its new status. */
+  const [decided, setDecided] = useState<string | null>(null);
   const shownPath = archivePath ?? props.path;
   const read = useProcedure('memory/read', { path: shownPath, depth: 'full' });
   const history = useProcedure('memory/history', { path: props.path });
@@ -44,7 +48,7 @@ export function RecordView(props: { path: string; onClose: () => void }) {
             <strong>{errorHeadline(read.error)}.</strong> {readableMessage(read.error)}
           </div>
         )}
-        {read.data && <RecordContent data={read.data} />}
+        {read.data && <RecordContent data={read.data} path={shownPath} decided={decided} onDecided={setDecided} />}
         <History
           loading={history.isPending}
           error={history.isError ? readableMessage(history.error) : null}
@@ -61,16 +65,28 @@ export function RecordView(props: { path: string; onClose: () => void }) {
 
 type ReadData = NonNullable<ReturnType<typeof useProcedure<'memory/read'>>['data']>;
 
-function RecordContent({ data }: { data: ReadData }) {
+function RecordContent({ data, path, decided, onDecided }: { data: ReadData; path: string; decided: string | null; onDecided: (message: string) => void }) {
   const r = data.record;
   if (!r) return <Markdown source={data.content} className="markdown pad" />;
   const extra = Object.entries(r.header).filter(([k]) => !shownAbove.has(k.toLowerCase()));
+  const expressionId = expressionIdOf(path);
   return (
     <div className="pad">
+      {decided && (
+        <p className="approval-done" role="status" data-testid="approval-done">
+          {decided}
+        </p>
+      )}
+      {expressionId && awaitsDecision(path, r.status) && <ApprovalPanel id={expressionId} status={r.status ?? ''} onDecided={onDecided} />}
       <header className="record-head">
         <div className="record-id">{r.id}</div>
         <h1 className="record-title">{r.title}</h1>
         <div className="record-chips">
+          {isDemoRecord(r.header) && (
+            <span className="demo-label" data-testid="demo-label" title="Sample data shipped with Forge or written by the offline demo — not a real position">
+              DEMO
+            </span>
+          )}
           {r.status && <span className={`chip status status-${r.status}`}>{r.status}</span>}
           {r.confidence !== null && <span className="chip">confidence {r.confidence}</span>}
           {r.weight !== null && <span className="chip">weight {r.weight}</span>}

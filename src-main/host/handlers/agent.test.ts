@@ -83,7 +83,7 @@ describe('agent API', () => {
     expect(result.content).toContain('gross: 142.5');
     const req = mock.messageRequests()[0]!;
     expect(req.auth === 'bearer' || req.auth === 'x-api-key').toBe(true);
-    expect((req.body.tools as { name: string }[]).map((t) => t.name)).toEqual(['read', 'search', 'write', 'fetch', 'compact']);
+    expect((req.body.tools as { name: string }[]).map((t) => t.name)).toEqual(['read', 'search', 'write', 'fetch', 'dispatch', 'collect', 'review', 'compact']);
     const sessions = await core.invoke('sessions/list', {});
     expect(sessions.ok && sessions.value.sessions[0]).toMatchObject({ id: r.value.sessionId, turns: 1, status: 'active', title: 'What is our gross?' });
   });

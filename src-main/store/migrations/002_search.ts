@@ -6,7 +6,7 @@ import type { Migration } from './types';
  * not loaded. Keyword relevance reuses `memory_fts` from migration 1.
  *
  * - search_entries: one row per indexed record (rid = memory_records.rid): which embedder made its
- *   vector, and the vector (int8 + scale) used to rescore the fast bit-vector candidates.
+ *   vector, and the float32 vector used to rescore the fast bit-vector candidates.
  * - search_queue: records whose embedding failed (provider down, timeout); retried later.
  * - search_state: the active embedder id and vector size (a change marks the index stale).
  */

@@ -1,0 +1,107 @@
+/**
+ * Reading the portfolio files (`/portfolio/state.md`, `/portfolio/constraints.md`): their `key:
+ * value` header, and the guardrail limits in force, read the same way the core reads them.
+ */
+
+export interface PortfolioDoc {
+  /** From `# state — Demo portfolio state`: the part after the dash (or the whole line). */
+  title: string;
+  /** Header lines in file order. */
+  fields: [string, string][];
+  body: string;
+}
+
+/** Splits a portfolio file into its title, header fields and body; a file without `---` is all body. */
+export function splitDoc(content: string): PortfolioDoc {
+  const lines = content.replace(/\r\n?/g, '\n').split('\n');
+  const sep = lines.findIndex((l) => l.trim() === '---');
+  if (sep < 0) return { title: '', fields: [], body: content };
+  let title = '';
+  const fields: [string, string][] = [];
+  for (const line of lines.slice(0, sep)) {
+    const heading = /^#\s+(.*)$/.exec(line);
+    if (heading) {
+      const t = heading[1].trim();
+      title = t.includes(' — ') ? t.slice(t.indexOf(' — ') + 3).trim() : t;
+      continue;
+    }
+    const kv = /^([A-Za-z0-9_]+):\s*(.*)$/.exec(line);
+    if (kv) fields.push([kv[1], kv[2].trim()]);
+  }
+  return { title, fields, body: lines.slice(sep + 1).join('\n') };
+}
+
+export function field(doc: PortfolioDoc | null, key: string): string | null {
+  return doc?.fields.find(([k]) => k === key)?.[1] ?? null;
+}
+
+/** A positive number from a header field, or null (the core ignores anything else too). */
+export function positiveNumber(value: string | null): number | null {
+  if (value === null || !/^[\d.]+$/.test(value.trim())) return null;
+  const n = Number(value);
+  return Number.isFinite(n) && n > 0 ? n : null;
+}
+
+export interface LimitRow {
+  key: string;
+  label: string;
+  unit: string;
+  /** What applies: the constraints file's value, else Forge's default. */
+  limit: number;
+  fromFile: boolean;
+  /** The book's current figure where one limit is portfolio-wide (gross); null for per-trade limits. */
+  now: number | null;
+  /** How the limit is checked, in the PM's words. */
+  scope: string;
+}
+
+/**
+ * Forge's built-in limits (src-main/guardrails/limits.ts `defaultGuardrailLimits`), used by the core
+ * when constraints.md does not set a value. Mirrored here because no procedure serves the limits in force.
+ */
+export const defaultLimits = { max_single_risk: 5, max_gross: 200, max_duration: 5, max_factor_concentration: 30 } as const;
+
+const limitInfo: { key: keyof typeof defaultLimits; label: string; unit: string; scope: string }[] = [
+  { key: 'max_single_risk', label: 'Single-trade risk', unit: '% of NAV', scope: 'each Expression’s max loss' },
+  { key: 'max_gross', label: 'Gross exposure', unit: '% of NAV', scope: 'the book including the new trade' },
+  { key: 'max_duration', label: 'Duration contribution', unit: 'years', scope: 'each Expression' },
+  { key: 'max_factor_concentration', label: 'Factor concentration', unit: '% of gross', scope: 'any one factor after the trade' },
+];
+
+export function limitRows(constraints: PortfolioDoc | null, state: PortfolioDoc | null): LimitRow[] {
+  return limitInfo.map((info) => {
+    const own = positiveNumber(field(constraints, info.key));
+    let limit = own ?? defaultLimits[info.key];
+    if (info.key === 'max_factor_concentration') limit = Math.min(100, limit);
+    const now = info.key === 'max_gross' ? positiveNumber(field(state, 'gross')) : null;
+    return { key: info.key, label: info.label, unit: info.unit, limit, fromFile: own !== null, now, scope: info.scope };
+  });
+}
+
+/** Share of a limit in use, 0..1+ (may exceed 1 when the book is already over). */
+export function usedShare(row: LimitRow): number | null {
+  return row.now === null ? null : row.now / row.limit;
+}
+
+const headerWords: Record<string, string> = {
+  as_of: 'as of',
+  nav_musd: 'NAV ($m)',
+  gross: 'gross (% NAV)',
+  net: 'net (% NAV)',
+  duration: 'duration (yrs)',
+  risk_budget_used: 'risk budget used',
+};
+
+/** A header key in the PM's words (`nav_musd` → `NAV ($m)`). */
+export function fieldLabel(key: string): string {
+  return headerWords[key] ?? key.replace(/_/g, ' ');
+}
+
+/** `risk_budget_used: 0.62` reads better as 62%. */
+export function fieldValue(key: string, value: string): string {
+  if (key === 'risk_budget_used') {
+    const n = Number(value);
+    if (Number.isFinite(n) && n >= 0 && n <= 1.5) return `${Math.round(n * 100)}%`;
+  }
+  return value;
+}

@@ -1,0 +1,3 @@
+export { TasksScreen } from './TasksScreen';
+export { handleTaskEvent, tasksListInput } from './live';
+export { groupBySession, layoutSession, upsertTask, routeTask, taskRoute, statusLabel, canRetry, isLive } from './model';
