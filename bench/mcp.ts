@@ -12,7 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMcpHttpServer } from '../src-main/mcp/http';
@@ -30,9 +30,9 @@ const contracts = join(root, 'contracts');
 const tmp = mkdtempSync(join(tmpdir(), 'forge-bench-mcp-'));
 const env = { PATH: process.env.PATH ?? '', HOME: tmp, FORGEGUARD_LOCAL: '1' };
 
-async function stdioClient(command: string, args: string[]): Promise<Client> {
+async function stdioClient(command: string, args: string[], extraEnv: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'bench', version: '1' });
-  await client.connect(new StdioClientTransport({ command, args, env, cwd: tmp, stderr: 'ignore' }));
+  await client.connect(new StdioClientTransport({ command, args, env: { ...env, ...extraEnv }, cwd: tmp, stderr: 'ignore' }));
   return client;
 }
 
@@ -42,14 +42,18 @@ function check(r: unknown): void {
 
 // 1. stdio, forge vs a bare echo server, interleaved in blocks so machine noise hits both alike.
 const forge = await stdioClient(tsx, [join(root, 'src-main', 'host', 'cli.ts'), 'mcp', '--contracts', contracts, '--data', tmp]);
-const echo = await stdioClient(tsx, [join(root, 'bench', '_mcp-echo.ts')]);
+// The baseline answers with the same bytes (stack.md), so the ratio is Forge's own overhead.
+const echo = await stdioClient(tsx, [join(root, 'bench', '_mcp-echo.ts')], { ECHO_PAYLOAD: join(contracts, 'stack.md') });
 const forgeCall = async () => check(await forge.callTool({ name: 'forge_get_contract', arguments: { name: 'stack' } }));
-const echoCall = async () => check(await echo.callTool({ name: 'echo', arguments: { text: 'stack' } }));
+const echoCall = async () => check(await echo.callTool({ name: 'payload', arguments: { name: 'stack' } }));
+const tinyEchoCall = async () => check(await echo.callTool({ name: 'echo', arguments: { text: 'stack' } }));
 const stdioSamples: number[] = [];
 const echoSamples: number[] = [];
+const tinySamples: number[] = [];
 for (let block = 0; block < 10; block++) {
   stdioSamples.push(...(await timeRuns(n / 10, forgeCall, block === 0 ? 100 : 5)));
   echoSamples.push(...(await timeRuns(n / 10, echoCall, block === 0 ? 100 : 5)));
+  tinySamples.push(...(await timeRuns(n / 20, tinyEchoCall, 5)));
 }
 await forge.close();
 await echo.close();
@@ -88,24 +92,22 @@ await Promise.all(clients.map((c) => c.close()));
 await http.close();
 service.close();
 
-// 4. Cold start: bundle the CLI as the installed app runs it (out/main/cli.js is built the same way).
-const bundle = join(tmp, 'forge-cli.mjs');
-const built = spawnSync(
-  join(root, 'node_modules', '.bin', 'esbuild'),
-  [join(root, 'src-main', 'host', 'cli.ts'), '--bundle', '--platform=node', '--format=esm', '--packages=external', `--outfile=${bundle}`, '--log-level=error'],
-  { cwd: root, encoding: 'utf8' },
-);
-if (built.status !== 0) throw new Error(`esbuild failed: ${built.stderr}`);
-// --packages=external resolves packages from the bundle's folder: run it from inside the repo.
-// The CLI runs its main only when the file is named cli.*, as out/main/cli.js is.
-const coldDir = join(root, 'out', `.bench-mcp-${process.pid}`);
+// 4. Cold start, bundled as the installed app runs its JavaScript: the lean `forge mcp` entry
+// (src-main/mcp/main.ts) and, for reference, the full CLI, which loads the whole core first.
+const coldDir = join(root, 'out', `.bench-mcp-${process.pid}`); // inside the repo, so packages resolve
 mkdirSync(coldDir, { recursive: true });
-const coldBundle = join(coldDir, 'cli.mjs');
-copyFileSync(bundle, coldBundle);
-function coldStart(command: string, args: string[]): Promise<number> {
+function bundle(entry: string, out: string): string {
+  const file = join(coldDir, out);
+  const r = spawnSync(join(root, 'node_modules', '.bin', 'esbuild'), [entry, '--bundle', '--platform=node', '--format=esm', '--packages=external', `--outfile=${file}`, '--log-level=error'], { cwd: root, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`esbuild failed: ${r.stderr}`);
+  return file;
+}
+const leanEntry = bundle(join(root, 'src-main', 'mcp', 'main.ts'), 'mcp.mjs');
+const cliEntry = bundle(join(root, 'src-main', 'host', 'cli.ts'), 'cli.mjs'); // runs main only when named cli.*
+function coldStart(args: string[]): Promise<number> {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    const child = spawn(command, args, { env, cwd: tmp });
+    const child = spawn(process.execPath, args, { env, cwd: tmp });
     let out = '';
     child.stdout.on('data', (d) => {
       out += String(d);
@@ -120,19 +122,20 @@ function coldStart(command: string, args: string[]): Promise<number> {
   });
 }
 const cold: number[] = [];
-const coldTsx: number[] = [];
-for (let i = 0; i < 7; i++) cold.push(await coldStart(process.execPath, [coldBundle, 'mcp', '--contracts', contracts, '--data', tmp]));
-for (let i = 0; i < 3; i++) coldTsx.push(await coldStart(tsx, [join(root, 'src-main', 'host', 'cli.ts'), 'mcp', '--contracts', contracts, '--data', tmp]));
+const coldCli: number[] = [];
+for (let i = 0; i < 7; i++) cold.push(await coldStart([leanEntry, '--contracts', contracts, '--data', tmp]));
+for (let i = 0; i < 3; i++) coldCli.push(await coldStart([cliEntry, 'mcp', '--contracts', contracts, '--data', tmp]));
 rmSync(coldDir, { recursive: true, force: true });
 rmSync(tmp, { recursive: true, force: true });
 
 const stdioP50 = median(stdioSamples);
 const echoP50 = median(echoSamples);
 console.log(`stdio forge_get_contract (cached): p50 ${round(stdioP50)} ms, p95 ${round(percentile(stdioSamples, 95))} ms over ${stdioSamples.length} calls`);
-console.log(`stdio bare SDK echo:               p50 ${round(echoP50)} ms, p95 ${round(percentile(echoSamples, 95))} ms`);
+console.log(`stdio bare SDK, same bytes:        p50 ${round(echoP50)} ms, p95 ${round(percentile(echoSamples, 95))} ms`);
+console.log(`stdio bare SDK, 5-byte echo:       p50 ${round(median(tinySamples))} ms`);
 console.log(`HTTP, one session:                 p50 ${round(median(httpSamples))} ms, p95 ${round(percentile(httpSamples, 95))} ms`);
 console.log(`HTTP, 20 clients x ${perClient}:          ${errors} errors, p95 ${round(percentile(concurrent, 95))} ms`);
-console.log(`cold start to initialize:          bundled ${round(median(cold), 1)} ms (median of ${cold.length}), via tsx ${round(median(coldTsx), 1)} ms`);
+console.log(`cold start to initialize:          lean entry ${round(median(cold), 1)} ms (median of ${cold.length}), full CLI ${round(median(coldCli), 1)} ms`);
 report({
   bench: 'mcp',
   stdio_p50_ms: round(stdioP50),
@@ -144,7 +147,8 @@ report({
   concurrent_errors: errors,
   concurrent_p95_ms: round(percentile(concurrent, 95)),
   cold_start_ms: round(median(cold), 1),
-  cold_start_tsx_ms: round(median(coldTsx), 1),
+  cold_start_cli_ms: round(median(coldCli), 1),
+  echo_tiny_p50_ms: round(median(tinySamples)),
 });
 clearInterval(keepAlive);
 process.exit(0);

@@ -6,6 +6,7 @@ import { connectBridgeEvents, connectSocketEvents, eventsUrl, useReindexProgress
 import { ForgeProvider, makeQueryClient, procedureKey } from './api/hooks';
 import { App } from './app/App';
 import { chatEvents, handleChatEvent } from './chat';
+import { handleTaskEvent } from './tasks';
 import { useNotices } from './app/Notices';
 import { applyInitialTheme } from './app/theme';
 import './styles/app.css';
@@ -34,6 +35,9 @@ function onEvent(message: EventMessage) {
       if (p.done >= p.total) void queryClient.invalidateQueries({ queryKey: ['search/status'] });
       break;
     }
+    case 'tasks/changed':
+      handleTaskEvent(queryClient, message.payload as ProcedureOutput<'tasks/get'>['task']);
+      break;
     default:
       if (String(message.event).startsWith('agent/')) {
         handleChatEvent(message);

@@ -1,2 +1,3 @@
 export { AppError, InvalidInputError, NotFoundError, ConflictError, isAppError } from './errors';
 export { writeFileAtomic } from './atomic-file';
+export { packageRoot } from './package-root';

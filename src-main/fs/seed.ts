@@ -1,22 +1,19 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { packageRoot } from '../common/package-root';
 import { categoryInfo } from './categories';
 import type { ForgeFS } from './forge-fs';
 
 export const SEEDED_MARKER = 'seeded_at';
 
 /** Finds a folder shipped with the app (`resources/seed`, `skills`) by walking up from this file. */
-export function findBundledDir(relative: string, from: string = dirname(fileURLToPath(import.meta.url))): string | null {
-  let dir = from;
-  for (let i = 0; i < 8; i++) {
-    const candidate = join(dir, relative);
-    if (existsSync(candidate)) return candidate;
-    const up = dirname(dir);
-    if (up === dir) break;
-    dir = up;
+export function findBundledDir(relative: string): string | null {
+  try {
+    const candidate = join(packageRoot(), relative);
+    return existsSync(candidate) ? candidate : null;
+  } catch {
+    return null;
   }
-  return null;
 }
 
 /** Every seed file as a ForgeFS path and its content: memory/<category>/*.md and portfolio/*.md. */

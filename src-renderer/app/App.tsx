@@ -3,6 +3,8 @@ import { useProcedure } from '../api/hooks';
 import { SettingsScreen } from '../settings/SettingsScreen';
 import { MemoryScreen } from '../memory/MemoryScreen';
 import { ChatScreen } from '../chat';
+import { TasksScreen, routeTask, taskRoute } from '../tasks';
+import { PortfolioScreen } from '../portfolio';
 import { ComingSoon } from './ComingSoon';
 import { ErrorBoundary } from './ErrorBoundary';
 import { Notices } from './Notices';
@@ -55,6 +57,14 @@ export function App() {
           onSelect={(name) => go('expressions', name ? [name] : [])}
         />
       );
+      break;
+    case 'tasks':
+      screen = (
+        <TasksScreen selected={routeTask(route.rest)} onSelect={(t) => go('tasks', t ? taskRoute(t) : [])} />
+      );
+      break;
+    case 'portfolio':
+      screen = <PortfolioScreen />;
       break;
     default:
       screen = <ComingSoon screen={route.screen} />;

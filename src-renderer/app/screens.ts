@@ -40,7 +40,7 @@ export const screenInfo: Record<Screen, ScreenInfo> = {
       'Retries, validation and contrastive checks as they happen',
       'Cancel a task; see every failure, never a silent drop',
     ],
-    built: false,
+    built: true,
   },
   proposals: {
     label: 'Proposals',
@@ -87,7 +87,7 @@ export const screenInfo: Record<Screen, ScreenInfo> = {
       'Single-trade risk, gross, duration and factor concentration against their limits',
       'Calibration by category and confidence band: hit rate and Brier score',
     ],
-    built: false,
+    built: true,
   },
   mcp: {
     label: 'MCP',

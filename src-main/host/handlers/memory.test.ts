@@ -6,9 +6,11 @@ import { createCore, type Core } from '../core';
 
 let dir: string;
 let core: Core;
-beforeEach(() => {
+beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'forge-memapi-'));
   core = createCore({ dataDir: dir, mode: 'test' });
+  // First start seeds the demo workspace in the background; procedures wait for it, direct fs use must too.
+  await core.context.memory.ready;
 });
 afterEach(async () => {
   await core.close();

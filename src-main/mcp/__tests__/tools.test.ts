@@ -233,7 +233,7 @@ describe('the tool catalogue over a real MCP client', () => {
     const r = await c.client.readResource({ uri: 'forge://contracts/stack' });
     expect(r.contents[0]).toMatchObject({ mimeType: 'text/markdown', text: '# stack\n\nThe stack contract of the fixture project.\n' });
     const j = await c.client.readResource({ uri: 'forge://contracts/boundaries' });
-    expect(JSON.parse(String(j.contents[0].text)).modules.ui.mayImport).toEqual(['core']);
+    expect(JSON.parse(String((j.contents[0] as { text: string }).text)).modules.ui.mayImport).toEqual(['core']);
     await expect(c.client.readResource({ uri: 'forge://contracts/nothing' })).rejects.toThrow(/forge:\/\/contracts\/<name>/);
     const { prompts } = await c.client.listPrompts();
     expect(prompts.map((p) => p.name)).toEqual(['forge_builder']);
