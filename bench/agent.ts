@@ -14,11 +14,11 @@
  */
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
-import { Analyst, runAgent, stampUserMessage } from '../src-main/agent';
+import { Analyst, buildDelegation, runAgent, stampUserMessage } from '../src-main/agent';
 import { defaultModelRouting, routerFor } from '../src-main/config/models';
 import { findBundledDir } from '../src-main/fs';
 import { defaultGuardrailLimits } from '../src-main/guardrails';
-import { AnthropicModel, ScriptedModel, toAnthropicParams, type SystemBlock } from '../src-main/llm';
+import { AnthropicModel, ScriptedModel, toAnthropicParams, type Model, type SystemBlock } from '../src-main/llm';
 import { startMockAnthropicServer, type MockAnthropicServer } from '../src-main/llm/testing';
 import { SkillLoader } from '../src-main/skills';
 import { openTestWorkspace, type TestWorkspace } from '../src-main/tools/testing';
@@ -26,11 +26,23 @@ import { toModelTool, type ToolDefinition } from '../src-main/tools';
 import { median, percentile, report, round } from './_stats';
 
 const TURNS = 10;
+const unusedModel = {
+  id: 'unused',
+  isScripted: true,
+  call: () => Promise.reject(new Error('not used')),
+  stream: () => Promise.reject(new Error('not used')),
+} as unknown as Model;
 const router = routerFor(defaultModelRouting);
 const MODEL = router('agent');
 
-function makeAnalyst(t: TestWorkspace, catalog: string): Analyst {
+/** The analyst as the app builds it: all eight tools (the executor and reviewer behind dispatch/collect/review). */
+function makeAnalyst(t: TestWorkspace, catalog: string, skills?: SkillLoader): Analyst {
+  const delegation = skills
+    ? buildDelegation({ fs: t.ws.fs, skills, model: unusedModel, providers: t.providers, limits: () => defaultGuardrailLimits })
+    : undefined;
   return new Analyst({
+    tasks: delegation?.executor,
+    reviewer: delegation?.reviewer,
     fs: t.ws.fs,
     providers: t.providers,
     search: (req) => t.index.search(req),
@@ -111,12 +123,14 @@ async function main() {
   try {
     const skillsDir = findBundledDir('skills');
     const loader = skillsDir ? new SkillLoader(skillsDir, { mode: 'lenient' }) : null;
-    const catalog = loader?.formatCatalog({ maxDescription: 140 }) ?? '';
-    loader?.close();
+    const catalog = loader?.formatCatalog({ maxDescription: 100 }) ?? '';
 
     const t = await openTestWorkspace();
-    const fixed = await fixedContextTokens(mock, makeAnalyst(t, catalog));
+    const fixedAnalyst = makeAnalyst(t, catalog, loader ?? undefined);
+    const fixed = await fixedContextTokens(mock, fixedAnalyst);
+    console.log(`tools in the fixed context: ${fixedAnalyst.prompt({ sessionId: 's', turn: 1, startedAt: new Date() }).tools.map((x) => x.name).join(', ')}`);
     t.close();
+    loader?.close();
     console.log(`fixed context: ${fixed.total} tokens (system ${fixed.system}, tools ${fixed.tools}) — target ≤ 3000`);
 
     const share = await session(mock, catalog, false);

@@ -38,8 +38,8 @@ test('every screen is reachable from the sidebar and keeps its place on reload',
   await page.reload();
   await expect(page.getByTestId('screen-settings')).toBeVisible();
   // Screens not built yet say so honestly instead of showing made-up data.
-  await page.getByTestId('nav-tasks').click();
-  await expect(page.getByTestId('screen-tasks')).toContainText(/coming in a later release/i);
+  await page.getByTestId('nav-proposals').click();
+  await expect(page.getByTestId('screen-proposals')).toContainText(/coming in a later release/i);
   // No script errors, CSP violations or failed loads along the way.
   expect(problems).toEqual([]);
 });

@@ -107,7 +107,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoRun> {
     ready: workspace.ready,
     providers,
     search,
-    skillCatalog: options.skillCatalog ?? (() => skills.formatCatalog({ maxDescription: 140 })),
+    skillCatalog: options.skillCatalog ?? (() => skills.formatCatalog({ maxDescription: 100 })),
     model: () => model,
     tasks: delegation.executor,
     reviewer: delegation.reviewer,

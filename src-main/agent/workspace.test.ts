@@ -31,7 +31,7 @@ describe('the prompt built from memory', () => {
   it('does not describe tools the run does not have', () => {
     const c = charterFor(['read', 'search', 'write', 'fetch', 'compact']);
     expect(c).not.toMatch(/dispatch|collect\(|review\(/);
-    expect(c).toContain('- compact(target, focus)');
+    expect(c).toContain("Read depth='full' before anything that touches capital");
     expect(charterFor(['read', 'dispatch', 'review'])).toBe(CHARTER);
   });
 });

@@ -71,7 +71,7 @@ export function buildAnalyst(deps: AnalystDeps): AnalystService {
   if (csvDir && existsSync(csvDir) && !providers.get('market')) providers.register(new CsvProvider({ dir: csvDir }));
   const ownSkills = deps.skills ? null : new SkillLoader(join(deps.dataDir, 'skills'), { mode: 'lenient' });
   const skills = deps.skills ?? ownSkills!;
-  const skillCatalog = deps.skillCatalog ?? (() => skills.formatCatalog({ maxDescription: 140 }));
+  const skillCatalog = deps.skillCatalog ?? (() => skills.formatCatalog({ maxDescription: 100 }));
   const limits = () => {
     const fs = deps.fs;
     return limitsFromConstraints(fs.exists('/portfolio/constraints.md') ? fs.readFile('/portfolio/constraints.md') : null);

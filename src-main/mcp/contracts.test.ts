@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { mcpContractName, mcpProcedures } from '../api/mcp';
+import { eventNames } from '../api/events';
 import { procedureNames, procedures } from '../api/procedures';
 import { migrations, openDatabase } from '../store';
 import { builderSystemPrompt } from './builder-prompt';
@@ -49,6 +50,8 @@ describe("Forge's own contracts", () => {
       expect(fieldsOf(entry.output), `${name} output fields`).toEqual(fieldsOf(shapeOf(all[name].output, 'output')));
     }
     expect(doc.paths['/events']?.method).toMatch(/WebSocket/);
+    const events = Object.keys((doc as PhysicsDoc & { events?: Record<string, unknown> }).events ?? {}).sort();
+    expect(events, 'events missing from or extra in physics.yaml').toEqual([...eventNames].sort());
   });
 
   it('describes in schema.md exactly the tables and columns a fresh workspace database has', () => {

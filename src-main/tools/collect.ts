@@ -42,14 +42,8 @@ function stillRunning(board: TaskBoard, sessionId: string): string | null {
 export function collectTool(board: TaskBoard) {
   return defineTool({
     name: 'collect',
-    description: [
-      'Read dispatched tasks\' results.',
-      "  collect('<task id>') — wait for that task",
-      "  collect('ready')     — what has finished since you last looked (does not wait)",
-      "  collect('all')       — wait for every task of this session",
-      'Returns summaries with status and validation verdict; full outputs are at /session/results/<id>.md.',
-      "Failed tasks show why; retry with dispatch(id=<new id>, retry_of='<failed id>').",
-    ].join('\n'),
+    description:
+      "Results of dispatched tasks: '<task id>' waits for it, 'ready' gives what finished since last time, 'all' waits for all. Status, verdict, summary; full output at /session/results/<id>.md.",
     input: z.object({ target: z.string().min(1).max(80) }),
     annotations: { readOnlyHint: true, idempotentHint: false, openWorldHint: false },
     async run(input, ctx: AnalystToolContext) {

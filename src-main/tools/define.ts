@@ -43,9 +43,37 @@ export function inputJsonSchema(tool: ToolDefinition): Record<string, unknown> {
   return schema;
 }
 
-/** The model layer's neutral tool shape (the Anthropic adapter in llm/ maps it to the API). */
+/** Size limits the model never needs to see: zod still enforces them when the call arrives. */
+const LIMIT_KEYWORDS = new Set(['minLength', 'maxLength', 'minItems', 'maxItems', 'maxProperties', 'minProperties']);
+
+/**
+ * The schema the model reads, without length limits and the integer-range noise zod emits
+ * (maximum: 2^53-1). Every token here is paid on every call; validation stays in zod.
+ */
+export function leanSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(leanSchema);
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema as Record<string, unknown>)) {
+    if (LIMIT_KEYWORDS.has(k)) continue;
+    if ((k === 'maximum' && v === Number.MAX_SAFE_INTEGER) || (k === 'minimum' && v === Number.MIN_SAFE_INTEGER)) continue;
+    out[k] = k === 'properties' && v && typeof v === 'object'
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([pk, pv]) => [pk, leanSchema(pv)]))
+      : leanSchema(v);
+  }
+  return out;
+}
+
+const modelToolCache = new WeakMap<ToolDefinition, ModelToolDefinition>();
+
+/** The model layer's neutral tool shape (the Anthropic adapter in llm/ maps it to the API). Cached per tool. */
 export function toModelTool(tool: ToolDefinition): ModelToolDefinition {
-  return { name: tool.name, description: tool.description, inputSchema: inputJsonSchema(tool) };
+  let m = modelToolCache.get(tool);
+  if (!m) {
+    m = { name: tool.name, description: tool.description, inputSchema: leanSchema(inputJsonSchema(tool)) as Record<string, unknown> };
+    modelToolCache.set(tool, m);
+  }
+  return m;
 }
 
 /** The Anthropic Messages API shape of a tool. */

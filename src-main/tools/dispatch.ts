@@ -16,17 +16,13 @@ export function dispatchTool(board: TaskBoard) {
   return defineTool({
     name: 'dispatch',
     description: [
-      'Start a sub-agent in the background with one skill; returns at once.',
-      'Dispatch a task as soon as you know you need it: independent tasks run in parallel. Use depends_on for a task that needs earlier results — it waits for them and receives their summaries. Dispatch a task before any task that depends on it.',
-      'context: refs such as ctx_001, V-001, E-002, PK-003, a task id or integration_brief; add :summary or :header for less.',
-      'validate / validate_contrastive: check the output against the skill\'s Eval Criteria (contrastive builds the strongest counterargument).',
-      'retry_of: re-run a failed (or poorly validated) task under a new id; it keeps the original skill and objective, uses summaries for context and is told what went wrong.',
-      'Read results with collect().',
+      'Start a sub-agent with one skill in the background; returns at once. Independent tasks run in parallel; depends_on waits for earlier tasks (dispatch them first) and passes their summaries.',
+      'context: refs like ctx_001, V-001, PK-003, a task id, integration_brief (add :summary for less). validate(_contrastive): check against the skill\'s Eval Criteria. retry_of: re-run a failed task under a new id. Read results with collect().',
     ].join('\n'),
     input: z.object({
-      id: z.string().min(1).max(80).describe('A new id for this task, e.g. rates_ctx'),
-      skill: z.string().min(1).max(64).optional().describe('Skill name, e.g. context-retrieval (needed unless retry_of)'),
-      objective: z.string().min(1).max(8000).optional().describe('What the sub-agent must find out (needed unless retry_of)'),
+      id: z.string().min(1).max(80).describe('new task id, e.g. rates_ctx'),
+      skill: z.string().min(1).max(64).optional().describe('needed unless retry_of'),
+      objective: z.string().min(1).max(8000).optional().describe('needed unless retry_of'),
       context: z.array(z.string().min(1).max(200)).max(40).optional(),
       notes: z.string().max(8000).optional(),
       depends_on: ids.optional(),

@@ -33,7 +33,7 @@ export function fetchTool(providers: ProviderRegistry): ToolDefinition<z.ZodType
   const catalogue = providers.list().map((p) => `${p.name}: ${p.description}`).join('; ');
   return defineTool({
     name: 'fetch',
-    description: `Fetch outside data. Sources — ${catalogue || 'none configured'}. Returns a one-line header and a short summary; the full result is saved at /session/context/ctx_NNN.md (read it with depth='full').`,
+    description: `Outside data. Sources: ${catalogue || 'none configured'}. Returns a header and short summary; the full result is saved at /session/context/ctx_NNN.md.`,
     input: z.object({ source, params: z.record(z.string(), z.unknown()).default({}) }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     async run(input, ctx: AnalystToolContext) {

@@ -7,16 +7,11 @@ import { defineTool, type ToolDefinition } from './define';
 export function reviewTool(reviewer: Pick<Reviewer, 'review'>) {
   return defineTool({
     name: 'review',
-    description: [
-      'Ask an independent, adversarial reviewer to challenge a proposed output before it is acted on.',
-      'Mandatory for an Expression you propose: pass its full record text as output; the PM is only asked to approve an Expression whose latest review approved it.',
-      'Also useful when you want a fresh perspective on a View or a synthesis.',
-      'The reviewer sees the portfolio, the calibration of the output\'s category and relevant Process Knowledge, and reads memory and fetches data itself; it does not see your conversation.',
-      'Returns VERDICT (approve / approve_with_notes / revise / escalate) and its reasons.',
-    ].join('\n'),
+    description:
+      "An independent adversarial reviewer (sees the portfolio, calibration and PK, reads memory and data, not your conversation). Required for every Expression: pass its exact record text; only text it approved can be written. Returns VERDICT approve / approve_with_notes / revise / escalate with reasons.",
     input: z.object({
-      output: z.string().min(1).max(100_000).describe('The full text to review (e.g. the Expression record)'),
-      focus: z.string().min(1).max(2000).describe('What to challenge hardest, e.g. sizing and overlap with E-001'),
+      output: z.string().min(1).max(100_000),
+      focus: z.string().min(1).max(2000).describe('what to challenge hardest'),
     }),
     annotations: { readOnlyHint: true, idempotentHint: false, openWorldHint: true },
     async run(input, ctx: AnalystToolContext) {

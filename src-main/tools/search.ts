@@ -5,11 +5,11 @@ import { defineTool } from './define';
 export const searchTool = defineTool({
   name: 'search',
   description:
-    "Find memory records by meaning when you do not know the path, e.g. search('/memory/pk/', 'rate view lessons', filters='weight>=0.4'). Returns ranked headers; read(path, depth='full') to expand one.",
+    "Find records by meaning when you do not know the path. scope: a folder such as /memory/ or /memory/pk/; filters as in folder queries (e.g. weight>=0.4). Returns ranked headers.",
   input: z.object({
-    scope: z.string().min(1).max(300).describe('folder, e.g. /memory/ or /memory/views/'),
+    scope: z.string().min(1).max(300),
     query: z.string().min(1).max(2000),
-    filters: z.string().max(2000).optional().describe('key:value, key>=N, since:YYYY-MM-DD, status:active'),
+    filters: z.string().max(2000).optional(),
     max_results: z.number().int().min(1).max(50).optional(),
   }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },

@@ -81,7 +81,7 @@ export const screenInfo: Record<Screen, ScreenInfo> = {
   },
   portfolio: {
     label: 'Portfolio',
-    purpose: 'Positions, risk against the guardrails, and how well calibrated your confidence is.',
+    purpose: 'Your book and the hard risk limits every Expression is checked against.',
     will: [
       'Portfolio state and constraints',
       'Single-trade risk, gross, duration and factor concentration against their limits',

@@ -162,7 +162,7 @@ describe('the analyst delegates, reviews and proposes through the real core', ()
     const names = (r: RecordedRequest) => (r.body.tools as { name: string }[]).map((x) => x.name);
     expect(names(byKind('subagent')[0]!)).toEqual(['read', 'search', 'fetch']);
     expect(names(byKind('agent')[0]!)).toEqual(['read', 'search', 'write', 'fetch', 'dispatch', 'collect', 'review', 'compact']);
-    expect(systemText(byKind('agent')[0]!)).toContain('- dispatch(task) / collect(target)');
+    expect(systemText(byKind('agent')[0]!)).toContain("dispatch sub-agents as needs appear, collect('ready')");
     expect(systemText(byKind('agent')[0]!)).toContain('- context-retrieval: ');
 
     // The Tasks screen's procedures and events see the task.
