@@ -3,6 +3,9 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { APIRequestContext } from '@playwright/test';
+import { openWorkspace } from '../src-main/fs';
+import { TaskStore } from '../src-main/executor';
+import type { TaskRecord, TaskSpec } from '../src-main/executor/types';
 import { expect, screenshotDir, test, type ForgeServer } from './fixtures';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -44,6 +47,98 @@ async function serveFolder(dataDir: string): Promise<{ url: string; stop: () => 
     });
   return { url, stop };
 }
+
+const SESSION = 'sess_20261121_morning';
+
+/**
+ * Writes a morning review's sub-agent tasks into a workspace through the executor's own store (the
+ * demo dispatches none, and no model is reachable here): one validated result, one model failure,
+ * a synthesis that failed because of it, and one still running when Forge stops.
+ */
+async function seedTasks(dataDir: string): Promise<void> {
+  const ws = openWorkspace({ dataDir });
+  try {
+    await ws.ready;
+    const store = new TaskStore(ws.store.db);
+    const t0 = Date.parse('2026-11-21T07:30:00.000Z');
+    const at = (s: number) => new Date(t0 + s * 1000).toISOString();
+    const make = (spec: Partial<TaskSpec> & Pick<TaskSpec, 'id' | 'skill' | 'objective'>, rec: Partial<TaskRecord>): TaskRecord => ({
+      sessionId: SESSION,
+      spec: { context: [], dependsOn: [], validate: false, validateContrastive: false, ...spec },
+      id: spec.id, status: 'queued', failure: null, error: null, summary: null, resultPath: null, validation: null,
+      inputTokens: 0, outputTokens: 0, costUsd: 0, rounds: 0, createdAt: at(0), startedAt: null, finishedAt: null, updatedAt: at(0),
+      ...rec,
+    });
+    await ws.fs.forSession(SESSION).writeFile(
+      '/session/results/sa_rates.md',
+      '# sa_rates — V-001 still holds\n\n## SUMMARY\nPayrolls slowed for a sixth month; nothing hits V-001\'s invalidation triggers.\n\n## EVIDENCE\n- Payrolls 142k → 88k since June\n- Claims 228k → 247k\n',
+      { actor: 'subagent:sa_rates', taskId: 'sa_rates' },
+    );
+    const tasks: [TaskRecord, string][] = [
+      [make({ id: 'sa_rates', skill: 'view-validation', objective: 'Check V-001 (two more Fed cuts) against the latest labour data', context: ['V-001'], validate: true }, {
+        status: 'ok', summary: 'V-001 holds: labour data keep softening.', resultPath: '/session/results/sa_rates.md',
+        validation: { contrastive: false, verdict: 'pass', feedback: 'Evidence matches the claim; sources cited.', counterargument: 'A hot CPI print could delay the second cut.' },
+        inputTokens: 8200, outputTokens: 910, costUsd: 0.0383, rounds: 3, startedAt: at(1), finishedAt: at(43), updatedAt: at(43),
+      }), 'finished'],
+      [make({ id: 'sa_growth', skill: 'context-retrieval', objective: 'Gather euro-area consumer data for V-002', context: ['V-002'] }, {
+        status: 'failed', failure: 'model', error: 'The model did not answer after 3 tries (overloaded). Retry in a few minutes.',
+        inputTokens: 1200, outputTokens: 0, costUsd: 0.0036, rounds: 1, createdAt: at(2), startedAt: at(2), finishedAt: at(20), updatedAt: at(20),
+      }), 'failed'],
+      [make({ id: 'sa_synth', skill: 'portfolio-synthesis', objective: 'Combine the rates and growth checks into one brief', dependsOn: ['sa_rates', 'sa_growth'] }, {
+        status: 'failed', failure: 'dependency', error: 'sa_growth failed, so this synthesis could not start.', createdAt: at(3), finishedAt: at(20), updatedAt: at(20),
+      }), 'failed'],
+      [make({ id: 'sa_sizing', skill: 'expression-design', objective: 'Size a 5y receiver from the 20bp stop', dependsOn: ['sa_rates'] }, {
+        status: 'running', inputTokens: 3000, outputTokens: 200, costUsd: 0.012, rounds: 1, createdAt: at(4), startedAt: at(44), updatedAt: at(50),
+      }), 'started'],
+    ];
+    for (const [t, kind] of tasks) {
+      store.save({ ...t, updatedAt: t.createdAt }, { kind: 'dispatched' });
+      store.save(t, { kind, detail: t.error ?? '' });
+    }
+  } finally {
+    ws.close();
+  }
+}
+
+test("the Tasks screen shows a session's tasks under their dependencies, opens one in full, and retries a failure", async ({ page, forge }) => {
+  await seedTasks(forge.dataDir);
+  // A restart turns the task that was running into a failed, retryable "interrupted" one.
+  await forge.restart();
+  await page.goto(`${forge.url}#/tasks`);
+  const rows = page.getByTestId('task-row');
+  await expect(rows).toHaveCount(4);
+  expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-id')))).toEqual(['sa_rates', 'sa_sizing', 'sa_growth', 'sa_synth']);
+  await expect(page.getByTestId('task-session')).toContainText(SESSION);
+  await expect(page.locator('[data-testid="task-row"][data-id="sa_synth"]')).toContainText('after sa_rates, sa_growth');
+  await expect(page.locator('[data-testid="task-row"][data-id="sa_sizing"]')).toHaveAttribute('data-status', 'failed');
+  await expect(page.locator('[data-testid="task-row"][data-id="sa_rates"]')).toContainText('check passed');
+
+  await page.locator('[data-testid="task-row"][data-id="sa_rates"]').click();
+  await expect(page).toHaveURL(new RegExp(`#/tasks/${SESSION}/sa_rates$`));
+  const detail = page.getByTestId('task-detail');
+  await expect(detail.getByTestId('task-status')).toHaveText('ok');
+  await expect(detail.getByTestId('task-validation')).toContainText('A hot CPI print');
+  await expect(detail.getByTestId('task-output').locator('.markdown li').first()).toContainText('Payrolls');
+  await expect(detail.getByTestId('task-facts')).toContainText('$0.0383');
+  await expect(detail.getByTestId('task-retry')).toHaveCount(0);
+  await page.screenshot({ path: join(screenshotDir, 'tasks-detail.png') });
+
+  // Keyboard: Down moves to the next task, Enter opens it.
+  await page.locator('[data-testid="task-row"][data-id="sa_rates"]').focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(detail.getByTestId('task-failure')).toContainText(/interrupted/i);
+
+  await page.locator('[data-testid="task-row"][data-id="sa_growth"]').click();
+  await expect(detail.getByTestId('task-failure')).toContainText('overloaded');
+  await page.screenshot({ path: join(screenshotDir, 'tasks-failed.png') });
+  await detail.getByTestId('task-retry').click();
+  // The retry is a new task, filed under the same session and opened at once; its progress arrives live.
+  await expect(page).toHaveURL(new RegExp(`#/tasks/${SESSION}/sa_growth-r1$`));
+  await expect(page.locator('[data-testid="task-row"][data-id="sa_growth-r1"]')).toContainText('retry of sa_growth');
+  await expect(detail.getByTestId('task-status')).toHaveText(/queued|running|failed|ok/);
+  await page.screenshot({ path: join(screenshotDir, 'tasks-retried.png') });
+});
 
 test('the offline demo runs from Chat: labelled demo, a guardrail block, then a proposal awaiting approval', async ({ page, forge }) => {
   const problems: string[] = [];

@@ -55,16 +55,19 @@ describe('contract cache', () => {
 
   it('sees an edited contract without a watcher too, through the mtime check', async () => {
     f = fixture();
-    const src = new LocalSource({ dir: f.contractsDir, watch: false });
+    let now = 1_000_000;
+    const src = new LocalSource({ dir: f.contractsDir, watch: false, cache: new TtlCache({ ttlSeconds: 300, now: () => now }) });
     await src.loadContract('ui');
     const file = join(f.contractsDir, 'ui.md');
     writeFileSync(file, '# ui v2 — same length?');
     utimesSync(file, new Date(), new Date(Date.now() + 5_000));
+    now += 300; // past the 250 ms re-check interval
     expect((await src.loadContract('ui')).content).toBe('# ui v2 — same length?');
     // Aggregates that depend on the file are dropped too.
     await src.getSummary([]);
     writeFileSync(join(f.contractsDir, 'boundaries.json'), JSON.stringify({ modules: { only: { path: 'x', mayImport: [] } } }));
     utimesSync(join(f.contractsDir, 'boundaries.json'), new Date(), new Date(Date.now() + 10_000));
+    now += 300;
     expect((await src.getSummary([])).layers.map((l) => l.name)).toEqual(['only']);
     src.close();
   });

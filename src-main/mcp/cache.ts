@@ -2,9 +2,10 @@ import { statSync } from 'node:fs';
 
 /**
  * A process-local TTL cache (the spec's 300 s) for contract reads. Beyond the spec, an entry may
- * name the files it was read from: a change of their mtime or size drops the entry on the next
- * read (a safety net under fs.watch, which can miss events on network drives), and stale entries
- * are evicted rather than left to linger. Imports no other MCP module.
+ * name the files it was read from: a change of their mtime or size drops the entry on a read at
+ * most 250 ms later (a safety net under fs.watch, which can miss events on network drives; the
+ * stat is rate-limited so a cached read costs no syscall), and stale entries are evicted rather
+ * than left to linger. Imports no other MCP module.
  */
 
 export interface FileStamp {
@@ -17,7 +18,12 @@ interface Entry {
   expiresAt: number;
   value: unknown;
   files?: FileStamp[];
+  /** When the files were last compared with the disk. */
+  checkedAt: number;
 }
+
+/** The mtime safety net runs at most this often per entry; fs.watch covers the time between. */
+const RECHECK_MS = 250;
 
 export interface CacheStats {
   size: number;
@@ -62,7 +68,9 @@ export class TtlCache {
       this.misses++;
       return undefined;
     }
-    if (e.expiresAt <= t || (e.files && !e.files.every(unchanged))) {
+    const recheck = e.files !== undefined && t - e.checkedAt >= RECHECK_MS;
+    if (recheck) e.checkedAt = t;
+    if (e.expiresAt <= t || (recheck && !e.files!.every(unchanged))) {
       this.entries.delete(key);
       this.evictions++;
       this.misses++;
@@ -73,7 +81,8 @@ export class TtlCache {
   }
 
   set(key: string, value: unknown, files?: FileStamp[]): void {
-    this.entries.set(key, { expiresAt: this.now() + this.ttlMs, value, ...(files ? { files } : {}) });
+    const t = this.now();
+    this.entries.set(key, { expiresAt: t + this.ttlMs, value, checkedAt: t, ...(files ? { files } : {}) });
   }
 
   /** Read through: compute on a miss. The files are stamped before reading, so a write during the read invalidates. */
