@@ -119,7 +119,7 @@ test("the Tasks screen shows a session's tasks under their dependencies, opens o
   await expect(detail.getByTestId('task-status')).toHaveText('ok');
   await expect(detail.getByTestId('task-validation')).toContainText('A hot CPI print');
   await expect(detail.getByTestId('task-output').locator('.markdown li').first()).toContainText('Payrolls');
-  await expect(detail.getByTestId('task-facts')).toContainText('$0.0383');
+  await expect(detail.getByTestId('task-facts')).toContainText('cost$0.04');
   await expect(detail.getByTestId('task-retry')).toHaveCount(0);
   await page.screenshot({ path: join(screenshotDir, 'tasks-detail.png') });
 

@@ -17,6 +17,8 @@ Commands:
              --data DIR  --contracts DIR  --remote URL  (forge mcp --help for more)
   demo       Run the offline demo: a scripted analyst session on a copy of the sample
              workspace (labelled DEMO; not Claude, never your memory).
+  reindex    Rebuild the search index of a workspace (after switching embedders).
+             --data DIR    workspace folder
   version    Print the version.
   help       Show this text.
 `;
@@ -29,6 +31,8 @@ export async function main(argv: string[]): Promise<number> {
     case 'mcp':
       // Loaded on demand: an IDE times this spawn, and nothing else of the host is needed.
       return (await import('../mcp/cli')).runMcpCli(rest, appVersion());
+    case 'reindex':
+      return reindexCli(rest);
     case 'demo':
       return (await import('./analyst')).forgeDemoCli(rest);
     case 'version':
@@ -84,6 +88,37 @@ async function serve(args: string[]): Promise<number> {
   });
   await host.close();
   await core.close();
+  return 0;
+}
+
+async function reindexCli(args: string[]): Promise<number> {
+  let values: { data?: string };
+  try {
+    ({ values } = parseArgs({ args, options: { data: { type: 'string' } }, strict: true }));
+  } catch (e) {
+    console.error(`forge reindex: ${(e as Error).message}`);
+    return 2;
+  }
+  const { createCore } = await import('./core');
+  const core = createCore({ dataDir: resolveDataDir(values.data), mode: 'headless' });
+  let last = -1;
+  const off = core.context.events.subscribe((m) => {
+    if (m.event !== 'search/reindex-progress') return;
+    const p = m.payload as { done: number; total: number };
+    const pct = p.total ? Math.floor((p.done / p.total) * 100) : 100;
+    if (pct >= last + 10 || p.done === p.total) {
+      last = pct;
+      console.log(`reindex: ${p.done}/${p.total} (${pct}%)`);
+    }
+  });
+  const r = await core.invoke('search/reindex', {});
+  off();
+  await core.close();
+  if (!r.ok) {
+    console.error(`forge reindex: ${r.error.message}`);
+    return 1;
+  }
+  console.log(`Search index rebuilt: ${r.value.done} notes with ${r.value.embedder}.`);
   return 0;
 }
 

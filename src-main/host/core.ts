@@ -16,7 +16,7 @@ import { memoryHandlers } from './handlers/memory';
 import { agentHandlers } from './handlers/agent';
 import { searchHandlers } from './handlers/search';
 import { taskHandlers, toTaskView } from './handlers/tasks';
-import { HashNgramEmbedder, SearchIndex } from '../search';
+import { chooseEmbedder, SearchIndex } from '../search';
 import { SkillLoader } from '../skills';
 import { buildAnalyst } from './analyst';
 import type { Handler, HandlerMap, PartialHandlerMap } from './handlers/types';
@@ -49,10 +49,16 @@ function describeIssues(issues: { path: (string | number)[]; message: string }[]
 export function createCore(config: CoreConfig): Core {
   mkdirSync(config.dataDir, { recursive: true });
   const events = new EventBus();
+  const secrets = config.secrets ?? new EnvSecretStore();
   let search!: SearchIndex;
   const memory = openWorkspace({
     dataDir: config.dataDir, nativeBinding: config.nativeBinding,
-    indexer: (store) => (search = new SearchIndex(store.db, new HashNgramEmbedder())),
+    // The embedder follows the configured keys (Voyage, then OpenAI-compatible, else the local one).
+    indexer: (store) =>
+      (search = new SearchIndex(
+        store.db,
+        chooseEmbedder({ voyageApiKey: secrets.get('voyageApiKey') || undefined, openaiApiKey: secrets.get('openaiApiKey') || undefined }),
+      )),
   });
   const context: CoreContext = {
     mode: config.mode,
@@ -60,7 +66,7 @@ export function createCore(config: CoreConfig): Core {
     dataDir: config.dataDir,
     startedAt: new Date(),
     settings: new SettingsFile(config.dataDir),
-    secrets: config.secrets ?? new EnvSecretStore(),
+    secrets,
     events,
     memory,
   };

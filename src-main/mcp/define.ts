@@ -45,3 +45,35 @@ export function describeZodError(error: z.ZodError): string {
     .map((i) => `${i.path.length ? i.path.join('.') : '(arguments)'}: ${i.message}`)
     .join('; ');
 }
+
+/** The analyst's tool shape (src-main/tools), structurally: imported as a type only, so `forge mcp` starts light. */
+interface AnalystToolLike<C> {
+  name: string;
+  description: string;
+  input: z.ZodType;
+  annotations: Partial<ToolAnnotations>;
+  run(input: never, ctx: C): Promise<{ content: string; isError?: boolean }> | { content: string; isError?: boolean };
+}
+
+/**
+ * Offers one of the analyst's tools (read, search) to attached clients. Only read-only tools are
+ * accepted: the MCP screen's toggle must never hand an IDE a way to write the PM's memory.
+ */
+export function fromAnalystTool<C, X>(tool: AnalystToolLike<C>, context: () => C): McpToolDef<z.ZodObject, X> {
+  if (!tool.annotations.readOnlyHint) throw new Error(`${tool.name} is not read-only and cannot be offered over MCP.`);
+  if (!(tool.input instanceof z.ZodObject)) throw new Error(`${tool.name} needs an object input to be offered over MCP.`);
+  return defineMcpTool<z.ZodObject, X>({
+    name: tool.name,
+    description: tool.description,
+    input: tool.input,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: tool.annotations.idempotentHint ?? true, openWorldHint: tool.annotations.openWorldHint ?? false },
+    async run(input) {
+      const r = await tool.run(input as never, context());
+      if (r.isError) throw new AnalystToolError(r.content);
+      return r.content;
+    },
+  });
+}
+
+/** A failed analyst tool: its text goes back to the client as an isError result. */
+export class AnalystToolError extends Error {}

@@ -7,7 +7,7 @@ export { serveStdio } from './stdio';
 export { runMcpCli, MCP_USAGE } from './cli';
 export { dispatch, listTools, TOOLS, DEPRECATED_SHORTCUTS, ALIASES, PHASES_BLOCKED, ToolError } from './tools';
 export type { ToolContext, ListedTool, ToolCallResult, GovernanceTool } from './tools';
-export { defineMcpTool, READ } from './define';
+export { defineMcpTool, fromAnalystTool, READ } from './define';
 export type { McpToolDef, ToolAnnotations, ToolOutput } from './define';
 export {
   CONTRACT_MAP,

@@ -3,7 +3,7 @@ import { isAppError } from '../common/errors';
 import type { ArtifactStore } from './artifacts';
 import type { CallLog } from './calls';
 import { ARTIFACT_TYPES, CONTRACT_NAMES, type ContractName } from './config';
-import { defineMcpTool, describeZodError, inputJsonSchema, READ, type McpToolDef, type ToolOutput } from './define';
+import { AnalystToolError, defineMcpTool, describeZodError, inputJsonSchema, READ, type McpToolDef, type ToolOutput } from './define';
 import type { McpSession } from './session';
 import type { GovernanceSource, ProjectSource } from './source';
 import type { Scratchpad } from './scratchpad';
@@ -284,7 +284,7 @@ export async function dispatch(name: string, args: unknown, ctx: ToolContext, ex
   try {
     result = await run(name, args ?? {}, ctx, extra);
   } catch (e) {
-    const message = e instanceof ToolError || isAppError(e) ? (e as Error).message : `${name} failed unexpectedly: ${(e as Error)?.message ?? String(e)}`;
+    const message = e instanceof ToolError || e instanceof AnalystToolError || isAppError(e) ? (e as Error).message : `${name} failed unexpectedly: ${(e as Error)?.message ?? String(e)}`;
     result = text(message, true);
   }
   ctx.calls?.record({
