@@ -1,10 +1,11 @@
 /**
  * `npm run bench -- mcp [--n=2000]`: the governance MCP server's latency.
- * - stdio: `tools/call forge_get_contract` (cached) through `forge mcp`, against a bare SDK echo server
- *   spawned the same way in the same run (ratio = forge / echo);
+ * - stdio: `tools/call forge_get_contract` (cached) through `forge mcp` (the lean entry, bundled, on node),
+ *   against a bare SDK server answering the same bytes, spawned the same way in the same run
+ *   (ratio = forge / echo; a 5-byte echo is reported too);
  * - HTTP: the same call over Streamable HTTP with one reused session;
  * - 20 concurrent HTTP clients × 500 calls: errors and p95;
- * - cold start of `forge mcp` (the bundled CLI, as installed) to the `initialize` response.
+ * - cold start of `forge mcp` to the `initialize` response (and of the full CLI, for reference).
  * Last line: {"bench":"mcp","stdio_p50_ms","stdio_p95_ms","echo_p50_ms","ratio","http_p50_ms","http_p95_ms",
  *             "concurrent_errors","concurrent_p95_ms","cold_start_ms"}.
  */
@@ -25,7 +26,6 @@ const arg = (name: string, dflt: number) => Number(process.argv.find((a) => a.st
 const n = arg('n', 2000);
 const perClient = arg('calls', 500);
 const root = join(import.meta.dirname, '..');
-const tsx = join(root, 'node_modules', '.bin', 'tsx');
 const contracts = join(root, 'contracts');
 const tmp = mkdtempSync(join(tmpdir(), 'forge-bench-mcp-'));
 const env = { PATH: process.env.PATH ?? '', HOME: tmp, FORGEGUARD_LOCAL: '1' };
@@ -40,10 +40,24 @@ function check(r: unknown): void {
   if ((r as { isError?: boolean }).isError) throw new Error(JSON.stringify(r).slice(0, 300));
 }
 
+// Every server runs as the installed app runs it: bundled JavaScript under plain node (tsx's loader
+// adds per-call overhead that an installed Forge does not have). `forge mcp` is the lean entry
+// src-main/mcp/main.ts; the full CLI (which loads the whole core first) is timed for reference.
+const coldDir = join(root, 'out', `.bench-mcp-${process.pid}`); // inside the repo, so packages resolve
+mkdirSync(coldDir, { recursive: true });
+function bundle(entry: string, out: string): string {
+  const file = join(coldDir, out);
+  const r = spawnSync(join(root, 'node_modules', '.bin', 'esbuild'), [entry, '--bundle', '--platform=node', '--format=esm', '--packages=external', `--outfile=${file}`, '--log-level=error'], { cwd: root, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`esbuild failed: ${r.stderr}`);
+  return file;
+}
+const leanEntry = bundle(join(root, 'src-main', 'mcp', 'main.ts'), 'mcp.mjs');
+const cliEntry = bundle(join(root, 'src-main', 'host', 'cli.ts'), 'cli.mjs'); // runs main only when named cli.*
+const echoEntry = bundle(join(root, 'bench', '_mcp-echo.ts'), 'echo.mjs');
 // 1. stdio, forge vs a bare echo server, interleaved in blocks so machine noise hits both alike.
-const forge = await stdioClient(tsx, [join(root, 'src-main', 'host', 'cli.ts'), 'mcp', '--contracts', contracts, '--data', tmp]);
+const forge = await stdioClient(process.execPath, [leanEntry, '--contracts', contracts, '--data', tmp]);
 // The baseline answers with the same bytes (stack.md), so the ratio is Forge's own overhead.
-const echo = await stdioClient(tsx, [join(root, 'bench', '_mcp-echo.ts')], { ECHO_PAYLOAD: join(contracts, 'stack.md') });
+const echo = await stdioClient(process.execPath, [echoEntry], { ECHO_PAYLOAD: join(contracts, 'stack.md') });
 const forgeCall = async () => check(await forge.callTool({ name: 'forge_get_contract', arguments: { name: 'stack' } }));
 const echoCall = async () => check(await echo.callTool({ name: 'payload', arguments: { name: 'stack' } }));
 const tinyEchoCall = async () => check(await echo.callTool({ name: 'echo', arguments: { text: 'stack' } }));
@@ -92,18 +106,6 @@ await Promise.all(clients.map((c) => c.close()));
 await http.close();
 service.close();
 
-// 4. Cold start, bundled as the installed app runs its JavaScript: the lean `forge mcp` entry
-// (src-main/mcp/main.ts) and, for reference, the full CLI, which loads the whole core first.
-const coldDir = join(root, 'out', `.bench-mcp-${process.pid}`); // inside the repo, so packages resolve
-mkdirSync(coldDir, { recursive: true });
-function bundle(entry: string, out: string): string {
-  const file = join(coldDir, out);
-  const r = spawnSync(join(root, 'node_modules', '.bin', 'esbuild'), [entry, '--bundle', '--platform=node', '--format=esm', '--packages=external', `--outfile=${file}`, '--log-level=error'], { cwd: root, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`esbuild failed: ${r.stderr}`);
-  return file;
-}
-const leanEntry = bundle(join(root, 'src-main', 'mcp', 'main.ts'), 'mcp.mjs');
-const cliEntry = bundle(join(root, 'src-main', 'host', 'cli.ts'), 'cli.mjs'); // runs main only when named cli.*
 function coldStart(args: string[]): Promise<number> {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
@@ -121,6 +123,7 @@ function coldStart(args: string[]): Promise<number> {
     child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'cold', version: '1' } } }) + '\n');
   });
 }
+// 4. Cold start to the initialize response.
 const cold: number[] = [];
 const coldCli: number[] = [];
 for (let i = 0; i < 7; i++) cold.push(await coldStart([leanEntry, '--contracts', contracts, '--data', tmp]));

@@ -14,7 +14,7 @@ const memoryKeys = ['memory/list', 'memory/read', 'memory/history', 'memory/audi
  * refuse, showing rule, actual value and limit) or Reject with a reason (a Counterfactual then
  * tracks what declining cost or saved).
  */
-export function ApprovalPanel(props: { id: string; status: string; onDecided: (message: string) => void }) {
+export function ApprovalPanel(props: { id: string; status: string; onDecided: (decision: { kind: 'approved' | 'rejected'; message: string }) => void }) {
   const queryClient = useQueryClient();
   const approve = useProcedureMutation('expressions/approve');
   const reject = useProcedureMutation('expressions/reject');
@@ -31,7 +31,7 @@ export function ApprovalPanel(props: { id: string; status: string; onDecided: (m
       {
         onSuccess: (r) => {
           if (!r.approved) setBlocked(r);
-          else props.onDecided(`Approved: ${r.id} is now ${r.status}. ${r.message === `${r.id} is active.` ? '' : r.message}`.trim());
+          else props.onDecided({ kind: 'approved', message: `Approved: ${r.id} is now ${r.status}. ${r.message === `${r.id} is active.` ? '' : r.message}`.trim() });
           refresh();
         },
       },
@@ -44,7 +44,10 @@ export function ApprovalPanel(props: { id: string; status: string; onDecided: (m
       { id: props.id, reason: why },
       {
         onSuccess: (r) => {
-          props.onDecided(`Rejected: ${r.id} is now ${r.status}.${r.counterfactual ? ` Counterfactual ${r.counterfactual} tracks what declining it costs or saves.` : ''}`);
+          props.onDecided({
+            kind: 'rejected',
+            message: `Rejected: ${r.id} is now ${r.status}.${r.counterfactual ? ` Counterfactual ${r.counterfactual} tracks what declining it costs or saves.` : ''}`,
+          });
           refresh();
         },
       },

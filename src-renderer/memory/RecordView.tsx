@@ -9,13 +9,15 @@ import { headerValue, recordBody, relativeTime, screenOfId } from './format';
 import { awaitsDecision, expressionIdOf, isDemoRecord } from './approval';
 import { ApprovalPanel } from './ApprovalPanel';
 
+type Decision = { kind: 'approved' | 'rejected'; message: string };
+
 /** Header fields already shown as the record's title and chips. */
 const shownAbove = new Set(['id', 'title', 'status', 'confidence', 'weight', 'scope', 'created', 'updated', 'created_at', 'updated_at']);
 
 export function RecordView(props: { path: string; onClose: () => void }) {
   const [archivePath, setArchivePath] = useState<string | null>(null);
   /** What the PM's last approve/reject did, kept after the record refreshes to its new status. */
-  const [decided, setDecided] = useState<string | null>(null);
+  const [decided, setDecided] = useState<Decision | null>(null);
   const shownPath = archivePath ?? props.path;
   const read = useProcedure('memory/read', { path: shownPath, depth: 'full' });
   const history = useProcedure('memory/history', { path: props.path });
@@ -65,7 +67,7 @@ export function RecordView(props: { path: string; onClose: () => void }) {
 
 type ReadData = NonNullable<ReturnType<typeof useProcedure<'memory/read'>>['data']>;
 
-function RecordContent({ data, path, decided, onDecided }: { data: ReadData; path: string; decided: string | null; onDecided: (message: string) => void }) {
+function RecordContent({ data, path, decided, onDecided }: { data: ReadData; path: string; decided: Decision | null; onDecided: (d: Decision) => void }) {
   const r = data.record;
   if (!r) return <Markdown source={data.content} className="markdown pad" />;
   const extra = Object.entries(r.header).filter(([k]) => !shownAbove.has(k.toLowerCase()));
@@ -73,8 +75,8 @@ function RecordContent({ data, path, decided, onDecided }: { data: ReadData; pat
   return (
     <div className="pad">
       {decided && (
-        <p className="approval-done" role="status" data-testid="approval-done">
-          {decided}
+        <p className={`approval-done is-${decided.kind}`} role="status" data-testid="approval-done">
+          {decided.message}
         </p>
       )}
       {expressionId && awaitsDecision(path, r.status) && <ApprovalPanel id={expressionId} status={r.status ?? ''} onDecided={onDecided} />}

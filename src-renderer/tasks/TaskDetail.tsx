@@ -124,24 +124,26 @@ export function TaskDetail(props: {
             <Facts task={task} onOpen={props.onOpen} />
             {task.validation && <Validation v={task.validation} />}
             <Output task={task} fallback={got.data?.output ?? null} />
-            <section className="record-history" aria-labelledby="task-events-title">
-              <h2 id="task-events-title">
-                <Icon name="history" size={16} /> What happened
-              </h2>
-              {got.data && got.data.events.length === 0 && <p className="muted">No events recorded yet.</p>}
-              {got.data && got.data.events.length > 0 && (
-                <ol className="audit" data-testid="task-events">
-                  {got.data.events.map((e) => (
-                    <li key={e.seq}>
-                      <span title={e.at}>{new Date(e.at).toLocaleTimeString()}</span>
-                      <span className="audit-actor">{e.kind}</span>
-                      <span className="audit-op">{e.detail}</span>
-                    </li>
-                  ))}
-                </ol>
-              )}
-            </section>
           </div>
+        )}
+        {task && (
+          <section className="record-history" aria-labelledby="task-events-title">
+            <h2 id="task-events-title">
+              <Icon name="history" size={16} /> What happened
+            </h2>
+            {got.data && got.data.events.length === 0 && <p className="muted">No events recorded yet.</p>}
+            {got.data && got.data.events.length > 0 && (
+              <ol className="audit" data-testid="task-events">
+                {got.data.events.map((e) => (
+                  <li key={e.seq}>
+                    <span title={e.at}>{new Date(e.at).toLocaleTimeString()}</span>
+                    <span className="audit-actor">{e.kind}</span>
+                    <span className="audit-op">{e.detail}</span>
+                  </li>
+                ))}
+              </ol>
+            )}
+          </section>
         )}
       </div>
     </article>

@@ -89,15 +89,8 @@ export function TasksScreen(props: { selected: { sessionId: string; id: string }
           </div>
         )}
         {list.data && all.length === 0 && (
-          <div className="empty-list" data-testid="tasks-empty">
-            <p>
-              <strong>No sub-agent tasks yet.</strong>
-            </p>
-            <p className="muted">
-              When the analyst delegates work — checking a View, designing a trade, a morning review — each sub-agent appears here as it is
-              dispatched, with its dependencies, progress, cost and validation. The offline demo runs on a copy of the sample workspace, so its
-              tasks do not appear here.
-            </p>
+          <div className="empty-list">
+            <p>Nothing dispatched yet.</p>
           </div>
         )}
         {list.data && all.length > 0 && groups.length === 0 && (
@@ -137,7 +130,20 @@ export function TasksScreen(props: { selected: { sessionId: string; id: string }
         )}
       </div>
       <div className="detail-pane">
-        {props.selected ? (
+        {list.data && all.length === 0 && !props.selected ? (
+          <div className="empty-state subtle" data-testid="tasks-empty">
+            <div className="empty-icon">
+              <Icon name="tasks" size={30} />
+            </div>
+            <h2>No sub-agent tasks yet</h2>
+            <p>
+              When the analyst delegates work — checking a View, designing a trade, a morning review — each sub-agent appears here as it is
+              dispatched, with its dependencies, progress, tokens, cost and validation. You can open its full output, retry a failure or cancel
+              one that is still working.
+            </p>
+            <p className="muted">The offline demo runs on a copy of the sample workspace, so its work does not appear here.</p>
+          </div>
+        ) : props.selected ? (
           <TaskDetail
             key={`${props.selected.sessionId}/${props.selected.id}`}
             sessionId={props.selected.sessionId}

@@ -9,6 +9,7 @@ import {
   listTools,
   startMcpHttpServer,
   MCP_FILES,
+  defaultContractsDir,
   type McpHttpServer,
   type McpService,
   type GovernanceTool,
@@ -58,6 +59,8 @@ export function mcpStateFor(ctx: CoreContext): McpHostState {
     s.service = createMcpService({
       dataDir: ctx.dataDir,
       mode: 'local',
+      // The app serves Forge's own contracts, whatever folder it was started from.
+      contractsDir: defaultContractsDir(),
       watch: ctx.mode !== 'test',
       extraTools: () => (s.exposeAnalystTools ? s.analystTools() : []),
       model: () =>
@@ -72,6 +75,11 @@ export function mcpStateFor(ctx: CoreContext): McpHostState {
     states.set(ctx, (state = s));
   }
   return state;
+}
+
+/** Supplies the analyst's read/search (wrapped with `fromAnalystTool`) for the MCP screen's toggle. */
+export function setMcpAnalystTools(ctx: CoreContext, tools: () => GovernanceTool[]): void {
+  mcpStateFor(ctx).analystTools = tools;
 }
 
 /** Starts the loopback HTTP transport for this core (the app and `forge serve` call it once). */
