@@ -77,7 +77,7 @@ async function seedTasks(dataDir: string): Promise<void> {
     const tasks: [TaskRecord, string][] = [
       [make({ id: 'sa_rates', skill: 'view-validation', objective: 'Check V-001 (two more Fed cuts) against the latest labour data', context: ['V-001'], validate: true }, {
         status: 'ok', summary: 'V-001 holds: labour data keep softening.', resultPath: '/session/results/sa_rates.md',
-        validation: { contrastive: false, verdict: 'pass', feedback: 'Evidence matches the claim; sources cited.', counterargument: 'A hot CPI print could delay the second cut.' },
+        validation: { contrastive: false, verdict: 'pass', feedback: 'Evidence matches the claim; sources cited.', counterargument: 'A hot CPI print could delay the second cut.', raw: 'VERDICT: PASS' },
         inputTokens: 8200, outputTokens: 910, costUsd: 0.0383, rounds: 3, startedAt: at(1), finishedAt: at(43), updatedAt: at(43),
       }), 'finished'],
       [make({ id: 'sa_growth', skill: 'context-retrieval', objective: 'Gather euro-area consumer data for V-002', context: ['V-002'] }, {

@@ -4,6 +4,7 @@ import { memoryProcedures } from './memory';
 import { searchProcedures } from './search';
 import { agentProcedures } from './agent';
 import { taskProcedures } from './tasks';
+import { skillProcedures } from './skills';
 
 /**
  * The one API contract: every procedure the UI (or any other client) can call, by `area/verb`.
@@ -82,6 +83,7 @@ export const procedures = {
   ...agentProcedures,
   ...searchProcedures,
   ...taskProcedures,
+  ...skillProcedures,
 } as const;
 
 export type Procedures = typeof procedures;

@@ -16,6 +16,7 @@ import { memoryHandlers } from './handlers/memory';
 import { agentHandlers } from './handlers/agent';
 import { searchHandlers } from './handlers/search';
 import { taskHandlers, toTaskView } from './handlers/tasks';
+import { skillsHandlers } from './handlers/skills';
 import { chooseEmbedder, SearchIndex } from '../search';
 import { SkillLoader } from '../skills';
 import { buildAnalyst } from './analyst';
@@ -79,7 +80,7 @@ export function createCore(config: CoreConfig): Core {
   });
   analyst.executor.onChange((t) => events.emit('tasks/changed', toTaskView(t)));
   const handlers = assemble([
-    appHandlers, settingsHandlers, memoryHandlers, agentHandlers(analyst), searchHandlers(() => search), taskHandlers(analyst.executor, () => memory.fs),
+    appHandlers, settingsHandlers, memoryHandlers, agentHandlers(analyst), searchHandlers(() => search), taskHandlers(analyst.executor, () => memory.fs), skillsHandlers(() => skills),
   ]);
   const closers: (() => void | Promise<void>)[] = [];
   closers.push(async () => {

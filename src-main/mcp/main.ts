@@ -5,7 +5,9 @@
  */
 import { runMcpCli } from './cli';
 
-runMcpCli(process.argv.slice(2)).then(
+// Accepts both `main.js --data X` and `main.js mcp --data X` (when bin/forge.mjs routes `forge mcp` here).
+const args = process.argv.slice(2);
+runMcpCli(args[0] === 'mcp' ? args.slice(1) : args).then(
   (code) => process.exit(code),
   (e) => {
     process.stderr.write(`forge mcp: ${(e as Error).message}\n`);

@@ -5,6 +5,7 @@ import { MemoryScreen } from '../memory/MemoryScreen';
 import { ChatScreen } from '../chat';
 import { TasksScreen, routeTask, taskRoute } from '../tasks';
 import { PortfolioScreen } from '../portfolio';
+import { SkillsScreen, routeSkill, skillRoute } from '../skills';
 import { ComingSoon } from './ComingSoon';
 import { ErrorBoundary } from './ErrorBoundary';
 import { Notices } from './Notices';
@@ -65,6 +66,9 @@ export function App() {
       break;
     case 'portfolio':
       screen = <PortfolioScreen />;
+      break;
+    case 'skills':
+      screen = <SkillsScreen selected={routeSkill(route.rest)} onSelect={(sel) => go('skills', skillRoute(sel))} />;
       break;
     default:
       screen = <ComingSoon screen={route.screen} />;

@@ -77,7 +77,7 @@ export const screenInfo: Record<Screen, ScreenInfo> = {
       'Each skill’s SKILL.md, templates and scripts in an editor',
       'The history of approved edits to each skill',
     ],
-    built: false,
+    built: true,
   },
   portfolio: {
     label: 'Portfolio',

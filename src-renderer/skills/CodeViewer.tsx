@@ -1,0 +1,135 @@
+import { useEffect, useRef, useState } from 'react';
+import type * as Monaco from 'monaco-editor/editor/editor.api';
+
+type MonacoApi = typeof Monaco;
+type Engine = 'loading' | 'monaco' | 'plain';
+
+const READ_ONLY_NOTE = 'Read-only here: changes to a skill arrive as skill-edit proposals you approve.';
+
+let loading: Promise<MonacoApi> | null = null;
+/** One dynamic import for the whole session: Monaco is fetched the first time a file is opened. */
+function loadMonaco(): Promise<MonacoApi> {
+  loading ??= import('./monaco').then((m) => m.monaco);
+  loading.catch(() => (loading = null)); // a failed fetch may succeed on the next file
+  return loading;
+}
+
+function currentTheme(): 'vs' | 'vs-dark' {
+  return document.documentElement.dataset.theme === 'dark' ? 'vs-dark' : 'vs';
+}
+
+/**
+ * A read-only code view of one skill file. Monaco when it loads; if it cannot (a blocked worker,
+ * a failed chunk), the same text in a plain numbered view, so the PM can still read the file.
+ */
+export function CodeViewer(props: {
+  text: string;
+  language: string;
+  path: string;
+  /** A line to bring into view and select (a problem's field); `n` changes on every request. */
+  reveal?: { line: number; n: number } | null;
+}) {
+  const host = useRef<HTMLDivElement>(null);
+  const editor = useRef<Monaco.editor.IStandaloneCodeEditor | null>(null);
+  const api = useRef<MonacoApi | null>(null);
+  const [engine, setEngine] = useState<Engine>('loading');
+  const [failure, setFailure] = useState<string | null>(null);
+
+  // Create the editor once; later files reuse it.
+  useEffect(() => {
+    let disposed = false;
+    let observer: MutationObserver | null = null;
+    loadMonaco()
+      .then((monaco) => {
+        if (disposed || !host.current) return;
+        api.current = monaco;
+        const mono = getComputedStyle(document.documentElement).getPropertyValue('--font-mono').trim();
+        editor.current = monaco.editor.create(host.current, {
+          value: props.text,
+          language: props.language,
+          theme: currentTheme(),
+          readOnly: true,
+          domReadOnly: true,
+          readOnlyMessage: { value: READ_ONLY_NOTE },
+          automaticLayout: true,
+          minimap: { enabled: false },
+          wordWrap: props.language === 'markdown' ? 'on' : 'off',
+          scrollBeyondLastLine: false,
+          renderLineHighlight: 'none',
+          fontSize: 13,
+          ...(mono ? { fontFamily: mono } : {}),
+          ariaLabel: `${props.path} (read-only)`,
+        });
+        // Follow the app's light/dark switch without recreating the editor.
+        observer = new MutationObserver(() => monaco.editor.setTheme(currentTheme()));
+        observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+        setEngine('monaco');
+      })
+      .catch((e: unknown) => {
+        if (disposed) return;
+        setFailure(e instanceof Error ? e.message : String(e));
+        setEngine('plain');
+      });
+    return () => {
+      disposed = true;
+      observer?.disconnect();
+      editor.current?.getModel()?.dispose();
+      editor.current?.dispose();
+      editor.current = null;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- created once; the effect below follows the file
+  }, []);
+
+  useEffect(() => {
+    const ed = editor.current;
+    const monaco = api.current;
+    if (!ed || !monaco) return;
+    const model = ed.getModel();
+    if (model) {
+      monaco.editor.setModelLanguage(model, props.language);
+      if (model.getValue() !== props.text) model.setValue(props.text);
+    }
+    ed.updateOptions({ wordWrap: props.language === 'markdown' ? 'on' : 'off', ariaLabel: `${props.path} (read-only)` });
+    const line = props.reveal?.line;
+    if (line && model && line <= model.getLineCount()) {
+      ed.revealLineInCenter(line);
+      ed.setSelection(new monaco.Selection(line, 1, line, model.getLineMaxColumn(line)));
+    } else {
+      ed.setScrollPosition({ scrollTop: 0, scrollLeft: 0 });
+    }
+  }, [props.text, props.language, props.path, props.reveal?.line, props.reveal?.n, engine]);
+
+  return (
+    <div className="code-viewer" data-testid="skill-editor" data-engine={engine} data-path={props.path}>
+      {engine !== 'plain' && <div className="code-viewer-monaco" ref={host} aria-busy={engine === 'loading'} />}
+      {engine === 'loading' && <p className="code-viewer-loading muted">Opening the editor…</p>}
+      {engine === 'plain' && <PlainView text={props.text} path={props.path} note={failure} mark={props.reveal?.line ?? null} />}
+    </div>
+  );
+}
+
+/** The fallback: numbered lines in a `<pre>`, selectable and searchable with the browser's find. */
+export function PlainView(props: { text: string; path: string; note: string | null; mark?: number | null }) {
+  const lines = props.text.split('\n');
+  const width = String(lines.length).length;
+  return (
+    <div className="code-viewer-plain">
+      {props.note && (
+        <p className="code-viewer-note muted" role="status">
+          The editor could not load ({props.note}); showing the file as plain text.
+        </p>
+      )}
+      <pre aria-label={`${props.path} (read-only)`} tabIndex={0}>
+        {lines.map((l, i) => (
+          <span key={i} className={props.mark === i + 1 ? 'code-line marked' : 'code-line'}>
+            <span className="code-line-no" aria-hidden="true" style={{ width: `${width + 1}ch` }}>
+              {i + 1}
+            </span>
+            {l}
+            {'\n'}
+          </span>
+        ))}
+      </pre>
+    </div>
+  );
+}

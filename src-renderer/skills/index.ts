@@ -1,0 +1,2 @@
+export { SkillsScreen } from './SkillsScreen';
+export { routeSkill, skillRoute, stateBadge, fileGroups, languageFor, matchesFilter } from './model';
