@@ -26,6 +26,9 @@ async function main(): Promise<void> {
     for (let i = 0; i < count; i++) {
       const r = await fs.writeFile('/memory/observations/new.md', `# new — ${tag} ${i}\nsource: ${tag}\n`, { actor: 'agent' });
       out(`ACK ${r.path} ${r.contentHash}`);
+      // A short pause between writes, so that on a loaded machine one writer cannot finish all
+      // its writes inside one scheduler slice and the test really exercises interleaving.
+      if (i % 10 === 9) await new Promise((r) => setTimeout(r, 1));
     }
   } else {
     out('READY');
