@@ -5,6 +5,7 @@ import { searchProcedures } from './search';
 import { agentProcedures } from './agent';
 import { taskProcedures } from './tasks';
 import { skillProcedures } from './skills';
+import { mcpProcedures } from './mcp';
 
 /**
  * The one API contract: every procedure the UI (or any other client) can call, by `area/verb`.
@@ -84,6 +85,7 @@ export const procedures = {
   ...searchProcedures,
   ...taskProcedures,
   ...skillProcedures,
+  ...mcpProcedures,
 } as const;
 
 export type Procedures = typeof procedures;

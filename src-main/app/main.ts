@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { app, BrowserWindow, dialog } from 'electron';
 import { resolveDataDir } from '../config/paths';
+import { startAttachedServices, type AttachedServices } from '../host/attached-services';
 import { createCore, type Core } from '../host/core';
 import { forwardEvents, registerIpc } from './ipc';
 import { installMenu } from './menu';
@@ -20,6 +21,7 @@ const rendererUrl = process.env.ELECTRON_RENDERER_URL ?? pathToFileURL(join(here
 const electronBinding = join(here, '../../.electron-native/better_sqlite3.node');
 
 let core: Core | undefined;
+let attached: AttachedServices | undefined;
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
@@ -44,6 +46,11 @@ if (!app.requestSingleInstanceLock()) {
       lockDownSession();
       installMenu();
       registerIpc(core, () => rendererUrl);
+      // IDEs attach over MCP to the running desktop app as well.
+      startAttachedServices(core).then(
+        (a) => (attached = a),
+        (e) => core?.context.events.emit('app/notice', { level: 'warning', message: `The MCP server could not start: ${(e as Error).message}` }),
+      );
       const open = () => forwardEvents(core!, createMainWindow(preloadPath, rendererUrl).webContents);
       open();
       app.on('activate', () => BrowserWindow.getAllWindows().length === 0 && open());
@@ -58,6 +65,7 @@ if (!app.requestSingleInstanceLock()) {
     if (process.platform !== 'darwin') app.quit();
   });
   app.on('will-quit', () => {
+    void attached?.close();
     void core?.close();
   });
 }

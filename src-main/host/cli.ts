@@ -77,8 +77,12 @@ async function serve(args: string[]): Promise<number> {
     console.error(err.code === 'EADDRINUSE' ? `forge serve: port ${port} is already in use; pick another with --port.` : `forge serve: ${err.message}`);
     return 1;
   }
+  const { startAttachedServices } = await import('./attached-services');
+  const attached = await startAttachedServices(core, { url: host.url, token: host.token });
   console.log(`Forge ${appVersion()} is running headless.`);
   console.log(`Workspace: ${dataDir}`);
+  if (attached.mcpUrl) console.log(`MCP (for IDEs): ${attached.mcpUrl} — see the MCP screen for ready-made configurations.`);
+  if (attached.notice) console.log(attached.notice);
   console.log(`Open: ${host.openUrl}`);
   console.log('Press Ctrl+C to stop.');
   await new Promise<void>((resolve) => {
@@ -86,6 +90,7 @@ async function serve(args: string[]): Promise<number> {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+  await attached.close();
   await host.close();
   await core.close();
   return 0;

@@ -15,6 +15,7 @@ import { settingsHandlers } from './handlers/settings';
 import { memoryHandlers } from './handlers/memory';
 import { agentHandlers } from './handlers/agent';
 import { searchHandlers } from './handlers/search';
+import { closeMcp, mcpHandlers } from './handlers/mcp';
 import { taskHandlers, toTaskView } from './handlers/tasks';
 import { skillsHandlers } from './handlers/skills';
 import { chooseEmbedder, SearchIndex } from '../search';
@@ -81,6 +82,7 @@ export function createCore(config: CoreConfig): Core {
   analyst.executor.onChange((t) => events.emit('tasks/changed', toTaskView(t)));
   const handlers = assemble([
     appHandlers, settingsHandlers, memoryHandlers, agentHandlers(analyst), searchHandlers(() => search), taskHandlers(analyst.executor, () => memory.fs), skillsHandlers(() => skills),
+    mcpHandlers as PartialHandlerMap,
   ]);
   const closers: (() => void | Promise<void>)[] = [];
   closers.push(async () => {
@@ -90,6 +92,8 @@ export function createCore(config: CoreConfig): Core {
   closers.push(() => skills.close());
   // Registered after the workspace closer: closers run in reverse, so runs and sub-agents stop before the database closes.
   closers.push(() => analyst.close());
+  // The MCP server (service, HTTP listener) stops first of all: attached IDEs are told before anything else goes.
+  closers.push(() => closeMcp(context));
   let closed = false;
 
   async function invokeUnknown(name: string, input: unknown): Promise<Envelope<unknown>> {
