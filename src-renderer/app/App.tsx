@@ -6,6 +6,7 @@ import { ChatScreen } from '../chat';
 import { TasksScreen, routeTask, taskRoute } from '../tasks';
 import { PortfolioScreen } from '../portfolio';
 import { SkillsScreen, routeSkill, skillRoute } from '../skills';
+import { McpScreen } from '../mcp';
 import { ComingSoon } from './ComingSoon';
 import { ErrorBoundary } from './ErrorBoundary';
 import { Notices } from './Notices';
@@ -69,6 +70,9 @@ export function App() {
       break;
     case 'skills':
       screen = <SkillsScreen selected={routeSkill(route.rest)} onSelect={(sel) => go('skills', skillRoute(sel))} />;
+      break;
+    case 'mcp':
+      screen = <McpScreen />;
       break;
     default:
       screen = <ComingSoon screen={route.screen} />;

@@ -96,7 +96,7 @@ export const screenInfo: Record<Screen, ScreenInfo> = {
       'Server status, transports (stdio and local HTTP) and connected sessions',
       'Copy-paste instructions to attach an IDE',
     ],
-    built: false,
+    built: true,
   },
   settings: {
     label: 'Settings',

@@ -1,0 +1,83 @@
+import { useState } from 'react';
+import { errorHeadline, readableMessage } from '../api/errors';
+import { formatClock, formatMs, type McpCall } from './model';
+
+/** The most recent tool calls from every attached client, newest first, with how long each took and why it failed. */
+export function CallLog(props: { calls: McpCall[] | undefined; error: unknown; fetching: boolean; onRetry: () => void }) {
+  const [errorsOnly, setErrorsOnly] = useState(false);
+  const all = props.calls ?? [];
+  const shown = errorsOnly ? all.filter((c) => !c.ok) : all;
+  const failed = all.filter((c) => !c.ok).length;
+
+  return (
+    <article className="card mcp-calls" data-testid="mcp-calls" aria-labelledby="mcp-calls-title">
+      <header className="mcp-card-head">
+        <h2 id="mcp-calls-title">Recent calls</h2>
+        <span className="muted" aria-live="polite">
+          {props.calls ? `${all.length} shown${failed ? ` · ${failed} failed` : ''}` : 'Loading…'}
+          {props.fetching && props.calls && <span className="spinner" aria-label="Updating" />}
+        </span>
+        <div className="chip-row mcp-calls-filter" role="group" aria-label="Show calls">
+          <button type="button" className="chip" aria-pressed={!errorsOnly} onClick={() => setErrorsOnly(false)}>
+            All
+          </button>
+          <button type="button" className="chip" aria-pressed={errorsOnly} onClick={() => setErrorsOnly(true)} data-testid="mcp-calls-errors-only">
+            Failed only
+          </button>
+        </div>
+      </header>
+      {props.error != null && (
+        <div className="error-panel inline" role="alert">
+          <strong>{errorHeadline(props.error)}.</strong> {readableMessage(props.error)}{' '}
+          <button type="button" className="button small" onClick={props.onRetry}>
+            Try again
+          </button>
+        </div>
+      )}
+      {props.calls && all.length === 0 && (
+        <p className="muted" data-testid="mcp-calls-empty">
+          No tool calls since Forge started. They appear here within a couple of seconds of an IDE making them.
+        </p>
+      )}
+      {props.calls && all.length > 0 && shown.length === 0 && <p className="muted">No failed calls among the recent ones.</p>}
+      {shown.length > 0 && (
+        <div className="mcp-calls-scroll" tabIndex={0} aria-label="Recent calls, newest first">
+          <table className="mcp-table mcp-call-table">
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">Tool</th>
+                <th scope="col">Transport</th>
+                <th scope="col" className="num">
+                  Duration
+                </th>
+                <th scope="col">Result</th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((c, i) => (
+                <tr key={`${c.at}-${c.tool}-${i}`} data-testid="mcp-call" data-tool={c.tool} data-ok={c.ok ? 'true' : 'false'} className={c.ok ? undefined : 'is-failed'}>
+                  <td className="num" title={c.at}>
+                    {formatClock(c.at)}
+                  </td>
+                  <td>
+                    <code>{c.tool}</code>
+                  </td>
+                  <td>
+                    <span className="chip subtle">{c.transport}</span>
+                  </td>
+                  <td className="num" data-testid="mcp-call-duration">
+                    {formatMs(c.durationMs)}
+                  </td>
+                  <td className="mcp-call-result">
+                    {c.ok ? <span className="mcp-ok">ok</span> : <span className="mcp-error">{c.error ?? 'failed (no message)'}</span>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </article>
+  );
+}

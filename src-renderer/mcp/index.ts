@@ -1,0 +1,2 @@
+export { McpScreen } from './McpScreen';
+export { annotationBadges, bearerOf, callTotals, checkSnippet, formatMs, groupTools, toolFamily } from './model';
