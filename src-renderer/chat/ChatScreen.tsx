@@ -94,7 +94,14 @@ export function ChatScreen() {
     <div className="screen chat-screen">
       <header className="screen-header compact chat-header">
         <h1>Chat</h1>
-        <span className="muted">{status.data ? status.data.model : ''}</span>
+        {/* While a demo runs, the header must not name Claude: the answers come from a script. */}
+        {running?.demo || chat.turns.at(-1)?.demo ? (
+          <span className="demo-badge" data-testid="chat-model">DEMO — scripted, not Claude</span>
+        ) : (
+          <span className="muted" data-testid="chat-model">
+            {status.data ? (hasKey ? status.data.model : `${status.data.model} (no API key)`) : ''}
+          </span>
+        )}
         <span className="chat-spacer" />
         <button
           className="button small"

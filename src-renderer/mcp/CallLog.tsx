@@ -18,7 +18,7 @@ export function CallLog(props: { calls: McpCall[] | undefined; error: unknown; f
           {props.fetching && props.calls && <span className="spinner" aria-label="Updating" />}
         </span>
         <div className="chip-row mcp-calls-filter" role="group" aria-label="Show calls">
-          <button type="button" className="chip" aria-pressed={!errorsOnly} onClick={() => setErrorsOnly(false)}>
+          <button type="button" className="chip" aria-pressed={!errorsOnly} onClick={() => setErrorsOnly(false)} data-testid="mcp-calls-all">
             All
           </button>
           <button type="button" className="chip" aria-pressed={errorsOnly} onClick={() => setErrorsOnly(true)} data-testid="mcp-calls-errors-only">
@@ -57,7 +57,7 @@ export function CallLog(props: { calls: McpCall[] | undefined; error: unknown; f
             <tbody>
               {shown.map((c, i) => (
                 <tr key={`${c.at}-${c.tool}-${i}`} data-testid="mcp-call" data-tool={c.tool} data-ok={c.ok ? 'true' : 'false'} className={c.ok ? undefined : 'is-failed'}>
-                  <td className="num" title={c.at}>
+                  <td className="mcp-time" title={c.at}>
                     {formatClock(c.at)}
                   </td>
                   <td>

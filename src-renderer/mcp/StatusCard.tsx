@@ -23,7 +23,6 @@ export function StatusCard(props: { status: McpStatus; tokenPreview: string | nu
       </header>
 
       <dl className="key-figures mcp-figures">
-        <Figure label="Contracts" value={s.mode === 'local' ? 'Local folder' : 'Remote app'} testId="mcp-mode" />
         <Figure label="HTTP port" value={http.port === null ? '—' : String(http.port)} testId="mcp-port" />
         <Figure label="HTTP sessions" value={String(http.sessions)} testId="mcp-sessions" />
         <Figure label="Tool calls" value={String(totals.calls)} testId="mcp-total-calls" />
@@ -51,9 +50,9 @@ export function StatusCard(props: { status: McpStatus; tokenPreview: string | nu
             <CopyButton text={s.transports.stdio.command} what="the stdio command" testId="mcp-copy-stdio" />
           </span>
         </dd>
-        <dt>{s.mode === 'local' ? 'Contracts folder' : 'Forge app'}</dt>
+        <dt>Contracts</dt>
         <dd>
-          <code data-testid="mcp-source">{s.source}</code>
+          <span data-testid="mcp-mode">{s.mode === 'local' ? 'Local folder' : 'Proxied to a running Forge'}</span> <code data-testid="mcp-source">{s.source}</code>
         </dd>
         <dt>Busiest tool</dt>
         <dd>{totals.busiest ? `${totals.busiest.name} (${totals.busiest.calls} ${totals.busiest.calls === 1 ? 'call' : 'calls'})` : <span className="muted">No calls yet</span>}</dd>
