@@ -4,7 +4,8 @@ import { defineConfig } from 'electron-vite';
 
 /**
  * Three builds from one config:
- * - main: the Electron shell entry and the headless CLI (plain Node; never imports electron);
+ * - main: the Electron shell entry, the headless CLI and the lean `forge mcp` entry (plain Node;
+ *   never imports electron);
  * - preload: CommonJS so it runs in a sandboxed renderer, with its few dependencies bundled in;
  * - renderer: the React app, which the headless host also serves to browsers.
  */
@@ -16,6 +17,8 @@ export default defineConfig({
         input: {
           index: resolve(__dirname, 'src-main/app/main.ts'),
           cli: resolve(__dirname, 'src-main/host/cli.ts'),
+          // `forge mcp` starts here: IDEs time the spawn, so it loads the MCP server and nothing else.
+          mcp: resolve(__dirname, 'src-main/mcp/main.ts'),
         },
       },
     },

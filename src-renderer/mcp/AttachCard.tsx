@@ -1,4 +1,4 @@
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useClient, useProcedure } from '../api/hooks';
 import { errorHeadline, readableMessage } from '../api/errors';
 import { CopyButton } from './CopyButton';
@@ -6,6 +6,7 @@ import {
   checkSnippet,
   clientLabel,
   clientOrder,
+  parseAttachChoice,
   pickSnippet,
   transportNote,
   type McpSnippet,
@@ -13,14 +14,35 @@ import {
   type SnippetTransport,
 } from './model';
 
+const CHOICE_KEY = 'forge.mcp.attach';
+
+// Storage can be unavailable (privacy modes); the default choice is fine then.
+function readChoice() {
+  try {
+    return parseAttachChoice(localStorage.getItem(CHOICE_KEY));
+  } catch {
+    return parseAttachChoice(null);
+  }
+}
+
+function writeChoice(client: SnippetClient, transport: SnippetTransport) {
+  try {
+    localStorage.setItem(CHOICE_KEY, JSON.stringify({ client, transport }));
+  } catch {
+    /* not remembered; nothing else depends on it */
+  }
+}
+
 /**
  * Copy-ready configuration per IDE, stdio and HTTP. HTTP variants carry the bearer token: the
  * screen shows only its preview until the PM clicks Reveal, and Copy always copies the real one.
  */
 export function AttachCard(props: { snippets: McpSnippet[]; httpRunning: boolean; loading: boolean; error: unknown; onRetry: () => void }) {
   const client = useClient();
-  const [selected, setSelected] = useState<SnippetClient>('claude_desktop');
-  const [transport, setTransport] = useState<SnippetTransport>('stdio');
+  const [initial] = useState(readChoice);
+  const [selected, setSelected] = useState<SnippetClient>(initial.client);
+  const [transport, setTransport] = useState<SnippetTransport>(initial.transport);
+  useEffect(() => writeChoice(selected, transport), [selected, transport]);
   const [revealed, setRevealed] = useState(false);
   const tabs = useRef<HTMLDivElement>(null);
   // The revealed form is fetched only on request and never kept in the cache after it leaves the screen.

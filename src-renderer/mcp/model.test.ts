@@ -9,6 +9,7 @@ import {
   formatMs,
   groupTools,
   isPreview,
+  parseAttachChoice,
   pickSnippet,
   toolFamily,
   type McpSnippet,
@@ -131,5 +132,17 @@ describe('snippets', () => {
     const bad = checkSnippet('{ "mcpServers": ');
     expect(bad.kind === 'json' && !bad.ok && bad.message.length > 0).toBe(true);
     expect(checkSnippet('claude mcp add --transport stdio forge -- forge mcp')).toEqual({ kind: 'command' });
+  });
+});
+
+describe('parseAttachChoice', () => {
+  it('brings back the client and transport the PM chose last time', () => {
+    expect(parseAttachChoice('{"client":"vscode","transport":"http"}')).toEqual({ client: 'vscode', transport: 'http' });
+  });
+
+  it('falls back to Claude Desktop over stdio for nothing, junk or an unknown client', () => {
+    expect(parseAttachChoice(null)).toEqual({ client: 'claude_desktop', transport: 'stdio' });
+    expect(parseAttachChoice('{oops')).toEqual({ client: 'claude_desktop', transport: 'stdio' });
+    expect(parseAttachChoice('{"client":"zed","transport":"carrier-pigeon"}')).toEqual({ client: 'claude_desktop', transport: 'stdio' });
   });
 });

@@ -158,8 +158,28 @@ export function checkSnippet(text: string): SnippetCheck {
 
 /** Where a client's HTTP variant differs from stdio, in a sentence (shown under the tabs). */
 export function transportNote(transport: SnippetTransport, httpRunning: boolean): string {
-  if (transport === 'stdio') return 'The IDE starts its own `forge mcp` process and talks to it over stdin/stdout. Nothing to keep running; no token needed.';
+  if (transport === 'stdio') return 'The IDE starts its own forge mcp process and talks to it over stdin/stdout. Nothing to keep running; no token needed.';
   return httpRunning
     ? 'The IDE connects to this running Forge over loopback HTTP. Forge must be running, and the token goes with every request.'
     : 'The HTTP server is not running in this window, so only the stdio variants can be used.';
+}
+
+export interface AttachChoice {
+  client: SnippetClient;
+  transport: SnippetTransport;
+}
+
+export const defaultAttachChoice: AttachChoice = { client: 'claude_desktop', transport: 'stdio' };
+
+/** The PM's last client and transport, read back from storage; anything unrecognised falls back to the default. */
+export function parseAttachChoice(raw: string | null): AttachChoice {
+  if (!raw) return defaultAttachChoice;
+  try {
+    const v = JSON.parse(raw) as Partial<AttachChoice>;
+    const client = clientOrder.includes(v.client as SnippetClient) ? (v.client as SnippetClient) : defaultAttachChoice.client;
+    const transport = v.transport === 'http' || v.transport === 'stdio' ? v.transport : defaultAttachChoice.transport;
+    return { client, transport };
+  } catch {
+    return defaultAttachChoice;
+  }
 }
