@@ -59,6 +59,9 @@ export function StatusCard(props: { status: McpStatus; tokenPreview: string | nu
       </dl>
 
       <h3 className="mcp-subhead">Connected clients</h3>
+      <p className="hint mcp-clients-note">
+        Clients attached over HTTP to this window. An IDE using the stdio command runs its own Forge process, so its calls are not counted here.
+      </p>
       {s.clients.length === 0 ? (
         <p className="muted" data-testid="mcp-no-clients">
           No client is attached right now. Paste one of the configurations below into your IDE; it appears here as soon as it connects.
