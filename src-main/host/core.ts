@@ -15,7 +15,10 @@ import { settingsHandlers } from './handlers/settings';
 import { memoryHandlers } from './handlers/memory';
 import { agentHandlers } from './handlers/agent';
 import { searchHandlers } from './handlers/search';
-import { closeMcp, mcpHandlers } from './handlers/mcp';
+import { closeMcp, mcpHandlers, setMcpAnalystTools } from './handlers/mcp';
+import { fromAnalystTool } from '../mcp';
+import { ProviderRegistry } from '../providers';
+import { readTool, searchTool, type AnalystToolContext } from '../tools';
 import { taskHandlers, toTaskView } from './handlers/tasks';
 import { skillsHandlers } from './handlers/skills';
 import { chooseEmbedder, SearchIndex } from '../search';
@@ -80,6 +83,17 @@ export function createCore(config: CoreConfig): Core {
     search: (request) => search.search(request),
   });
   analyst.executor.onChange((t) => events.emit('tasks/changed', toTaskView(t)));
+  // Attached IDEs read the PM's memory only when the PM turns it on (MCP screen): read and search, as actor mcp.
+  setMcpAnalystTools(context, () => {
+    const toolContext = (): AnalystToolContext => ({
+      fs: memory.fs.forSession('mcp'),
+      writer: { actor: 'mcp' },
+      limits: analyst.limits,
+      search: (request) => search.search(request),
+      providers: new ProviderRegistry(),
+    });
+    return [fromAnalystTool(readTool, toolContext), fromAnalystTool(searchTool, toolContext)];
+  });
   const handlers = assemble([
     appHandlers, settingsHandlers, memoryHandlers, agentHandlers(analyst), searchHandlers(() => search), taskHandlers(analyst.executor, () => memory.fs), skillsHandlers(() => skills),
     mcpHandlers as PartialHandlerMap,

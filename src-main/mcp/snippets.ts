@@ -16,6 +16,8 @@ export interface ConfigSnippet {
 export interface SnippetInput {
   /** The command that starts Forge's CLI, e.g. "forge" or "npx forge". */
   command?: string;
+  /** Arguments before `mcp`, e.g. the path of bin/forge.mjs when the command is node itself. */
+  prefixArgs?: string[];
   dataDir?: string;
   /** The HTTP endpoint (omit when HTTP is not running). */
   httpUrl?: string;
@@ -26,7 +28,7 @@ const json = (v: unknown) => JSON.stringify(v, null, 2);
 
 export function configSnippets(input: SnippetInput): ConfigSnippet[] {
   const command = input.command ?? 'forge';
-  const args = ['mcp', ...(input.dataDir ? ['--data', input.dataDir] : [])];
+  const args = [...(input.prefixArgs ?? []), 'mcp', ...(input.dataDir ? ['--data', input.dataDir] : [])];
   const stdio = { command, args };
   const headers = { Authorization: `Bearer ${input.token ?? '<token from the MCP screen>'}` };
   const out: ConfigSnippet[] = [

@@ -18,6 +18,7 @@ import {
 import type { z } from 'zod';
 import type { mcpProcedures } from '../../api/mcp';
 import type { CoreContext } from '../context';
+import { packageRoot } from '../../common/package-root';
 
 type McpProcedures = typeof mcpProcedures;
 /** Typed from the MCP procedures themselves, so this map type-checks before and after they join the API. */
@@ -99,6 +100,16 @@ export async function closeMcp(ctx: CoreContext): Promise<void> {
 
 const preview = (token: string) => `${token.slice(0, 4)}…${token.slice(-4)}`;
 
+/**
+ * How an IDE starts this installation's `forge mcp`: node and the absolute path of bin/forge.mjs,
+ * which works from a source checkout as well as an install (a bare `forge` needs it on PATH).
+ */
+function stdioLauncher(): { command: string; prefixArgs: string[] } {
+  return { command: process.execPath, prefixArgs: [join(packageRoot(), 'bin', 'forge.mjs')] };
+}
+
+const quoteArg = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replaceAll("'", "'\\''")}'`);
+
 export const mcpHandlers: McpHandlerMap = {
   'mcp/status': (_i, ctx) => {
     const { service, http, exposeAnalystTools } = mcpStateFor(ctx);
@@ -107,7 +118,7 @@ export const mcpHandlers: McpHandlerMap = {
       mode: service.mode,
       source: service.source.location,
       transports: {
-        stdio: { command: `forge mcp --data ${ctx.dataDir}` },
+        stdio: { command: [stdioLauncher().command, ...stdioLauncher().prefixArgs, 'mcp', '--data', ctx.dataDir].map(quoteArg).join(' ') },
         http: { running: Boolean(http), url: http?.url ?? null, port: http?.port ?? null, sessions: http?.sessions ?? 0 },
       },
       clients: [...service.connections.values()].map((c) => ({ transport: c.transport, client: c.client ?? null, since: c.since })),
@@ -131,7 +142,7 @@ export const mcpHandlers: McpHandlerMap = {
   'mcp/config-snippets': (i, ctx) => {
     const { service, http } = mcpStateFor(ctx);
     const token = service.token.get();
-    return { snippets: configSnippets({ dataDir: ctx.dataDir, httpUrl: http?.url, token: i.revealToken ? token : preview(token) }) };
+    return { snippets: configSnippets({ ...stdioLauncher(), dataDir: ctx.dataDir, httpUrl: http?.url, token: i.revealToken ? token : preview(token) }) };
   },
   'mcp/set-options': (i, ctx) => {
     const state = mcpStateFor(ctx);
