@@ -20,7 +20,7 @@ export interface ForgeServer {
 const root = join(here, '..');
 
 /** Start the real `forge serve` (the built app) on a free port with its own data folder. */
-async function startServer(dataDir: string): Promise<{ server: Omit<ForgeServer, 'restart'>; child: ChildProcess }> {
+export async function startServer(dataDir: string): Promise<{ server: Omit<ForgeServer, 'restart'>; child: ChildProcess }> {
   const child = spawn(process.execPath, [join(root, 'bin', 'forge.mjs'), 'serve', '--port', '0', '--data', dataDir], {
     cwd: root,
     env: { ...process.env, ANTHROPIC_API_KEY: '', FORGE_HOME: '' },
@@ -45,7 +45,7 @@ async function startServer(dataDir: string): Promise<{ server: Omit<ForgeServer,
   return { server: { url, baseURL: parsed.origin, token: parsed.searchParams.get('token')!, dataDir }, child };
 }
 
-async function stop(child: ChildProcess): Promise<void> {
+export async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   await new Promise<void>((resolve) => {
     child.once('exit', () => resolve());

@@ -1,9 +1,12 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Page } from '@playwright/test';
 import { expect, screenshotDir, test } from './fixtures';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 test.beforeAll(() => mkdirSync(screenshotDir, { recursive: true }));
 
@@ -40,7 +43,7 @@ test('the MCP screen shows the HTTP endpoint, the tool catalogue and valid Claud
   const url = (await page.getByTestId('mcp-http-url').textContent())!;
   expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
   await expect(page.getByTestId('mcp-port')).toHaveText(new URL(url).port);
-  await expect(page.getByTestId('mcp-stdio-command')).toHaveText(`forge mcp --data ${forge.dataDir}`);
+  await expect(page.getByTestId('mcp-stdio-command')).toHaveText(`${process.execPath} ${join(root, 'bin', 'forge.mjs')} mcp --data ${forge.dataDir}`);
   await expect(page.getByTestId('mcp-mode')).toHaveText('Local folder');
   await expect(page.getByTestId('mcp-source')).toHaveText(/contracts$/);
 
@@ -60,7 +63,7 @@ test('the MCP screen shows the HTTP endpoint, the tool catalogue and valid Claud
   await page.getByTestId('mcp-transport-stdio').click();
   await expect(page.getByTestId('mcp-snippet')).toHaveAttribute('data-transport', 'stdio');
   const stdio = await snippetJson(page);
-  expect(stdio.mcpServers.forge).toEqual({ command: 'forge', args: ['mcp', '--data', forge.dataDir] });
+  expect(stdio.mcpServers.forge).toEqual({ command: process.execPath, args: [join(root, 'bin', 'forge.mjs'), 'mcp', '--data', forge.dataDir] });
 
   // Claude Desktop, HTTP: valid JSON pointing at the URL shown, with the token shortened until revealed.
   await page.getByTestId('mcp-transport-http').click();

@@ -1,14 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
 import { openWorkspace } from '../src-main/fs';
 import { TaskStore } from '../src-main/executor';
 import type { TaskRecord, TaskSpec } from '../src-main/executor/types';
-import { expect, screenshotDir, test, type ForgeServer } from './fixtures';
+import { expect, screenshotDir, startServer, stop, test, type ForgeServer } from './fixtures';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 test.beforeAll(() => mkdirSync(screenshotDir, { recursive: true }));
 
@@ -21,31 +18,8 @@ async function api<T>(request: APIRequestContext, forge: Pick<ForgeServer, 'base
 
 /** A second `forge serve` on an existing data folder (the demo's copy), for the approval check. */
 async function serveFolder(dataDir: string): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child: ChildProcess = spawn(process.execPath, [join(root, 'bin', 'forge.mjs'), 'serve', '--port', '0', '--data', dataDir], {
-    cwd: root,
-    env: { ...process.env, ANTHROPIC_API_KEY: '', FORGE_HOME: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`forge serve did not start in 30 s:\n${output}`)), 30_000);
-    const onData = (d: Buffer) => {
-      output += d.toString();
-      const m = /Open: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(output);
-      if (m) (clearTimeout(timer), resolve(m[1]));
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`forge serve exited (${code}):\n${output}`)));
-  });
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
-    });
-  return { url, stop };
+  const { server, child } = await startServer(dataDir);
+  return { url: server.url, stop: () => stop(child) };
 }
 
 const SESSION = 'sess_20261121_morning';
@@ -150,7 +124,9 @@ test('the offline demo runs from Chat: labelled demo, a guardrail block, then a 
   await page.getByRole('button', { name: 'Demo', exact: true }).click();
 
   const chat = page.getByTestId('screen-chat');
-  await expect(chat.getByText('DEMO — scripted, not Claude')).toBeVisible();
+  // Labelled a demo in the header (not the model's name) and on the turn itself.
+  await expect(chat.getByTestId('chat-model')).toHaveText('DEMO — scripted, not Claude');
+  await expect(chat.locator('.chat-turn.is-demo .demo-badge').first()).toBeVisible();
   // The oversized trade: the write tool call failed, and its result names the guardrails.
   const blocked = chat.locator('details.tool-call.is-error', { hasText: 'write' });
   await expect(blocked).toBeVisible({ timeout: 30_000 });

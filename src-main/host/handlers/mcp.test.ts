@@ -8,6 +8,7 @@ import { fail, ok, type Envelope } from '../../api/envelope';
 import { mcpProcedures } from '../../api/mcp';
 import { isProcedureName } from '../../api/procedures';
 import { isAppError } from '../../common/errors';
+import { packageRoot } from '../../common/package-root';
 import { createGovernanceServer, createMcpService, writeHostLock, type McpService } from '../../mcp';
 import type { Core } from '../core';
 import { startHeadlessHost, type HeadlessHost } from '../http/server';
@@ -152,7 +153,8 @@ describe('MCP screen procedures', () => {
     const cursor = JSON.parse(revealed.snippets.find((s) => s.client === 'cursor' && s.transport === 'http')!.text);
     expect(cursor.mcpServers.forge).toEqual({ url: http.url, headers: { Authorization: `Bearer ${after}` } });
     const desktop = JSON.parse(revealed.snippets[0].text);
-    expect(desktop.mcpServers.forge).toEqual({ command: 'forge', args: ['mcp', '--data', ctx.dataDir] });
+    // The launcher is this installation's node + bin/forge.mjs: it works without `forge` on PATH.
+    expect(desktop.mcpServers.forge).toEqual({ command: process.execPath, args: [join(packageRoot(), 'bin', 'forge.mjs'), 'mcp', '--data', ctx.dataDir] });
 
     expect((await mcpHandlers['mcp/set-options']({ exposeAnalystTools: true }, ctx)).exposeAnalystTools).toBe(true);
     const calls = (await mcpHandlers['mcp/calls']({ limit: 5 }, ctx)).calls;
