@@ -1,6 +1,6 @@
+import { ErrorPanel } from '../app/ErrorPanel';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useClient, useProcedure } from '../api/hooks';
-import { errorHeadline, readableMessage } from '../api/errors';
 import { CopyButton } from './CopyButton';
 import {
   checkSnippet,
@@ -83,12 +83,7 @@ export function AttachCard(props: { snippets: McpSnippet[]; httpRunning: boolean
       </header>
       <p className="muted mcp-lead">Pick your client and how it connects, then paste the configuration where it says.</p>
       {props.error != null && (
-        <div className="error-panel inline" role="alert">
-          <strong>{errorHeadline(props.error)}.</strong> {readableMessage(props.error)}{' '}
-          <button type="button" className="button small" onClick={props.onRetry}>
-            Try again
-          </button>
-        </div>
+        <ErrorPanel error={props.error} onRetry={props.onRetry} inline />
       )}
       {props.loading && <p className="muted">Loading…</p>}
       {available.length > 0 && (
@@ -175,9 +170,7 @@ export function AttachCard(props: { snippets: McpSnippet[]; httpRunning: boolean
                   </p>
                 )}
                 {revealed && full.isError && (
-                  <div className="error-panel inline" role="alert">
-                    <strong>{errorHeadline(full.error)}.</strong> {readableMessage(full.error)}
-                  </div>
+                  <ErrorPanel error={full.error} inline />
                 )}
               </>
             ) : (

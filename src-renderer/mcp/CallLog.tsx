@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { errorHeadline, readableMessage } from '../api/errors';
 import { formatClock, formatMs, type McpCall } from './model';
+import { ErrorPanel } from '../app/ErrorPanel';
 
 /** The most recent tool calls from every attached client, newest first, with how long each took and why it failed. */
 export function CallLog(props: { calls: McpCall[] | undefined; error: unknown; fetching: boolean; onRetry: () => void }) {
@@ -27,12 +27,7 @@ export function CallLog(props: { calls: McpCall[] | undefined; error: unknown; f
         </div>
       </header>
       {props.error != null && (
-        <div className="error-panel inline" role="alert">
-          <strong>{errorHeadline(props.error)}.</strong> {readableMessage(props.error)}{' '}
-          <button type="button" className="button small" onClick={props.onRetry}>
-            Try again
-          </button>
-        </div>
+        <ErrorPanel error={props.error} onRetry={props.onRetry} inline />
       )}
       {props.calls && all.length === 0 && (
         <p className="muted" data-testid="mcp-calls-empty">

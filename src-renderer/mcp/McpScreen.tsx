@@ -1,5 +1,4 @@
 import { useProcedure } from '../api/hooks';
-import { errorHeadline, readableMessage } from '../api/errors';
 import { screenInfo } from '../app/screens';
 import { AttachCard } from './AttachCard';
 import { CallLog } from './CallLog';
@@ -8,6 +7,7 @@ import { OptionsCard } from './OptionsCard';
 import { StatusCard } from './StatusCard';
 import { ToolCatalogue } from './ToolCatalogue';
 import './mcp.css';
+import { ErrorPanel } from '../app/ErrorPanel';
 
 /** How often the screen re-reads status and calls while it is open: the core pushes no MCP events. */
 const STATUS_EVERY_MS = 3_000;
@@ -34,12 +34,7 @@ export function McpScreen() {
 
         {status.isPending && <p className="muted">Loading…</p>}
         {status.isError && (
-          <div className="error-panel inline" role="alert" data-testid="mcp-status-error">
-            <strong>{errorHeadline(status.error)}.</strong> {readableMessage(status.error)}{' '}
-            <button type="button" className="button small" onClick={() => void status.refetch()}>
-              Try again
-            </button>
-          </div>
+          <ErrorPanel error={status.error} onRetry={() => void status.refetch()} inline testId="mcp-status-error" />
         )}
 
         {status.data && (

@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { McpStatus } from '../../src-main/api/mcp';
 import { procedureKey, useProcedureMutation } from '../api/hooks';
-import { errorHeadline, readableMessage } from '../api/errors';
 import { analystToolsOffered } from './model';
+import { ErrorPanel } from '../app/ErrorPanel';
 
 /** What attached clients may see beyond the governance tools, and the contract cache. */
 export function OptionsCard(props: { status: McpStatus }) {
@@ -52,9 +52,7 @@ export function OptionsCard(props: { status: McpStatus }) {
           </p>
         )}
         {setOptions.isError && (
-          <div className="error-panel inline" role="alert">
-            <strong>{errorHeadline(setOptions.error)}.</strong> {readableMessage(setOptions.error)}
-          </div>
+          <ErrorPanel error={setOptions.error} inline />
         )}
       </div>
 
@@ -84,9 +82,7 @@ export function OptionsCard(props: { status: McpStatus }) {
         )}
       </p>
       {clearCache.isError && (
-        <div className="error-panel inline" role="alert">
-          <strong>{errorHeadline(clearCache.error)}.</strong> {readableMessage(clearCache.error)}
-        </div>
+        <ErrorPanel error={clearCache.error} inline />
       )}
     </article>
   );

@@ -2,10 +2,10 @@ import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { McpStatus } from '../../src-main/api/mcp';
 import { procedureKey, useProcedureMutation } from '../api/hooks';
-import { errorHeadline, readableMessage } from '../api/errors';
 import { relativeTime } from '../memory/format';
 import { CopyButton } from './CopyButton';
 import { callTotals, formatClock } from './model';
+import { ErrorPanel } from '../app/ErrorPanel';
 
 /** The server as it runs now: transports, who is attached, how busy it is, and the token HTTP clients present. */
 export function StatusCard(props: { status: McpStatus; tokenPreview: string | null }) {
@@ -148,9 +148,7 @@ function TokenRow(props: { preview: string | null; httpRunning: boolean }) {
         )}
       </p>
       {rotate.isError && (
-        <div className="error-panel inline" role="alert">
-          <strong>{errorHeadline(rotate.error)}.</strong> {readableMessage(rotate.error)}
-        </div>
+        <ErrorPanel error={rotate.error} inline />
       )}
     </section>
   );

@@ -2,9 +2,9 @@ import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { ProcedureOutput } from '../../src-main/api';
 import { useProcedureMutation } from '../api/hooks';
-import { errorHeadline, readableMessage } from '../api/errors';
 import { cleanReason, decisionBanner, overBy, ruleLabel, withUnit, type Violation } from './approval';
 import './approval.css';
+import { ErrorPanel } from '../app/ErrorPanel';
 
 /** What memory screens show; all of it is stale once the PM approves or rejects. */
 const memoryKeys = ['memory/list', 'memory/read', 'memory/history', 'memory/audit', 'memory/search'];
@@ -105,9 +105,7 @@ export function ApprovalPanel(props: { id: string; status: string; onDecided: (d
       )}
       {blocked && <GuardrailBlock result={blocked} />}
       {error && (
-        <div className="error-panel" role="alert">
-          <strong>{errorHeadline(error)}.</strong> {readableMessage(error)}
-        </div>
+        <ErrorPanel error={error} />
       )}
     </section>
   );

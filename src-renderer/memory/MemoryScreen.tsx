@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useClient } from '../api/hooks';
-import { errorHeadline, isApiError, readableMessage } from '../api/errors';
+import { isApiError } from '../api/errors';
 import { Icon } from '../app/Icon';
 import { screenInfo } from '../app/screens';
 import { RecordList } from './RecordList';
@@ -9,6 +9,7 @@ import { RecordView } from './RecordView';
 import { SearchResults } from './SearchResults';
 import { hasToken, quickFilters, searchMemory, toggleToken } from './search';
 import { useDebounced } from './useDebounced';
+import { ErrorPanel } from '../app/ErrorPanel';
 
 const PAGE = 200;
 const SEARCH_RESULTS = 20;
@@ -197,9 +198,7 @@ export function MemoryScreen(props: {
         </div>
         {searching && search.data?.degraded && !search.isError && <p className="degraded">{search.data.degraded}</p>}
         {otherError && (
-          <div className="error-panel" role="alert">
-            <strong>{errorHeadline(otherError)}.</strong> {readableMessage(otherError)}
-          </div>
+          <ErrorPanel error={otherError} />
         )}
         {searchMissing && (
           <div className="empty-list">

@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import type { MemoryVersion } from '../../src-main/api/memory';
 import { useProcedure } from '../api/hooks';
-import { errorHeadline, readableMessage } from '../api/errors';
+import { readableMessage } from '../api/errors';
 import { formatHash } from '../app/routes';
 import { Icon } from '../app/Icon';
 import { Markdown } from '../markdown';
 import { headerValue, recordBody, relativeTime, screenOfId } from './format';
 import { awaitsDecision, expressionIdOf, isDemoRecord } from './approval';
 import { ApprovalPanel } from './ApprovalPanel';
+import { ErrorPanel } from '../app/ErrorPanel';
 
 type Decision = { kind: 'approved' | 'rejected'; message: string };
 
@@ -46,9 +47,7 @@ export function RecordView(props: { path: string; onClose: () => void }) {
       <div className="record-scroll">
         {read.isPending && <p className="muted pad">Opening…</p>}
         {read.isError && (
-          <div className="error-panel" role="alert">
-            <strong>{errorHeadline(read.error)}.</strong> {readableMessage(read.error)}
-          </div>
+          <ErrorPanel error={read.error} />
         )}
         {read.data && <RecordContent data={read.data} path={shownPath} decided={decided} onDecided={setDecided} />}
         <History

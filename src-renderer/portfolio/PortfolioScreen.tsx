@@ -1,10 +1,11 @@
 import { useMemo } from 'react';
 import { useProcedure } from '../api/hooks';
-import { errorHeadline, isApiError, readableMessage } from '../api/errors';
+import { isApiError } from '../api/errors';
 import { screenInfo } from '../app/screens';
 import { Markdown } from '../markdown';
 import { field, fieldLabel, fieldValue, limitRows, splitDoc, usedShare, type LimitRow, type PortfolioDoc } from './doc';
 import './portfolio.css';
+import { ErrorPanel } from '../app/ErrorPanel';
 
 const STATE = '/portfolio/state.md';
 const CONSTRAINTS = '/portfolio/constraints.md';
@@ -82,9 +83,7 @@ function Missing(props: { error: unknown; path: string; what: string }) {
     );
   }
   return (
-    <div className="error-panel" role="alert">
-      <strong>{errorHeadline(props.error)}.</strong> {readableMessage(props.error)}
-    </div>
+    <ErrorPanel error={props.error} />
   );
 }
 

@@ -1,12 +1,12 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
 import type { SkillView } from '../../src-main/api/skills';
 import { useProcedure } from '../api/hooks';
-import { errorHeadline, readableMessage } from '../api/errors';
 import { Icon } from '../app/Icon';
 import { screenInfo } from '../app/screens';
 import { SkillDetail } from './SkillDetail';
 import { matchesFilter, stateBadge } from './model';
 import './skills.css';
+import { ErrorPanel } from '../app/ErrorPanel';
 
 /**
  * The analyst's skills: each folder with its validation state, and one skill open with its
@@ -71,12 +71,7 @@ export function SkillsScreen(props: { selected: { name: string; path: string } |
           </button>
         </div>
         {list.isError && (
-          <div className="error-panel" role="alert">
-            <strong>{errorHeadline(list.error)}.</strong> {readableMessage(list.error)}{' '}
-            <button type="button" className="button small" onClick={() => void list.refetch()}>
-              Try again
-            </button>
-          </div>
+          <ErrorPanel error={list.error} onRetry={() => void list.refetch()} />
         )}
         {list.data && all.length === 0 && (
           <div className="empty-list">

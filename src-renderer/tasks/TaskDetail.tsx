@@ -2,11 +2,11 @@ import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { TaskView } from '../../src-main/api/tasks';
 import { useProcedure, useProcedureMutation } from '../api/hooks';
-import { errorHeadline, readableMessage } from '../api/errors';
 import { Icon } from '../app/Icon';
 import { Markdown } from '../markdown';
 import { handleTaskEvent } from './live';
 import { canRetry, failureLabel, formatCost, formatDuration, formatTokens, isLive, statusLabel, verdictLabel } from './model';
+import { ErrorPanel } from '../app/ErrorPanel';
 
 /** One task in full: what it was asked, where it stands, its validation, its output and its event trail. */
 export function TaskDetail(props: {
@@ -53,9 +53,7 @@ export function TaskDetail(props: {
       <div className="record-scroll">
         {got.isPending && <p className="muted pad">Opening…</p>}
         {got.isError && (
-          <div className="error-panel" role="alert">
-            <strong>{errorHeadline(got.error)}.</strong> {readableMessage(got.error)}
-          </div>
+          <ErrorPanel error={got.error} />
         )}
         {task && (
           <div className="pad">
@@ -111,9 +109,7 @@ export function TaskDetail(props: {
                 </form>
               )}
               {actionError && (
-                <div className="error-panel" role="alert">
-                  <strong>{errorHeadline(actionError)}.</strong> {readableMessage(actionError)}
-                </div>
+                <ErrorPanel error={actionError} />
               )}
             </header>
             {task.status === 'failed' && (

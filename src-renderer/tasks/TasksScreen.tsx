@@ -1,7 +1,7 @@
+import { ErrorPanel } from '../app/ErrorPanel';
 import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { TaskView } from '../../src-main/api/tasks';
 import { useProcedure } from '../api/hooks';
-import { errorHeadline, readableMessage } from '../api/errors';
 import { Icon } from '../app/Icon';
 import { screenInfo } from '../app/screens';
 import { relativeTime } from '../memory/format';
@@ -81,12 +81,7 @@ export function TasksScreen(props: { selected: { sessionId: string; id: string }
           {list.isFetching && !list.isPending && <span className="spinner" aria-label="Updating" />}
         </div>
         {list.isError && (
-          <div className="error-panel" role="alert">
-            <strong>{errorHeadline(list.error)}.</strong> {readableMessage(list.error)}{' '}
-            <button type="button" className="button small" onClick={() => void list.refetch()}>
-              Try again
-            </button>
-          </div>
+          <ErrorPanel error={list.error} onRetry={() => void list.refetch()} />
         )}
         {list.data && all.length === 0 && (
           <div className="empty-list">
