@@ -6,6 +6,7 @@ import { agentProcedures } from './agent';
 import { taskProcedures } from './tasks';
 import { skillProcedures } from './skills';
 import { mcpProcedures } from './mcp';
+import { guardrailProcedures } from './guardrails';
 
 /**
  * The one API contract: every procedure the UI (or any other client) can call, by `area/verb`.
@@ -86,6 +87,7 @@ export const procedures = {
   ...taskProcedures,
   ...skillProcedures,
   ...mcpProcedures,
+  ...guardrailProcedures,
 } as const;
 
 export type Procedures = typeof procedures;

@@ -16,6 +16,7 @@ import { memoryHandlers } from './handlers/memory';
 import { agentHandlers } from './handlers/agent';
 import { searchHandlers } from './handlers/search';
 import { closeMcp, mcpHandlers, setMcpAnalystTools } from './handlers/mcp';
+import { guardrailHandlers } from './handlers/guardrails';
 import { fromAnalystTool } from '../mcp';
 import { ProviderRegistry } from '../providers';
 import { readTool, searchTool, type AnalystToolContext } from '../tools';
@@ -97,6 +98,7 @@ export function createCore(config: CoreConfig): Core {
   const handlers = assemble([
     appHandlers, settingsHandlers, memoryHandlers, agentHandlers(analyst), searchHandlers(() => search), taskHandlers(analyst.executor, () => memory.fs), skillsHandlers(() => skills),
     mcpHandlers as PartialHandlerMap,
+    guardrailHandlers,
   ]);
   const closers: (() => void | Promise<void>)[] = [];
   closers.push(async () => {

@@ -94,16 +94,36 @@ export function landingStatus(
  * The analyst cannot write /portfolio/, so it cannot loosen them.
  */
 export function limitsFromConstraints(constraintsMd: string | null): GuardrailLimits {
-  const pick = (key: string, fallback: number) => {
-    const m = constraintsMd ? new RegExp(`^${key}:\\s*([\\d.]+)\\s*$`, 'm').exec(constraintsMd.split('\n---')[0] ?? '') : null;
+  return limitsInForce(constraintsMd).limits;
+}
+
+/** The limits in force and, for each, whether the PM's constraints.md set it (else the default applies). */
+export function limitsInForce(constraintsMd: string | null): { limits: GuardrailLimits; fromConstraints: Record<keyof GuardrailLimits, boolean> } {
+  const header = constraintsMd ? (constraintsMd.split('\n---')[0] ?? '') : '';
+  const pick = (key: string): number | null => {
+    const m = new RegExp(`^${key}:\\s*([\\d.]+)\\s*$`, 'm').exec(header);
     const v = m ? Number(m[1]) : NaN;
-    return Number.isFinite(v) && v > 0 ? v : fallback;
+    return Number.isFinite(v) && v > 0 ? v : null;
   };
   const d = defaultGuardrailLimits;
+  const own = {
+    maxSingleRisk: pick('max_single_risk'),
+    maxGross: pick('max_gross'),
+    maxDuration: pick('max_duration'),
+    maxFactorConcentration: pick('max_factor_concentration'),
+  };
   return {
-    maxSingleRisk: pick('max_single_risk', d.maxSingleRisk),
-    maxGross: pick('max_gross', d.maxGross),
-    maxDuration: pick('max_duration', d.maxDuration),
-    maxFactorConcentration: Math.min(100, pick('max_factor_concentration', d.maxFactorConcentration)),
+    limits: {
+      maxSingleRisk: own.maxSingleRisk ?? d.maxSingleRisk,
+      maxGross: own.maxGross ?? d.maxGross,
+      maxDuration: own.maxDuration ?? d.maxDuration,
+      maxFactorConcentration: Math.min(100, own.maxFactorConcentration ?? d.maxFactorConcentration),
+    },
+    fromConstraints: {
+      maxSingleRisk: own.maxSingleRisk !== null,
+      maxGross: own.maxGross !== null,
+      maxDuration: own.maxDuration !== null,
+      maxFactorConcentration: own.maxFactorConcentration !== null,
+    },
   };
 }

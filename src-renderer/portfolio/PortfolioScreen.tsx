@@ -17,8 +17,9 @@ export function PortfolioScreen() {
   const constraints = useProcedure('memory/read', { path: CONSTRAINTS, depth: 'full' }, { retry: false });
   const stateDoc = useMemo(() => (state.data ? splitDoc(state.data.content) : null), [state.data]);
   const constraintsDoc = useMemo(() => (constraints.data ? splitDoc(constraints.data.content) : null), [constraints.data]);
-  const settled = !state.isPending && !constraints.isPending;
-  const rows = settled ? limitRows(constraintsDoc, stateDoc) : [];
+  const limits = useProcedure('guardrails/limits', {});
+  const settled = !state.isPending && !limits.isPending;
+  const rows = settled ? limitRows(limits.data ?? null, stateDoc) : [];
 
   return (
     <section className="screen" data-testid="screen-portfolio" aria-labelledby="title-portfolio">

@@ -20,7 +20,11 @@ describe('portfolio files', () => {
   });
 
   it('shows the limits the core enforces, with gross measured against the book', () => {
-    const rows = limitRows(splitDoc(seed('constraints.md')), splitDoc(seed('state.md')));
+    const inForce = {
+      limits: { maxSingleRisk: 5, maxGross: 200, maxDuration: 5, maxFactorConcentration: 30 },
+      fromConstraints: { maxSingleRisk: true, maxGross: true, maxDuration: true, maxFactorConcentration: true },
+    };
+    const rows = limitRows(inForce, splitDoc(seed('state.md')));
     expect(rows.map((r) => [r.key, r.limit, r.fromFile])).toEqual([
       ['max_single_risk', 5, true], ['max_gross', 200, true], ['max_duration', 5, true], ['max_factor_concentration', 30, true],
     ]);
@@ -30,12 +34,15 @@ describe('portfolio files', () => {
     expect(usedShare(rows[0])).toBeNull();
   });
 
-  it('falls back to the defaults, as the core does, when constraints are missing or unreadable', () => {
-    const rows = limitRows(splitDoc('# constraints — x\nmax_gross: lots\nmax_single_risk: 3\n---\nbody'), null);
-    expect(rows.map((r) => [r.key, r.limit, r.fromFile])).toEqual([
-      ['max_single_risk', 3, true], ['max_gross', 200, false], ['max_duration', 5, false], ['max_factor_concentration', 30, false],
+  it('says which limits come from constraints.md and which are defaults, and shows nothing before the core answers', () => {
+    const inForce = {
+      limits: { maxSingleRisk: 3, maxGross: 200, maxDuration: 5, maxFactorConcentration: 30 },
+      fromConstraints: { maxSingleRisk: true, maxGross: false, maxDuration: false, maxFactorConcentration: false },
+    };
+    expect(limitRows(inForce, null).map((r) => [r.key, r.limit, r.fromFile, r.now])).toEqual([
+      ['max_single_risk', 3, true, null], ['max_gross', 200, false, null], ['max_duration', 5, false, null], ['max_factor_concentration', 30, false, null],
     ]);
-    expect(limitRows(null, null).every((r) => !r.fromFile && r.now === null)).toBe(true);
+    expect(limitRows(null, null)).toEqual([]);
   });
 
   it('treats a file without a header as all body', () => {

@@ -55,26 +55,25 @@ export interface LimitRow {
   scope: string;
 }
 
-/**
- * Forge's built-in limits (src-main/guardrails/limits.ts `defaultGuardrailLimits`), used by the core
- * when constraints.md does not set a value. Mirrored here because no procedure serves the limits in force.
- */
-export const defaultLimits = { max_single_risk: 5, max_gross: 200, max_duration: 5, max_factor_concentration: 30 } as const;
+/** The limits in force as the core serves them (`guardrails/limits`): the same numbers the write tool checks. */
+export interface LimitsInForce {
+  limits: { maxSingleRisk: number; maxGross: number; maxDuration: number; maxFactorConcentration: number };
+  fromConstraints: { maxSingleRisk: boolean; maxGross: boolean; maxDuration: boolean; maxFactorConcentration: boolean };
+}
 
-const limitInfo: { key: keyof typeof defaultLimits; label: string; unit: string; scope: string }[] = [
-  { key: 'max_single_risk', label: 'Single-trade risk', unit: '% of NAV', scope: 'each Expression’s max loss' },
-  { key: 'max_gross', label: 'Gross exposure', unit: '% of NAV', scope: 'the book including the new trade' },
-  { key: 'max_duration', label: 'Duration contribution', unit: 'years', scope: 'each Expression' },
-  { key: 'max_factor_concentration', label: 'Factor concentration', unit: '% of gross', scope: 'any one factor after the trade' },
+/** Each limit, with the name the PM writes in constraints.md. */
+const limitInfo: { key: keyof LimitsInForce['limits']; file: string; label: string; unit: string; scope: string }[] = [
+  { key: 'maxSingleRisk', file: 'max_single_risk', label: 'Single-trade risk', unit: '% of NAV', scope: 'each Expression’s max loss' },
+  { key: 'maxGross', file: 'max_gross', label: 'Gross exposure', unit: '% of NAV', scope: 'the book including the new trade' },
+  { key: 'maxDuration', file: 'max_duration', label: 'Duration contribution', unit: 'years', scope: 'each Expression' },
+  { key: 'maxFactorConcentration', file: 'max_factor_concentration', label: 'Factor concentration', unit: '% of gross', scope: 'any one factor after the trade' },
 ];
 
-export function limitRows(constraints: PortfolioDoc | null, state: PortfolioDoc | null): LimitRow[] {
+export function limitRows(inForce: LimitsInForce | null, state: PortfolioDoc | null): LimitRow[] {
+  if (!inForce) return [];
   return limitInfo.map((info) => {
-    const own = positiveNumber(field(constraints, info.key));
-    let limit = own ?? defaultLimits[info.key];
-    if (info.key === 'max_factor_concentration') limit = Math.min(100, limit);
-    const now = info.key === 'max_gross' ? positiveNumber(field(state, 'gross')) : null;
-    return { key: info.key, label: info.label, unit: info.unit, limit, fromFile: own !== null, now, scope: info.scope };
+    const now = info.key === 'maxGross' ? positiveNumber(field(state, 'gross')) : null;
+    return { key: info.file, label: info.label, unit: info.unit, limit: inForce.limits[info.key], fromFile: inForce.fromConstraints[info.key], now, scope: info.scope };
   });
 }
 

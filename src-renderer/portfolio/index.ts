@@ -1,2 +1,3 @@
 export { PortfolioScreen } from './PortfolioScreen';
-export { splitDoc, limitRows, usedShare, positiveNumber, field, defaultLimits } from './doc';
+export { splitDoc, limitRows, usedShare, positiveNumber, field } from './doc';
+export type { LimitsInForce } from './doc';
