@@ -35,6 +35,10 @@ function onEvent(message: EventMessage) {
       if (p.done >= p.total) void queryClient.invalidateQueries({ queryKey: ['search/status'] });
       break;
     }
+    case 'skills/changed':
+      void queryClient.invalidateQueries({ queryKey: ['skills/list'] });
+      void queryClient.invalidateQueries({ queryKey: ['skills/read'] });
+      break;
     case 'tasks/changed':
       handleTaskEvent(queryClient, message.payload as ProcedureOutput<'tasks/get'>['task']);
       break;

@@ -10,6 +10,8 @@ import { taskEvents } from './tasks';
 export const events = {
   'settings/changed': settingsView,
   'app/notice': z.object({ level: z.enum(['info', 'warning', 'error']), message: z.string() }),
+  /** A skill folder changed on disk (the Skills screen reloads its list). */
+  'skills/changed': z.object({}),
   ...agentEvents,
   ...searchEvents,
   ...taskEvents,

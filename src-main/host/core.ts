@@ -105,7 +105,12 @@ export function createCore(config: CoreConfig): Core {
     await memory.ready.catch(() => undefined);
     memory.close();
   });
-  closers.push(() => skills.close());
+  // Edits on disk (by the PM, or later by approved proposals) reach the Skills screen at once.
+  const offSkills = skills.onChange(() => events.emit('skills/changed', {}));
+  closers.push(() => {
+    offSkills();
+    skills.close();
+  });
   // Registered after the workspace closer: closers run in reverse, so runs and sub-agents stop before the database closes.
   closers.push(() => analyst.close());
   // The MCP server (service, HTTP listener) stops first of all: attached IDEs are told before anything else goes.
