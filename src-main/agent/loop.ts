@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { AppError } from '../common/errors';
 import type { ChatMessage, ContentBlock, Model, ModelStreamEvent, SystemBlock, ToolCall, ToolResultBlock, Usage } from '../llm/types';
-import { emptyUsage } from '../llm/types';
+import { addUsage, emptyUsage } from '../llm/types';
 import { runTool, toModelTool, type ToolDefinition, type ToolResult } from '../tools/define';
 
 /** What the loop reports as it goes; the Chat screen streams these. */
@@ -46,14 +46,6 @@ export class CancelledError extends AppError {
     super('cancelled', 'Stopped at your request.');
     this.name = 'CancelledError';
   }
-}
-
-function addUsage(total: Usage, u: Usage): void {
-  total.inputTokens += u.inputTokens;
-  total.outputTokens += u.outputTokens;
-  total.cacheReadTokens += u.cacheReadTokens;
-  total.cacheWriteTokens += u.cacheWriteTokens;
-  total.costUsd = total.costUsd === null || u.costUsd === null ? null : total.costUsd + u.costUsd;
 }
 
 /**

@@ -15,7 +15,7 @@ export type {
   ToolUseBlock,
   Usage,
 } from './types';
-export { emptyUsage, systemBlocks, textOf } from './types';
+export { addUsage, emptyUsage, systemBlocks, textOf } from './types';
 export { ModelError, ScriptDivergedError, missingApiKeyError } from './errors';
 export type { ModelErrorKind } from './errors';
 export { AnthropicModel, toModelError } from './anthropic-model';

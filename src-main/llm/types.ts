@@ -127,6 +127,15 @@ export interface Model {
 /** Turns a routing role into a model id; see `src-main/config/models.ts`. */
 export type ModelRouter = (role: string) => string;
 
+/** Adds one call's usage into a running total (cost becomes null once any call had no price). */
+export function addUsage(total: Usage, u: Usage): void {
+  total.inputTokens += u.inputTokens;
+  total.outputTokens += u.outputTokens;
+  total.cacheReadTokens += u.cacheReadTokens;
+  total.cacheWriteTokens += u.cacheWriteTokens;
+  total.costUsd = total.costUsd === null || u.costUsd === null ? null : total.costUsd + u.costUsd;
+}
+
 export function emptyUsage(): Usage {
   return { inputTokens: 0, outputTokens: 0, cacheWriteTokens: 0, cacheReadTokens: 0, costUsd: 0 };
 }

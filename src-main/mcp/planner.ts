@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../common/atomic-file';
 import { AppError } from '../common/errors';
 // Types only: loading the model SDK is left to whoever builds the Model, keeping `forge mcp` quick to start.
-import type { ChatMessage, ContentBlock, Model, ToolDefinition, Usage } from '../llm';
+import { addUsage, type ChatMessage, type ContentBlock, type Model, type ToolDefinition, type Usage } from '../llm';
 import { CONTRACT_NAMES, isContractName } from './config';
 import { parsePhases, type Phase } from './phases';
 import { slugify } from './projects';
@@ -92,14 +92,6 @@ export function planProblems(plan: string): { phases: Phase[]; problems: string[
     if (p.text.split('\n').slice(1).join('\n').trim().length < 20) problems.push(`Phase ${p.number} has no deliverables under its heading.`);
   });
   return { phases, problems };
-}
-
-function addUsage(total: Usage, u: Usage): void {
-  total.inputTokens += u.inputTokens;
-  total.outputTokens += u.outputTokens;
-  total.cacheReadTokens += u.cacheReadTokens;
-  total.cacheWriteTokens += u.cacheWriteTokens;
-  total.costUsd = total.costUsd === null || u.costUsd === null ? null : total.costUsd + u.costUsd;
 }
 
 export async function runPlanner(

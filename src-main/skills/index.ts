@@ -1,5 +1,6 @@
 export {
   SkillLoader,
+  listSkillFiles,
   normaliseSkillName,
   RESOURCE_DIRS,
   MAX_RESOURCE_BYTES,

@@ -174,7 +174,7 @@ export class SkillLoader {
         errs.map((p) => ({ path: [p.field], message: p.message })),
       );
     }
-    const resources = this.listResources(entry.dir);
+    const resources = listSkillFiles(entry.dir);
     return {
       name: fresh.entry.name,
       description: fresh.entry.description,
@@ -211,7 +211,7 @@ export class SkillLoader {
     try {
       stat = fs.statSync(abs);
     } catch {
-      throw new NotFoundError(`Skill "${entry.name}" has no file "${relPath}". Its files: ${this.listResources(entry.dir).map((r) => r.path).join(', ') || 'none'}.`);
+      throw new NotFoundError(`Skill "${entry.name}" has no file "${relPath}". Its files: ${listSkillFiles(entry.dir).map((r) => r.path).join(', ') || 'none'}.`);
     }
     if (!stat.isFile()) throw new InvalidInputError(`"${relPath}" in skill "${entry.name}" is a folder, not a file.`);
     if (stat.size > MAX_RESOURCE_BYTES) {
@@ -226,7 +226,7 @@ export class SkillLoader {
     const rel = script.startsWith('scripts/') ? script : `scripts/${script}`;
     const abs = resolveInside(entry.dir, rel);
     if (!fs.existsSync(abs)) {
-      const have = this.listResources(entry.dir).filter((r) => r.kind === 'script').map((r) => r.path);
+      const have = listSkillFiles(entry.dir).filter((r) => r.kind === 'script').map((r) => r.path);
       throw new NotFoundError(`Skill "${entry.name}" has no script "${script}". Its scripts: ${have.join(', ') || 'none'}.`);
     }
     return abs;
@@ -322,29 +322,6 @@ export class SkillLoader {
     return { entry, body: parsed.body };
   }
 
-  private listResources(dir: string): SkillResource[] {
-    const out: SkillResource[] = [];
-    const walk = (abs: string, rel: string, kind: SkillResourceKind) => {
-      let items: fs.Dirent[];
-      try {
-        items = fs.readdirSync(abs, { withFileTypes: true });
-      } catch {
-        return;
-      }
-      for (const it of items.sort((a, b) => a.name.localeCompare(b.name))) {
-        if (it.name.startsWith('.') || out.length >= MAX_RESOURCES_PER_SKILL) continue;
-        const childAbs = path.join(abs, it.name);
-        const childRel = rel ? `${rel}/${it.name}` : it.name;
-        if (!rel && (it.name === 'SKILL.md' || (RESOURCE_DIRS as readonly string[]).includes(it.name))) continue;
-        if (it.isDirectory()) walk(childAbs, childRel, kind);
-        else if (it.isFile()) out.push({ path: childRel, kind, bytes: fs.statSync(childAbs).size });
-      }
-    };
-    for (const sub of RESOURCE_DIRS) walk(path.join(dir, sub), sub, KIND_OF_DIR[sub]);
-    walk(dir, '', 'other');
-    return out;
-  }
-
   private startWatching(): void {
     try {
       this.watcher = fs.watch(this.root, { recursive: true }, (_event, filename) => {
@@ -365,4 +342,32 @@ export class SkillLoader {
       this.watcher = null;
     }
   }
+}
+
+/**
+ * Every file of a skill folder (SKILL.md aside), with the kind its folder gives it. Dotfiles and
+ * symlinks are skipped, and at most 500 are listed. Exported because the Skills screen must show
+ * the files of an invalid skill too, which load() refuses.
+ */
+export function listSkillFiles(dir: string): SkillResource[] {
+  const out: SkillResource[] = [];
+  const walk = (abs: string, rel: string, kind: SkillResourceKind) => {
+    let items: fs.Dirent[];
+    try {
+      items = fs.readdirSync(abs, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const it of items.sort((a, b) => a.name.localeCompare(b.name))) {
+      if (it.name.startsWith('.') || out.length >= MAX_RESOURCES_PER_SKILL) continue;
+      const childAbs = path.join(abs, it.name);
+      const childRel = rel ? `${rel}/${it.name}` : it.name;
+      if (!rel && (it.name === 'SKILL.md' || (RESOURCE_DIRS as readonly string[]).includes(it.name))) continue;
+      if (it.isDirectory()) walk(childAbs, childRel, kind);
+      else if (it.isFile()) out.push({ path: childRel, kind, bytes: fs.statSync(childAbs).size });
+    }
+  };
+  for (const sub of RESOURCE_DIRS) walk(path.join(dir, sub), sub, KIND_OF_DIR[sub]);
+  walk(dir, '', 'other');
+  return out;
 }

@@ -2,45 +2,27 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 import type { SkillFileView, SkillView, skillProcedures } from '../../api/skills';
-import { MAX_RESOURCE_BYTES, RESOURCE_DIRS, resolveInside, type SkillEntry, type SkillLoader } from '../../skills';
+import { listSkillFiles, MAX_RESOURCE_BYTES, resolveInside, type SkillEntry, type SkillLoader, type SkillResourceKind } from '../../skills';
 import type { CoreContext } from '../context';
 import type { PartialHandlerMap } from './types';
 
 /** The viewer opens files up to the loader's cap (1 MB); larger ones come back as `too_large`. */
 export const MAX_SKILL_FILE_BYTES = MAX_RESOURCE_BYTES;
-const MAX_FILES_PER_SKILL = 500;
 
 type FileGroups = SkillView['files'];
 
-/**
- * The files of one skill folder, grouped the way the standard names them. Walked here rather than
- * through `load()` because an invalid skill's files must still be shown (load refuses it).
- * Symlinks and dotfiles are skipped, exactly as the loader does.
- */
+const GROUP_OF: Record<SkillResourceKind, keyof FileGroups> = {
+  template: 'templates',
+  reference: 'references',
+  script: 'scripts',
+  asset: 'assets',
+  other: 'other',
+};
+
+/** The files of one skill folder, grouped the way the standard names them (invalid skills included). */
 export function skillFiles(dir: string): FileGroups {
   const groups: FileGroups = { templates: [], references: [], scripts: [], assets: [], other: [] };
-  let count = 0;
-  const walk = (abs: string, rel: string, into: SkillFileView[]) => {
-    let items: fs.Dirent[];
-    try {
-      items = fs.readdirSync(abs, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const it of items.sort((a, b) => a.name.localeCompare(b.name))) {
-      if (it.name.startsWith('.') || count >= MAX_FILES_PER_SKILL) continue;
-      const childAbs = path.join(abs, it.name);
-      const childRel = rel ? `${rel}/${it.name}` : it.name;
-      if (!rel && (it.name === 'SKILL.md' || (RESOURCE_DIRS as readonly string[]).includes(it.name))) continue;
-      if (it.isDirectory()) walk(childAbs, childRel, into);
-      else if (it.isFile()) {
-        count++;
-        into.push({ path: childRel, bytes: fs.statSync(childAbs).size });
-      }
-    }
-  };
-  for (const sub of RESOURCE_DIRS) walk(path.join(dir, sub), sub, groups[sub]);
-  walk(dir, '', groups.other);
+  for (const r of listSkillFiles(dir)) groups[GROUP_OF[r.kind]].push({ path: r.path, bytes: r.bytes });
   return groups;
 }
 
