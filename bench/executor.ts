@@ -11,7 +11,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runAgent } from '../src-main/agent/loop';
+import { runAgent } from '../src-main/tools/loop';
 import { TaskExecutor } from '../src-main/executor';
 import { ScriptedSubAgents } from '../src-main/executor/testing';
 import { openWorkspace } from '../src-main/fs';
@@ -86,11 +86,15 @@ async function overheadSamples(): Promise<number[]> {
   const out: number[] = [];
   for (let i = 0; i < OVERHEAD_RUNS + 20; i++) {
     const sid = `bench_over_${i}`;
+    const goal = objective('O');
     const t0 = performance.now();
-    executor.submit(sid, { id: 'o', skill: 'context-retrieval', objective: objective('O') });
+    executor.submit(sid, { id: 'o', skill: 'context-retrieval', objective: goal });
     await executor.waitFor(sid, 'o');
     const wall = ms(t0);
-    if (i >= 20) out.push(wall - executor.timing(sid, 'o')!.modelMs); // first 20 warm up
+    // Model time: the scripted calls of this task, keyed by the objective's first word.
+    const mine = `:${goal.split(' ')[0]}`;
+    const modelMs = model.calls.filter((c) => c.key.endsWith(mine)).reduce((sum, c) => sum + (c.end - c.start), 0);
+    if (i >= 20) out.push(wall - modelMs); // first 20 warm up
   }
   return out;
 }

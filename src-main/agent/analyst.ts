@@ -7,7 +7,7 @@ import type { ProviderRegistry } from '../providers';
 import type { SearchRequest, SearchResponse } from '../search';
 import type { Reviewer } from '../executor';
 import { analystTools, toModelTool, type AnalystTool, type AnalystToolContext, type ReviewGate, type TaskBoard, type ToolDefinition } from '../tools';
-import { CancelledError, runAgent, type AgentEvent, type AgentStop } from './loop';
+import { CancelledError, runAgent, type AgentEvent, type AgentStop } from '../tools/loop';
 import { buildSystemPrompt, stampUserMessage } from './prompt';
 import { PRIOR_LINES, SessionManager, type TriggerType } from './sessions';
 import { workspaceSnapshot } from './workspace';

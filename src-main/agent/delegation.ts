@@ -6,7 +6,7 @@ import type { ProviderRegistry } from '../providers';
 import type { SearchRequest, SearchResponse } from '../search';
 import type { SkillLoader } from '../skills';
 import { analystTools, reviewerToolFactory, subAgentToolFactory, type AnalystTool, type AnalystToolContext } from '../tools';
-import { runAgent } from './loop';
+import { runAgent } from '../tools/loop';
 
 export interface DelegationOptions {
   fs: ForgeFS;

@@ -1,5 +1,5 @@
-export { runAgent, frameToolResult, CancelledError } from './loop';
-export type { AgentEvent, AgentRunOptions, AgentRunResult, AgentStop } from './loop';
+export { runAgent, frameToolResult, CancelledError } from '../tools/loop';
+export type { AgentEvent, AgentRunOptions, AgentRunResult, AgentStop } from '../tools/loop';
 export { buildSystemPrompt, charterFor, stampUserMessage, workspaceBlock, sessionBlock, CHARTER } from './prompt';
 export type { WorkspaceSnapshot, SessionBlock } from './prompt';
 export { SessionManager, PRIOR_LINES } from './sessions';

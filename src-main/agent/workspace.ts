@@ -1,18 +1,21 @@
-import { atDepth, extractSection, type ForgeFS } from '../fs';
-import type { GuardrailLimits } from '../guardrails';
+import type { ForgeFS } from '../fs';
+import { defaultGuardrailLimits, readBook, type GuardrailLimits } from '../guardrails';
 import type { WorkspaceSnapshot } from './prompt';
 
 const TOP_PK = 3;
 
 /** The workspace part of the system prompt, read from memory (seed §6 `_build_system_prompt`). */
 export function workspaceSnapshot(fs: ForgeFS, skillCatalog: string, limits?: GuardrailLimits): WorkspaceSnapshot {
+  // The computed book, not the snapshot's prose: what the guardrails will check a proposal against.
   let portfolio = '';
-  if (fs.exists('/portfolio/state.md')) {
-    const state = fs.readFile('/portfolio/state.md');
-    portfolio = atDepth(state, 'summary').replace(/\n\[\d+ more lines[^\n]*\]/, '');
-    // Exposures by bucket: what the factor-concentration limit is measured against.
-    const exposures = extractSection(state, 'EXPOSURES');
-    if (exposures) portfolio += `\n\n${exposures}`;
+  try {
+    const book = readBook(fs, limits ?? defaultGuardrailLimits);
+    const top = Object.entries(book.factors).sort((a, b) => b[1] - a[1]).slice(0, 6);
+    portfolio =
+      `Book now (computed): gross ${book.gross}% NAV, net ${book.net}%, duration ${book.duration}y, ${book.open.length} open Expressions (snapshot ${book.asOf}; read /portfolio/book.md for detail).` +
+      (top.length ? `\nBy factor (gross % NAV): ${top.map(([f, v]) => `${f} ${v}`).join(', ')}.` : '');
+  } catch (e) {
+    portfolio = `The positions snapshot cannot be read (${(e as Error).message}); no new Expression can be sized until the PM fixes it.`;
   }
   if (limits) {
     portfolio += `\n\nHARD LIMITS (checked on every Expression write and again at approval): max_loss_pct ≤ ${limits.maxSingleRisk}% NAV; gross incl. the trade ≤ ${limits.maxGross}% NAV; |duration_impact| ≤ ${limits.maxDuration}; one factor ≤ ${limits.maxFactorConcentration}% of gross.`;

@@ -11,6 +11,8 @@ export const errorCodes = [
   'forbidden',
   'unavailable',
   'blocked',
+  /** A hard risk limit refused the write; the message names each rule, the value and the limit. */
+  'guardrail_violation',
   'cancelled',
   'too_large',
   'internal',

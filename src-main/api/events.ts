@@ -3,6 +3,7 @@ import { settingsView } from './procedures';
 import { agentEvents } from './agent';
 import { searchEvents } from './search';
 import { taskEvents } from './tasks';
+import { portfolioEvents } from './guardrails';
 
 /**
  * Events the UI can subscribe to. Progress is pushed (events); reads are pulled (procedures).
@@ -15,6 +16,7 @@ export const events = {
   ...agentEvents,
   ...searchEvents,
   ...taskEvents,
+  ...portfolioEvents,
 } as const;
 
 export type Events = typeof events;

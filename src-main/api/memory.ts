@@ -65,6 +65,11 @@ export const memoryRecordFields = z.object({
   updatedAt: z.string(),
   /** Every header field, with lists and numbers parsed to their types. */
   header: z.record(z.string(), z.unknown()),
+  /**
+   * 1 for the record as first written, +1 for every change (each change archives the version
+   * before it). Send it back as memory/write's `expectedVersion` when saving an edit.
+   */
+  version: z.number().int().min(1),
 });
 export type MemoryRecordFields = z.infer<typeof memoryRecordFields>;
 
@@ -136,9 +141,41 @@ export const memoryAuditOutput = z.object({
   nextBefore: z.number().int().nullable(),
 });
 
+export const memoryWriteInput = z
+  .object({
+    /** `/memory/views/new.md` or `/memory/expressions/new.md` to create (the next id is assigned), or an existing record's path. */
+    path: forgePath,
+    /** The record's markdown: `# <id|new> — title`, `key: value` lines, `---`, the body with `## SUMMARY`. */
+    content: z.string().min(1).max(200_000),
+    /** The version the edit started from (memory/read's `record.version`); if the record has moved on, the write is refused with `conflict`. */
+    expectedVersion: z.number().int().min(1).optional(),
+  })
+  .strict();
+
+export const memoryWriteOutput = z.object({
+  /** Where it was written (new.md resolved to the assigned id). */
+  path: z.string(),
+  id: z.string(),
+  /** The record's version after this write (unchanged when the text was already identical). */
+  version: z.number().int().min(1),
+  /** The status it landed with: a PM-written Expression is always `proposed` until approved. */
+  status: z.string().nullable(),
+  /** What happened, in words: the landing status, archived version, side effects. */
+  message: z.string(),
+});
+
 export const memoryProcedures = {
   'memory/list': { input: memoryListInput, output: memoryListOutput },
   'memory/read': { input: memoryReadInput, output: memoryReadOutput },
   'memory/history': { input: memoryHistoryInput, output: memoryHistoryOutput },
   'memory/audit': { input: memoryAuditInput, output: memoryAuditOutput },
+  /**
+   * The PM creates or edits a View or an Expression through the same pipeline as the analyst's
+   * write tool (archive, audit as `pm`, side effects, guardrails). Errors: `invalid_input` (names
+   * the line; `issues[].path` is `['content', line]`), `conflict` (stale expectedVersion),
+   * `guardrail_violation` (the message names rule, value and limit; `issues[].path` is
+   * `['guardrails', rule, value, limit]`), `forbidden` (an Expression that is no longer a
+   * proposal), `not_found`.
+   */
+  'memory/write': { input: memoryWriteInput, output: memoryWriteOutput },
 } as const;

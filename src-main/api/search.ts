@@ -26,11 +26,13 @@ export const searchHit = z.object({
 
 export const memorySearchInput = z
   .object({
-    /** Path prefix: /memory/, /memory/views/, /memory/pk/ ... */
+    /** Path prefix: /memory/, /memory/views/, /memory/pk/ ...; session or /session/... (needs session_id); all = memory + that session's files. */
     scope: z.string().max(1000),
+    /** A session whose files `all` and `session` scopes search (the Memory screen leaves it out: memory only). */
+    session_id: z.string().min(1).max(200).optional(),
     /** Plain words; very long text is refused with a message, not cut silently. */
     query: z.string().max(200_000),
-    /** Memory query language: key:value, key>=N, since:YYYY-MM-DD, status:active, skill:name, keywords. */
+    /** Memory query language: key:value, key>=N, since:YYYY-MM-DD (or YYYY-MM, YYYY), status:active, skill:name, keywords. */
     filters: z.string().max(2000).optional(),
     max_results: z.number().int().min(1).max(50).optional(),
   })

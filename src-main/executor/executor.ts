@@ -1,5 +1,6 @@
 import { AppError, ConflictError, NotFoundError } from '../common/errors';
 import { ModelError } from '../llm/errors';
+import { DEFAULT_RETRY, withRetries, type RetryNotice, type RetryPolicy } from '../llm/retry';
 import type { Model, Usage } from '../llm/types';
 import type { LoadedSkillWithFiles, SkillLoader } from '../skills';
 import { skillSection } from '../skills';
@@ -8,7 +9,7 @@ import { buildSubAgentMessage, buildSubAgentSystem, extractOutputSummary, type T
 import { findCycle, Semaphore } from './graph';
 import { grantTools } from './grants';
 import { SkillCache } from './skill-cache';
-import { abortable, DEFAULT_RETRY, RetryingModel, type RetryPolicy } from './retry';
+import { abortable } from './retry';
 import { checkTaskId, freshSpec, retrySpec, type DispatchInput } from './spec';
 import { TaskStore, type TaskListFilter } from './task-store';
 import { isTerminal, type NamedTool, type SubAgentLoop, type TaskEvent, type TaskFailure, type TaskRecord, type TaskSpec, type TaskStatus, type ToolGrant } from './types';
@@ -35,6 +36,7 @@ export interface TaskExecutorOptions<T extends NamedTool, C> {
   maxRounds?: number;
   maxTokensPerCall?: number;
   budget?: Partial<TaskBudget>;
+  /** Retries for a model that does not retry by itself; one that does (AnthropicModel) keeps its own policy. */
   retry?: Partial<RetryPolicy>;
   now?: () => Date;
 }
@@ -51,8 +53,6 @@ interface Live {
   done: Promise<TaskRecord>;
   settle: (r: TaskRecord) => void;
   settled: boolean;
-  /** Milliseconds: from slot acquired to finish, and inside model calls. */
-  timing: { runMs: number; modelMs: number };
 }
 
 export type TaskListener = (task: TaskRecord) => void;
@@ -66,9 +66,13 @@ const key = (sessionId: string, id: string) => `${sessionId}\u0000${id}`;
  */
 export class TaskExecutor<T extends NamedTool = NamedTool, C = unknown> {
   readonly store: TaskStore;
+  /**
+   * Tasks not yet finished, only: a finished task leaves at once and is read back from SQLite,
+   * so memory does not grow with the number of tasks run.
+   */
   private readonly live = new Map<string, Live>();
-  private readonly order: string[] = [];
-  private readonly completed = new Map<string, string[]>();
+  /** Tasks with a larger rowid were dispatched by this run (collect('all'), collect('ready')). */
+  private readonly runAfterRowid: number;
   private readonly listeners = new Set<TaskListener>();
   private readonly slots: Semaphore;
   private readonly budget: TaskBudget;
@@ -87,6 +91,7 @@ export class TaskExecutor<T extends NamedTool = NamedTool, C = unknown> {
     this.retry = { ...DEFAULT_RETRY, ...opts.retry };
     this.now = opts.now ?? (() => new Date());
     this.interruptedOnStart = this.store.markInterrupted(this.iso());
+    this.runAfterRowid = this.store.lastRowid();
   }
 
   private iso(): string {
@@ -155,9 +160,7 @@ export class TaskExecutor<T extends NamedTool = NamedTool, C = unknown> {
   /** Retries a finished task under a new id (`<id>-r1`, `-r2` ...), for the Tasks screen's Retry. */
   retryTask(sessionId: string, id: string, feedback?: string): TaskRecord {
     const base = id.replace(/-r\d+$/, '');
-    let n = 1;
-    while (this.find(sessionId, `${base}-r${n}`)) n++;
-    return this.submit(sessionId, { id: `${base}-r${n}`, retryOf: id, feedback });
+    return this.submit(sessionId, { id: `${base}-r${this.store.freeRetryNumber(sessionId, base)}`, retryOf: id, feedback });
   }
 
   private start(sessionId: string, spec: TaskSpec): TaskRecord {
@@ -170,16 +173,15 @@ export class TaskExecutor<T extends NamedTool = NamedTool, C = unknown> {
     };
     let settle!: (r: TaskRecord) => void;
     const done = new Promise<TaskRecord>((r) => (settle = r));
-    const live: Live = { rec, controller: new AbortController(), stopReason: null, done, settle, settled: false, timing: { runMs: 0, modelMs: 0 } };
-    const k = key(sessionId, spec.id);
-    this.live.set(k, live);
-    this.order.push(k);
+    const live: Live = { rec, controller: new AbortController(), stopReason: null, done, settle, settled: false };
+    this.live.set(key(sessionId, spec.id), live);
     this.store.save(rec, { kind: 'dispatched', detail: spec.retryOf ? `retry of ${spec.retryOf}` : '' });
     this.emit(rec);
     this.execute(live).catch((e) => {
       // Only reachable when recording itself fails (database closed under us): settle anyway so no waiter hangs.
       if (!live.settled) {
         live.settled = true;
+        this.live.delete(key(sessionId, spec.id));
         live.settle({ ...live.rec, status: 'failed', failure: 'internal', error: `Could not record this task: ${(e as Error)?.message ?? String(e)}` });
       }
     });
@@ -202,21 +204,9 @@ export class TaskExecutor<T extends NamedTool = NamedTool, C = unknown> {
     return this.store.events(sessionId, id);
   }
 
-  /** Run time and model time of a task of this run (the benchmark's overhead figure). */
-  timing(sessionId: string, id: string): { runMs: number; modelMs: number } | null {
-    const l = this.live.get(key(sessionId, id));
-    return l ? { ...l.timing } : null;
-  }
-
-  /** The newest attempt of a task that has not failed (following retry_of), else the id itself. */
+  /** The newest attempt of a task that was not cancelled (following retry_of), else the id itself. */
   latestAttempt(sessionId: string, id: string): string {
-    let current = id;
-    for (let guard = 0; guard < 50; guard++) {
-      const next = this.list({ sessionId, limit: 500 }).find((t) => t.spec.retryOf === current && t.status !== 'cancelled');
-      if (!next) break;
-      current = next.id;
-    }
-    return current;
+    return this.store.latestAttempt(sessionId, id);
   }
 
   /** Waits for one task (collect('<id>')). */
@@ -230,32 +220,32 @@ export class TaskExecutor<T extends NamedTool = NamedTool, C = unknown> {
     return abortable(l.done, signal);
   }
 
-  /** Waits for every task of the session started in this run (collect('all')). */
+  /** Waits for every task of the session started in this run, in dispatch order (collect('all')). */
   async waitAll(sessionId: string, signal?: AbortSignal): Promise<TaskRecord[]> {
-    const mine = this.order.filter((k) => k.startsWith(`${sessionId}\u0000`)).map((k) => this.live.get(k)!);
-    const out = await abortable(Promise.all(mine.map((l) => l.done)), signal);
-    this.completed.delete(sessionId);
+    const open = [...this.live.values()].filter((l) => l.rec.sessionId === sessionId);
+    await abortable(Promise.all(open.map((l) => l.done)), signal);
+    const out = this.store.runTasks(sessionId, this.runAfterRowid).map((t) => this.find(sessionId, t.id) ?? t);
+    this.acknowledge(sessionId, out.filter((t) => isTerminal(t.status)).map((t) => t.id));
     return out;
   }
 
-  /** Tasks finished since the last collect, without waiting (collect('ready')). */
+  /** Tasks finished since the last collect, without waiting, in the order they finished (collect('ready')). */
   drainCompleted(sessionId: string): TaskRecord[] {
-    const ids = this.completed.get(sessionId) ?? [];
-    this.completed.delete(sessionId);
-    return ids.map((id) => ({ ...this.live.get(key(sessionId, id))!.rec }));
+    const out = this.store.uncollected(sessionId, this.runAfterRowid);
+    this.acknowledge(sessionId, out.map((t) => t.id));
+    return out;
   }
 
   /** Tasks of the session still queued, waiting, running or validating. */
   pendingCount(sessionId: string): number {
     let n = 0;
-    for (const [k, l] of this.live) if (k.startsWith(`${sessionId}\u0000`) && !l.settled) n++;
+    for (const l of this.live.values()) if (l.rec.sessionId === sessionId) n++;
     return n;
   }
 
   /** The analyst has seen these results (collect): collect('ready') will not show them again. */
   acknowledge(sessionId: string, ids: string[]): void {
-    const list = this.completed.get(sessionId);
-    if (list) this.completed.set(sessionId, list.filter((x) => !ids.includes(x)));
+    this.store.markCollected(sessionId, ids, this.iso());
   }
 
   // ---- cancel ----------------------------------------------------------------------------------
@@ -309,14 +299,12 @@ export class TaskExecutor<T extends NamedTool = NamedTool, C = unknown> {
     const at = this.iso();
     Object.assign(l.rec, { failure: null, ...patch, finishedAt: at, updatedAt: at });
     l.settled = true;
+    this.live.delete(key(l.rec.sessionId, l.rec.id));
     try {
       this.store.save(l.rec, { kind, detail: detail || (l.rec.error ?? '') });
     } catch {
       // The database went away (shutdown): the next start marks the row interrupted; waiters still hear now.
     }
-    const list = this.completed.get(l.rec.sessionId) ?? [];
-    list.push(l.rec.id);
-    this.completed.set(l.rec.sessionId, list);
     this.emit(l.rec);
     l.settle({ ...l.rec });
   }
@@ -358,7 +346,6 @@ export class TaskExecutor<T extends NamedTool = NamedTool, C = unknown> {
       // 2. A slot (bounded concurrency), then the clock for the time budget starts.
       await this.slots.acquire(signal);
       holding = true;
-      const t0 = performance.now();
       timer = setTimeout(() => this.stop(l, 'budget_time'), this.budget.timeMs);
       timer.unref?.();
 
@@ -377,7 +364,7 @@ export class TaskExecutor<T extends NamedTool = NamedTool, C = unknown> {
       const files = this.opts.files.forSession(sessionId);
       const made = this.opts.toolsFor({ sessionId, taskId: spec.id, skill: skill.name, skillDir: skill.dir, allowed: granted, signal });
       const tools = made.tools.filter((t) => granted.includes(t.name));
-      const model = this.retryingModel(l);
+      const model = this.modelFor(l);
 
       // 4. The sub-agent runs the same bounded loop as the analyst.
       const result = await this.opts.runLoop({
@@ -430,28 +417,30 @@ export class TaskExecutor<T extends NamedTool = NamedTool, C = unknown> {
           validation = { contrastive, verdict: 'unclear' as const, feedback: `Validation could not run: ${(e as Error).message}`, counterargument: '', raw: '' };
         }
       }
-      l.timing.runMs = performance.now() - t0;
       this.finish(l, { status: 'ok', validation, rounds: result.rounds }, 'finished', validation ? `verdict ${validation.verdict}` : '');
     } catch (e) {
       if (l.settled) return; // cancelled or stopped by a budget: already recorded
       if (l.stopReason) return this.stop(l, l.stopReason);
       const failure: TaskFailure = e instanceof ModelError ? 'model' : 'internal';
-      const message = e instanceof ModelError && e.retryable
-        ? `${e.message} (still failing after ${this.retry.attempts} attempts; retry later)`
-        : (e as Error)?.message ?? String(e);
-      this.finish(l, { status: 'failed', failure, error: message }, 'failed');
+      // A ModelError's message already says how many attempts were really made.
+      this.finish(l, { status: 'failed', failure, error: (e as Error)?.message ?? String(e) }, 'failed');
     } finally {
       if (timer) clearTimeout(timer);
       if (holding) this.slots.release();
     }
   }
 
-  private retryingModel(l: Live): Model {
-    return new RetryingModel(this.opts.model, this.retry, {
-      onRetry: (attempt, error, delayMs) =>
-        this.store.event(l.rec.sessionId, l.rec.id, this.iso(), 'model_retry', `attempt ${attempt} failed (${error.kind}); retrying in ${delayMs} ms`),
-      onModelTime: (ms) => (l.timing.modelMs += ms),
-    });
+  /** The model under the shared retry policy, each retry recorded on the task's event trail. */
+  private modelFor(l: Live): Model {
+    const model = withRetries(this.opts.model, this.retry);
+    const onRetry = ({ attempt, error, delayMs }: RetryNotice) =>
+      this.store.event(l.rec.sessionId, l.rec.id, this.iso(), 'model_retry', `attempt ${attempt} failed (${error.kind}); retrying in ${delayMs} ms`);
+    return {
+      id: model.id,
+      isScripted: model.isScripted,
+      call: (request) => model.call({ ...request, onRetry }),
+      stream: (request, onEvent) => model.stream({ ...request, onRetry }, onEvent),
+    };
   }
 
   private addUsage(l: Live, u: Usage, round: number): void {

@@ -9,7 +9,7 @@ export {
 export { grantTools, SUBAGENT_BASE_TOOLS, SUBAGENT_GRANTABLE } from './grants';
 export { TaskStore, type TaskListFilter } from './task-store';
 export { checkTaskId, TASK_ID, type DispatchInput } from './spec';
-export { RetryingModel, DEFAULT_RETRY, sleep, abortable, type RetryPolicy } from './retry';
+export { abortable } from './retry';
 export { SkillCache } from './skill-cache';
 export { findCycle, Semaphore } from './graph';
 export { buildSubAgentSystem, buildSubAgentMessage, resolveRef, refToPath, extractOutputSummary, type TaskFiles } from './context';

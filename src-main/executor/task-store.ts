@@ -63,6 +63,11 @@ export class TaskStore {
   private readonly eventStmt;
   private readonly getStmt;
   private readonly eventsStmt;
+  private readonly nextAttemptStmt;
+  private readonly retryIdsStmt;
+  private readonly runTasksStmt;
+  private readonly uncollectedStmt;
+  private readonly collectStmt;
 
   constructor(private readonly db: Db) {
     this.upsertStmt = db.prepare(`
@@ -78,6 +83,69 @@ export class TaskStore {
     this.eventStmt = db.prepare('INSERT INTO task_events (session_id, task_id, at, kind, detail) VALUES (?, ?, ?, ?, ?)');
     this.getStmt = db.prepare('SELECT * FROM tasks WHERE session_id = ? AND id = ?');
     this.eventsStmt = db.prepare('SELECT seq, session_id, task_id, at, kind, detail FROM task_events WHERE session_id = ? AND task_id = ? ORDER BY seq');
+    // Index tasks_by_retry_of (migration 005).
+    this.nextAttemptStmt = db.prepare(
+      `SELECT id FROM tasks WHERE session_id = ? AND retry_of = ? AND status != 'cancelled' ORDER BY created_at DESC, rowid DESC LIMIT 1`,
+    );
+    // Task ids allow no GLOB metacharacters (TASK_ID), so the base id is matched literally.
+    this.retryIdsStmt = db.prepare(`SELECT id FROM tasks WHERE session_id = ? AND id GLOB ? || '-r[0-9]*'`);
+    this.runTasksStmt = db.prepare('SELECT * FROM tasks WHERE session_id = ? AND rowid > ? ORDER BY rowid');
+    this.uncollectedStmt = db.prepare(`
+      SELECT t.* FROM tasks t
+      WHERE t.session_id = ? AND t.rowid > ? AND t.status IN ('ok', 'failed', 'cancelled')
+        AND NOT EXISTS (SELECT 1 FROM task_events e WHERE e.session_id = t.session_id AND e.task_id = t.id AND e.kind = 'collected')
+      ORDER BY t.finished_at, t.rowid`);
+    this.collectStmt = db.prepare(`
+      INSERT INTO task_events (session_id, task_id, at, kind, detail)
+      SELECT session_id, id, ?, 'collected', 'the analyst read the result' FROM tasks t
+      WHERE t.session_id = ? AND t.id = ? AND t.status IN ('ok', 'failed', 'cancelled')
+        AND NOT EXISTS (SELECT 1 FROM task_events e WHERE e.session_id = t.session_id AND e.task_id = t.id AND e.kind = 'collected')`);
+  }
+
+  /** The newest rowid so far: tasks dispatched from now on have a larger one (this run's tasks). */
+  lastRowid(): number {
+    return (this.db.prepare('SELECT COALESCE(MAX(rowid), 0) AS n FROM tasks').get() as { n: number }).n;
+  }
+
+  /** The newest attempt of a task that was not cancelled (following retry_of), else the id itself. */
+  latestAttempt(sessionId: string, id: string): string {
+    let current = id;
+    for (let guard = 0; guard < 50; guard++) {
+      const next = this.nextAttemptStmt.get(sessionId, current) as { id: string } | undefined;
+      if (!next) break;
+      current = next.id;
+    }
+    return current;
+  }
+
+  /** The lowest n for which `<base>-r<n>` is not taken in the session. */
+  freeRetryNumber(sessionId: string, base: string): number {
+    const taken = new Set<number>();
+    for (const { id } of this.retryIdsStmt.all(sessionId, base) as { id: string }[]) {
+      const suffix = id.slice(base.length + 2);
+      if (/^[1-9]\d*$/.test(suffix)) taken.add(Number(suffix));
+    }
+    let n = 1;
+    while (taken.has(n)) n++;
+    return n;
+  }
+
+  /** The session's tasks dispatched after `afterRowid` (this run), in dispatch order. */
+  runTasks(sessionId: string, afterRowid: number): TaskRecord[] {
+    return (this.runTasksStmt.all(sessionId, afterRowid) as TaskRow[]).map(fromRow);
+  }
+
+  /** Finished tasks of this run the analyst has not collected yet, in the order they finished. */
+  uncollected(sessionId: string, afterRowid: number): TaskRecord[] {
+    return (this.uncollectedStmt.all(sessionId, afterRowid) as TaskRow[]).map(fromRow);
+  }
+
+  /** Records that the analyst read these finished tasks (collect), once each. */
+  markCollected(sessionId: string, ids: readonly string[], at: string): void {
+    if (!ids.length) return;
+    this.db.transaction(() => {
+      for (const id of ids) this.collectStmt.run(at, sessionId, id);
+    })();
   }
 
   /** Writes the task's current state and, when given, one event — in one transaction. */

@@ -1,4 +1,4 @@
-import { sleep } from './retry';
+import { sleep } from '../llm/retry';
 import { ModelError } from '../llm/errors';
 import { ScriptedModel, type ScenarioInput } from '../llm/scripted-model';
 import type { ChatMessage, Model, ModelCallRequest, ModelResult, ModelStreamEvent } from '../llm/types';

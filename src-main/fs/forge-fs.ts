@@ -51,6 +51,7 @@ export class ForgeFS {
   private readonly memory: MemoryBackend;
   private readonly indexer?: MemoryIndexer;
   private readonly now: () => string;
+  private readonly commitListeners = new Set<(paths: string[]) => void>();
 
   constructor(options: ForgeFSOptions) {
     this.store = options.store;
@@ -256,10 +257,32 @@ export class ForgeFS {
         prepared.set(planKey(w.path, w.content), await this.indexer.prepare(toIndexable(route.category, doc, route.id)));
       }
     }
-    return this.store.writeTransaction(() => run(this.makeTx(prepared)));
+    const written: string[] = [];
+    const result = this.store.writeTransaction(() => run(this.makeTx(prepared, written)));
+    if (written.length) this.notifyCommitted(written);
+    return result;
   }
 
-  private makeTx(prepared: Map<string, unknown>): ForgeTx {
+  /**
+   * Calls `listener` with the paths each committed transaction wrote (the book follows
+   * Expression and portfolio writes this way). Returns a function that removes it.
+   */
+  onCommit(listener: (paths: string[]) => void): () => void {
+    this.commitListeners.add(listener);
+    return () => this.commitListeners.delete(listener);
+  }
+
+  private notifyCommitted(paths: string[]): void {
+    for (const listener of this.commitListeners) {
+      try {
+        listener(paths);
+      } catch {
+        // A listener's fault must not turn a committed write into a reported failure.
+      }
+    }
+  }
+
+  private makeTx(prepared: Map<string, unknown>, written: string[]): ForgeTx {
     const tx: ForgeTx = {
       readFile: (p) => this.readFile(p),
       exists: (p) => this.exists(p),
@@ -319,6 +342,18 @@ export class ForgeFS {
         if (!row) throw new NotFoundError(`There is no record ${norm} to archive.`);
         return this.memory.archive(row, ctx, this.now());
       },
+    };
+    // Every path a committed transaction wrote is announced after the commit (onCommit).
+    const write = tx.writeFile;
+    const remove = tx.deleteFile;
+    tx.writeFile = (p, content, ctx) => {
+      const r = write(p, content, ctx);
+      written.push(r.path);
+      return r;
+    };
+    tx.deleteFile = (p, ctx) => {
+      remove(p, ctx);
+      written.push(routePath(p).path);
     };
     return tx;
   }

@@ -15,12 +15,14 @@ export interface Violation {
   message: string;
 }
 
-/** The portfolio as the guardrails see it (from /portfolio/state.md). */
+/** The book as the guardrails see it: computed (see book.ts), never read from prose. */
 export interface PortfolioExposure {
   /** Gross exposure, % of NAV. */
   gross: number;
   /** Gross exposure by factor (e.g. usd, us_rates, oil), % of NAV. */
   factors?: Record<string, number>;
+  /** Live Expressions whose exposure cannot be read: while any exist, no new trade can be shown to fit. */
+  unmeasured?: string[];
 }
 
 /** What an Expression declares about its risk (its header fields, already parsed). */
@@ -81,6 +83,10 @@ export function checkExpression(
 
   if (values.maxLossPct !== undefined && Math.abs(values.maxLossPct) > limits.maxSingleRisk) {
     hard('max_single_risk', Math.abs(values.maxLossPct), limits.maxSingleRisk, `Max loss ${round(Math.abs(values.maxLossPct))}% of NAV exceeds the ${limits.maxSingleRisk}% single-trade limit.`);
+  }
+  if (portfolio.unmeasured?.length) {
+    const ids = portfolio.unmeasured.join(', ');
+    hard('missing_risk_field', ids, 'a readable notional', `The book cannot be measured: ${ids} ${portfolio.unmeasured.length > 1 ? 'have' : 'has'} no readable notional. Fix ${portfolio.unmeasured.length > 1 ? 'them' : 'it'} first.`);
   }
   const notional = values.notional !== undefined ? Math.abs(values.notional) : undefined;
   if (notional !== undefined) {

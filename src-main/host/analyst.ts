@@ -35,8 +35,8 @@ export interface AnalystDeps {
   providers?: ProviderRegistry;
   /** Where the sample CSV data lives (default: bundled resources/demo/data). */
   csvDir?: string;
-  /** Retry and timeout policy of model calls (default: the SDK's — 2 retries, 10 minutes). */
-  modelPolicy?: Pick<AnthropicModelOptions, 'maxRetries' | 'timeoutMs' | 'streamRetries'>;
+  /** Retry and timeout policy of model calls (default: DEFAULT_RETRY — 3 attempts — and 10 minutes). */
+  modelPolicy?: Pick<AnthropicModelOptions, 'maxRetries' | 'retry' | 'timeoutMs'>;
 }
 
 export interface AnalystService {

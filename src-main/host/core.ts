@@ -105,6 +105,11 @@ export function createCore(config: CoreConfig): Core {
     await memory.ready.catch(() => undefined);
     memory.close();
   });
+  // The book follows every committed Expression or portfolio write (approval, close, import, the analyst's proposals).
+  const offBook = memory.fs.onCommit((paths) => {
+    if (paths.some((p) => p.startsWith('/memory/expressions/') || p.startsWith('/portfolio/'))) events.emit('portfolio/changed', {});
+  });
+  closers.push(offBook);
   // Edits on disk (by the PM, or later by approved proposals) reach the Skills screen at once.
   const offSkills = skills.onChange(() => events.emit('skills/changed', {}));
   closers.push(() => {

@@ -17,7 +17,8 @@ const readTool: ToolDefinition = {
 };
 
 function model(extra: Partial<ConstructorParameters<typeof AnthropicModel>[0]> = {}) {
-  return new AnthropicModel({ apiKey: () => KEY, env: {}, baseURL: mock.url, defaultModel: MODEL, maxRetries: 2, ...extra });
+  // Short back-off so retries do not slow the suite; the attempt count is the shared default (3).
+  return new AnthropicModel({ apiKey: () => KEY, env: {}, baseURL: mock.url, defaultModel: MODEL, retry: { baseDelayMs: 5 }, ...extra });
 }
 
 beforeAll(async () => {
@@ -107,7 +108,7 @@ describe('AnthropicModel against the mock Anthropic server', () => {
     expect(Date.now() - t0).toBeLessThan(2000);
   });
 
-  it('529 overloaded on every retry ends in a typed, retryable error with the last request id', async () => {
+  it('529 overloaded on every attempt ends in a typed, retryable error with the last request id and the true attempt count', async () => {
     mock.enqueue({ fault: 'overloaded' }, { fault: 'overloaded' }, { fault: 'overloaded' });
     const err = (await model().call({ system: 's', messages: [{ role: 'user', content: 'hi' }], maxTokens: 16 }).catch((e: unknown) => e)) as ModelError;
     expect(err).toBeInstanceOf(ModelError);
@@ -116,7 +117,9 @@ describe('AnthropicModel against the mock Anthropic server', () => {
     expect(err.status).toBe(529);
     expect(err.retryable).toBe(true);
     const sent = mock.messageRequests();
-    expect(sent).toHaveLength(3); // first try + maxRetries 2
+    expect(sent).toHaveLength(3); // the shared default policy: 3 attempts
+    expect(err.attempts).toBe(3);
+    expect(err.message).toContain('Forge tried 3 times');
     expect(err.requestId).toBe(sent[2]!.requestId);
     expect(err.message).toContain(sent[2]!.requestId);
   });
@@ -135,7 +138,7 @@ describe('AnthropicModel against the mock Anthropic server', () => {
   it('a connection reset mid-stream is an error, never a half answer passed off as complete', async () => {
     mock.enqueue({ fault: 'reset_mid_stream', afterEvents: 5 });
     const events: ModelStreamEvent[] = [];
-    const m = model({ streamRetries: 0 });
+    const m = model({ maxRetries: 0 });
     const err = (await m.stream({ system: 's', messages: [{ role: 'user', content: 'hi' }], maxTokens: 64 }, (e) => events.push(e)).catch((e: unknown) => e)) as ModelError;
     expect(err).toBeInstanceOf(ModelError);
     expect(err.kind).toBe('stream_interrupted');
@@ -143,9 +146,11 @@ describe('AnthropicModel against the mock Anthropic server', () => {
     expect(err.requestId).toBe(mock.messageRequests()[0]!.requestId);
     expect(events.some((e) => e.type === 'text_delta')).toBe(true); // it really was cut mid-answer
     expect(events.some((e) => e.type === 'done')).toBe(false);
+    expect(err.attempts).toBe(1);
+    expect(err.message).not.toMatch(/tried|retr/i); // no retry happened, so none is claimed
   });
 
-  it('a reset mid-stream is re-sent once by policy, telling the UI to drop the partial text', async () => {
+  it('a reset mid-stream is re-sent by policy, telling the UI to drop the partial text', async () => {
     mock.enqueue({ fault: 'reset_mid_stream', afterEvents: 5 }, { text: 'The whole answer.' });
     const events: ModelStreamEvent[] = [];
     const r = await model().stream({ system: 's', messages: [{ role: 'user', content: 'hi' }], maxTokens: 64 }, (e) => events.push(e));
@@ -156,16 +161,18 @@ describe('AnthropicModel against the mock Anthropic server', () => {
     expect(after.join('')).toBe('The whole answer.');
   });
 
-  it('a JSON answer cut off mid-body is re-sent once, then fails with its request id', async () => {
+  it('a JSON answer cut off mid-body is re-sent, then fails with its request id and the number of attempts', async () => {
     mock.enqueue({ fault: 'reset_mid_stream' }, { text: 'Recovered.' });
     expect((await model().call({ system: 's', messages: [{ role: 'user', content: 'hi' }], maxTokens: 16 })).text).toBe('Recovered.');
     mock.reset();
     mock.enqueue({ fault: 'reset_mid_stream' }, { fault: 'reset_mid_stream' });
-    const err = (await model().call({ system: 's', messages: [{ role: 'user', content: 'hi' }], maxTokens: 16 }).catch((e: unknown) => e)) as ModelError;
+    const err = (await model({ maxRetries: 1 }).call({ system: 's', messages: [{ role: 'user', content: 'hi' }], maxTokens: 16 }).catch((e: unknown) => e)) as ModelError;
     expect(err).toBeInstanceOf(ModelError);
     expect(err.kind).toBe('stream_interrupted');
     expect(err.code).toBe('unavailable');
     expect(mock.messageRequests()).toHaveLength(2);
+    expect(err.attempts).toBe(2);
+    expect(err.message).toContain('Forge tried 2 times');
     expect(err.requestId).toBe(mock.messageRequests()[1]!.requestId);
   });
 

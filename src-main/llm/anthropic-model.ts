@@ -4,6 +4,8 @@ import { ModelError, missingApiKeyError } from './errors';
 import type { ModelErrorKind } from './errors';
 import { costOf, defaultPriceTable } from './pricing';
 import type { PriceTable } from './pricing';
+import { DEFAULT_RETRY, RetryingModel } from './retry';
+import type { RetryPolicy } from './retry';
 import type {
   ContentBlock,
   Model,
@@ -24,12 +26,12 @@ export interface AnthropicModelOptions {
   env?: Record<string, string | undefined>;
   /** Empty or undefined means Anthropic's own endpoint. A getter follows Settings edits. */
   baseURL?: string | (() => string | undefined);
-  /** SDK retries for 408/409/429/5xx and connection errors before the first byte (default 2). */
+  /** Retry policy for transient failures, before or after the first byte (default DEFAULT_RETRY). */
+  retry?: Partial<RetryPolicy>;
+  /** Shorthand for `retry.attempts = maxRetries + 1`; 0 turns retries off. */
   maxRetries?: number;
   /** Per-request timeout in ms (default 10 minutes, as the SDK). */
   timeoutMs?: number;
-  /** How many times a stream broken after it started is re-sent (default 1); the SDK cannot. */
-  streamRetries?: number;
   /** Turns `role` into a model id. Without one, requests must name `model`. */
   router?: ModelRouter;
   /** Used when a request names neither model nor role. */
@@ -39,43 +41,41 @@ export interface AnthropicModelOptions {
 
 type Block = { kind: 'text'; text: string } | { kind: 'tool'; id: string; name: string; json: string; input?: Record<string, unknown> };
 
-/** Claude through the official SDK, with prompt caching, typed errors and usage with cost. */
+/**
+ * Claude through the official SDK, with prompt caching, typed errors and usage with cost.
+ * Transient failures are retried here under one RetryPolicy (the SDK's own retries are off): a
+ * 429/529/5xx before the first byte, a broken stream, and an overload or server error the API
+ * sends inside a stream that already answered 200 — which the SDK never retries.
+ */
 export class AnthropicModel implements Model {
   readonly isScripted = false;
   readonly id: string;
+  readonly retryPolicy: RetryPolicy;
   private client?: { key: string; baseURL: string; sdk: Anthropic };
+  private readonly retrying: RetryingModel;
 
   constructor(private readonly options: AnthropicModelOptions = {}) {
     this.id = `anthropic:${options.defaultModel ?? 'routed'}`;
+    this.retryPolicy = {
+      ...DEFAULT_RETRY,
+      ...options.retry,
+      ...(options.maxRetries !== undefined ? { attempts: options.maxRetries + 1 } : {}),
+    };
+    const once: Model = {
+      id: this.id,
+      isScripted: false,
+      call: (request) => this.callOnce(request),
+      stream: (request, onEvent) => this.streamOnce(request, onEvent),
+    };
+    this.retrying = new RetryingModel(once, this.retryPolicy);
   }
 
-  async call(request: ModelCallRequest): Promise<ModelResult> {
-    return this.withResend(request, () => this.callOnce(request), () => {});
+  call(request: ModelCallRequest): Promise<ModelResult> {
+    return this.retrying.call(request);
   }
 
-  async stream(request: ModelCallRequest, onEvent: (event: ModelStreamEvent) => void): Promise<ModelResult> {
-    return this.withResend(request, () => this.streamOnce(request, onEvent), onEvent);
-  }
-
-  /**
-   * The SDK retries only until response headers arrive; an answer broken after that (connection
-   * reset mid-body) is re-sent here, `streamRetries` times.
-   */
-  private async withResend(
-    request: ModelCallRequest,
-    attempt: () => Promise<ModelResult>,
-    onEvent: (event: ModelStreamEvent) => void,
-  ): Promise<ModelResult> {
-    const retries = this.options.streamRetries ?? 1;
-    for (let n = 0; ; n++) {
-      try {
-        return await attempt();
-      } catch (e) {
-        const err = e instanceof ModelError ? e : toModelError(e, request.signal, true);
-        if (err.kind !== 'stream_interrupted' || n >= retries || request.signal?.aborted) throw err;
-        onEvent({ type: 'restart', attempt: n + 1, reason: err.message });
-      }
-    }
+  stream(request: ModelCallRequest, onEvent: (event: ModelStreamEvent) => void): Promise<ModelResult> {
+    return this.retrying.stream(request, onEvent);
   }
 
   private async callOnce(request: ModelCallRequest): Promise<ModelResult> {
@@ -198,7 +198,8 @@ export class AnthropicModel implements Model {
       const sdk = new Anthropic({
         apiKey: key,
         ...(baseURL ? { baseURL } : {}),
-        maxRetries: this.options.maxRetries ?? 2,
+        // Retries are ours (see RetryingModel), so the attempt count in an error is the real one.
+        maxRetries: 0,
         timeout: this.options.timeoutMs ?? 600_000,
       });
       this.client = { key, baseURL, sdk };
@@ -271,12 +272,12 @@ export function toModelError(e: unknown, signal: AbortSignal | undefined, stream
     return new ModelError('cancelled', 'The request to Claude was stopped.', { requestId, cause: e });
   }
   if (e instanceof APIConnectionTimeoutError) {
-    return new ModelError('timeout', 'Claude did not answer in time, even after retrying. Try again in a minute.', { requestId, cause: e });
+    return new ModelError('timeout', 'Claude did not answer in time. Try again in a minute.', { requestId, cause: e });
   }
   if (e instanceof APIConnectionError) {
     return streaming
       ? new ModelError('stream_interrupted', 'The connection to Claude broke while it was answering. Try again.', { requestId, cause: e })
-      : new ModelError('connection', 'Forge could not reach Claude, even after retrying. Check the network connection (and the API address in Settings).', { requestId, cause: e });
+      : new ModelError('connection', 'Forge could not reach Claude. Check the network connection (and the API address in Settings).', { requestId, cause: e });
   }
   if (e instanceof APIError) {
     const id = e.requestID ?? requestId ?? undefined;
@@ -285,12 +286,24 @@ export function toModelError(e: unknown, signal: AbortSignal | undefined, stream
     const [kind, text] = classify(status, type);
     // The API's own wording helps only when the request itself was wrong; otherwise it is noise.
     const detail = (kind === 'bad_request' || kind === 'not_found') && e.message ? ` Details: ${e.message}` : '';
-    return new ModelError(kind, text + detail, { status, requestId: id, cause: e });
+    return new ModelError(kind, text + detail, { status, requestId: id, cause: e, retryAfterMs: retryAfterOf(e.headers) });
   }
   if (streaming) {
     return new ModelError('stream_interrupted', 'The connection to Claude broke while it was answering. Try again.', { requestId, cause: e });
   }
   return new ModelError('connection', `The call to Claude failed: ${e instanceof Error ? e.message : String(e)}`, { requestId, cause: e });
+}
+
+/** The server's retry-after (ms, or seconds, or an HTTP date), as the SDK reads it. */
+function retryAfterOf(headers: { get(name: string): string | null } | undefined): number | undefined {
+  const ms = Number.parseFloat(headers?.get('retry-after-ms') ?? '');
+  if (Number.isFinite(ms)) return ms;
+  const raw = headers?.get('retry-after');
+  if (!raw) return undefined;
+  const secs = Number.parseFloat(raw);
+  if (Number.isFinite(secs)) return secs * 1000;
+  const at = Date.parse(raw);
+  return Number.isFinite(at) ? Math.max(0, at - Date.now()) : undefined;
 }
 
 function errorTypeOf(body: unknown): string | undefined {
@@ -306,9 +319,10 @@ function classify(status: number | undefined, type: string | undefined): [ModelE
   if (status === 403 || type === 'permission_error') return ['auth', 'This API key is not allowed to use that model or feature.'];
   if (status === 404 || type === 'not_found_error') return ['not_found', 'Anthropic does not know that model. Check the model ids in Settings → Models.'];
   if (status === 413 || type === 'request_too_large') return ['too_large', 'The request to Claude was too large. Compact the session and try again.'];
-  if (status === 429 || type === 'rate_limit_error') return ['rate_limited', 'Anthropic is rate-limiting this API key; retries did not get through. Wait a minute and try again.'];
-  if (status === 529 || type === 'overloaded_error') return ['overloaded', 'Claude is overloaded right now; retries did not get through. Try again in a few minutes.'];
-  if (status !== undefined && status >= 500) return ['server_error', 'Anthropic had a server error; retries did not get through. Try again shortly.'];
+  if (status === 429 || type === 'rate_limit_error') return ['rate_limited', 'Anthropic is rate-limiting this API key. Wait a minute and try again.'];
+  if (status === 529 || type === 'overloaded_error') return ['overloaded', 'Claude is overloaded right now. Try again in a few minutes.'];
+  // An error sent inside a stream has no status; its type says what it was.
+  if ((status !== undefined && status >= 500) || type === 'api_error') return ['server_error', 'Anthropic had a server error. Try again shortly.'];
   if (status === 408) return ['timeout', 'Claude did not answer in time. Try again.'];
   return ['bad_request', 'Claude refused the request as malformed. This is a bug in Forge; please report it.'];
 }

@@ -42,27 +42,55 @@ const retryableKinds = new Set<ModelErrorKind>([
 
 /**
  * A model call that failed. Carries the provider's request id so the PM can quote it to support,
- * and whether trying again later may help.
+ * whether trying again later may help, and how many attempts were really made (the message says
+ * so only when there was more than one, so it never claims retries that did not happen).
  */
 export class ModelError extends AppError {
   readonly kind: ModelErrorKind;
   readonly status?: number;
   readonly requestId?: string;
   readonly retryable: boolean;
+  /** The message without the attempt count and request id. */
+  readonly reason: string;
+  /** Attempts made before giving up (1 = not retried). */
+  readonly attempts: number;
+  /** How long the server asked us to wait before trying again (retry-after), when it said. */
+  readonly retryAfterMs?: number;
 
-  constructor(
-    kind: ModelErrorKind,
-    message: string,
-    options: { status?: number; requestId?: string; cause?: unknown } = {},
-  ) {
+  constructor(kind: ModelErrorKind, message: string, options: ModelErrorOptions = {}) {
+    const attempts = options.attempts ?? 1;
+    const tried = attempts > 1 ? ` Forge tried ${attempts} times.` : '';
     const suffix = options.requestId ? ` (request id ${options.requestId})` : '';
-    super(codeOf[kind], message + suffix, { cause: options.cause });
+    super(codeOf[kind], message + tried + suffix, { cause: options.cause });
     this.name = 'ModelError';
     this.kind = kind;
+    this.reason = message;
+    this.attempts = attempts;
     this.retryable = retryableKinds.has(kind);
     if (options.status !== undefined) this.status = options.status;
     if (options.requestId) this.requestId = options.requestId;
+    if (options.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
   }
+
+  /** The same failure, stamped with the number of attempts that were made. */
+  afterAttempts(attempts: number): ModelError {
+    if (attempts === this.attempts) return this;
+    return new ModelError(this.kind, this.reason, {
+      status: this.status,
+      requestId: this.requestId,
+      cause: this.cause,
+      retryAfterMs: this.retryAfterMs,
+      attempts,
+    });
+  }
+}
+
+export interface ModelErrorOptions {
+  status?: number;
+  requestId?: string;
+  cause?: unknown;
+  retryAfterMs?: number;
+  attempts?: number;
 }
 
 export function missingApiKeyError(): ModelError {

@@ -17,7 +17,9 @@ export type {
 } from './types';
 export { addUsage, emptyUsage, systemBlocks, textOf } from './types';
 export { ModelError, ScriptDivergedError, missingApiKeyError } from './errors';
-export type { ModelErrorKind } from './errors';
+export type { ModelErrorKind, ModelErrorOptions } from './errors';
+export { DEFAULT_RETRY, RetryingModel, backoffMs, sleep, withRetries } from './retry';
+export type { RetryNotice, RetryPolicy } from './retry';
 export { AnthropicModel, toModelError } from './anthropic-model';
 export type { AnthropicModelOptions } from './anthropic-model';
 export { toAnthropicParams, MAX_CACHE_BREAKPOINTS } from './anthropic-request';

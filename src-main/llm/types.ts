@@ -1,3 +1,5 @@
+import type { RetryNotice, RetryPolicy } from './retry';
+
 /**
  * Neutral shapes for talking to a model. They follow the Anthropic Messages API closely (so the
  * adapter stays thin) but belong to Forge: the agent loop never imports SDK types.
@@ -89,6 +91,8 @@ export interface ModelCallRequest {
   tools?: ToolDefinition[];
   maxTokens: number;
   signal?: AbortSignal;
+  /** Told before a transient failure is tried again (the executor records it on the task). */
+  onRetry?: (notice: RetryNotice) => void;
 }
 
 export interface ModelResult {
@@ -110,7 +114,7 @@ export type ModelStreamEvent =
   | { type: 'tool_input_delta'; index: number; id: string; name: string; partialJson: string }
   | { type: 'tool_call'; index: number; call: ToolCall }
   | { type: 'usage'; usage: Usage }
-  /** A broken stream is being retried: discard the partial text and tool input shown so far. */
+  /** A failed stream is being tried again: discard the partial text and tool input shown so far. */
   | { type: 'restart'; attempt: number; reason: string }
   | { type: 'done'; result: ModelResult };
 
@@ -119,6 +123,8 @@ export interface Model {
   readonly id: string;
   /** True only for ScriptedModel; the UI labels such runs as a demo. */
   readonly isScripted: boolean;
+  /** Set when the model retries transient failures itself, under this policy: callers must not retry again. */
+  readonly retryPolicy?: RetryPolicy;
   call(request: ModelCallRequest): Promise<ModelResult>;
   /** Same as `call`, but reports progress as it arrives; resolves to the same result. */
   stream(request: ModelCallRequest, onEvent: (event: ModelStreamEvent) => void): Promise<ModelResult>;

@@ -3,15 +3,17 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { isLoopbackHostHeader, loopbackOriginAllowed } from '../common/loopback';
 import { MAX_HTTP_BODY_BYTES } from './config';
 import { createGovernanceServer } from './server';
 import type { McpService } from './service';
 
 /**
  * Streamable HTTP at http://127.0.0.1:<port>/mcp, on its own loopback listener. Every request
- * must carry the bearer token; Host must name this listener and a browser Origin must be our own
- * (DNS-rebinding and cross-site defences, 403); bodies are capped; each session gets a random id
- * and its own server, and a terminated or unknown session answers 404.
+ * must carry the bearer token; Host must be one of this machine's names, on any port so port
+ * forwards and local proxies work, and a browser Origin must be our own (DNS-rebinding and
+ * cross-site defences, 403); bodies are capped; each session gets a random id and its own
+ * server, and a terminated or unknown session answers 404.
  */
 
 export interface McpHttpOptions {
@@ -84,15 +86,11 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; lastSeen: number }>();
   let port = 0;
 
-  const hostAllowed = (h: string | undefined) => !!h && [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`].includes(h.toLowerCase());
-  const originAllowed = (o: string | undefined) =>
-    o === undefined || [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`, ...(options.allowedOrigins ?? [])].includes(o);
-
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!hostAllowed(req.headers.host)) {
-      return jsonRpcError(res, 403, -32000, `Forbidden: the Host header must be 127.0.0.1:${port}.`);
+    if (!isLoopbackHostHeader(req.headers.host)) {
+      return jsonRpcError(res, 403, -32000, 'Forbidden: the Host header must name this machine (127.0.0.1, localhost or [::1]).');
     }
-    if (!originAllowed(req.headers.origin)) {
+    if (!loopbackOriginAllowed(req.headers.origin, { port, host: req.headers.host, extra: options.allowedOrigins })) {
       return jsonRpcError(res, 403, -32000, 'Forbidden: requests from web pages are not allowed.');
     }
     const path = (req.url ?? '/').split('?')[0];

@@ -5,10 +5,10 @@ export { startMcpHttpServer } from './http';
 export type { McpHttpOptions, McpHttpServer } from './http';
 export { serveStdio } from './stdio';
 export { runMcpCli, MCP_USAGE } from './cli';
-export { dispatch, listTools, TOOLS, DEPRECATED_SHORTCUTS, ALIASES, PHASES_BLOCKED, ToolError } from './tools';
+export { dispatch, listTools, TOOLS, DEPRECATED_SHORTCUTS, ALIASES, PHASES_BLOCKED, ToolError, UnknownToolError } from './tools';
 export type { ToolContext, ListedTool, ToolCallResult, GovernanceTool } from './tools';
 export { defineMcpTool, fromAnalystTool, READ } from './define';
-export type { McpToolDef, ToolAnnotations, ToolOutput } from './define';
+export type { McpToolDef, ToolOutput } from './define';
 export {
   CONTRACT_MAP,
   CONTRACT_NAMES,

@@ -13,9 +13,10 @@ import {
 import { randomUUID } from 'node:crypto';
 import { BUILDER_PROMPT_NAME, builderSystemPrompt } from './builder-prompt';
 import { CONTRACT_BRIEFS, CONTRACT_MAP, CONTRACT_NAMES, isContractName, SERVER_NAME } from './config';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpService } from './service';
 import { McpSession } from './session';
-import { dispatch, listTools, type ToolContext } from './tools';
+import { dispatch, listTools, UnknownToolError, type ToolContext } from './tools';
 
 /**
  * The MCP wiring for one connection. It uses the SDK's low-level Server so that tools/list
@@ -24,6 +25,24 @@ import { dispatch, listTools, type ToolContext } from './tools';
  */
 
 const RESOURCE_PREFIX = 'forge://contracts/';
+
+/**
+ * The SDK's McpError puts "MCP error <code>: " into its own message, sends that message, and the
+ * client's McpError adds the prefix again ("MCP error -32602: MCP error -32602: …"). Errors leave
+ * this server with the bare message, so a client shows the prefix once — ours and the SDK's own
+ * (e.g. "Invalid tools/call request") alike.
+ */
+const PREFIX = /^(?:MCP error -?\d+: )+/;
+export function withBareErrorMessages(transport: Transport): Transport {
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    if ('error' in message && message.error && typeof message.error.message === 'string' && PREFIX.test(message.error.message)) {
+      message = { ...message, error: { ...message.error, message: message.error.message.replace(PREFIX, '') } };
+    }
+    return send(message, options);
+  };
+  return transport;
+}
 
 export function createGovernanceServer(service: McpService, options: { transport: string; version?: string }): Server {
   const server = new Server(
@@ -36,6 +55,8 @@ export function createGovernanceServer(service: McpService, options: { transport
   );
   const session = new McpSession();
   const connectionId = randomUUID();
+  const connect = server.connect.bind(server);
+  server.connect = (transport) => connect(withBareErrorMessages(transport));
 
   server.oninitialized = () => {
     const c = server.getClientVersion();
@@ -67,7 +88,12 @@ export function createGovernanceServer(service: McpService, options: { transport
           }
         : {}),
     };
-    return dispatch(request.params.name, request.params.arguments ?? {}, ctx, service.extraTools());
+    try {
+      return await dispatch(request.params.name, request.params.arguments ?? {}, ctx, service.extraTools());
+    } catch (e) {
+      if (e instanceof UnknownToolError) throw new McpError(ErrorCode.InvalidParams, e.message);
+      throw e;
+    }
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, () => ({

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { isAppError } from '../common/errors';
+import { describeZodError, inputJsonSchema } from '../tools/define';
 import type { ArtifactStore } from './artifacts';
 import type { CallLog } from './calls';
 import { ARTIFACT_TYPES, CONTRACT_NAMES, type ContractName } from './config';
-import { AnalystToolError, defineMcpTool, describeZodError, inputJsonSchema, READ, type McpToolDef, type ToolOutput } from './define';
+import { AnalystToolError, defineMcpTool, READ, type McpToolDef, type ToolOutput } from './define';
 import type { McpSession } from './session';
 import type { GovernanceSource, ProjectSource } from './source';
 import type { Scratchpad } from './scratchpad';
@@ -48,6 +49,13 @@ function projectOf(ctx: ToolContext, given?: string): string {
 
 /** A failure the client should read and act on (an isError result, not a protocol error). */
 export class ToolError extends Error {}
+
+/** A call to a name that is no tool: the server answers it as a protocol error (-32602). */
+export class UnknownToolError extends Error {
+  constructor(readonly tool: string) {
+    super(`Unknown tool: ${tool.slice(0, 80)}. Call tools/list to see the tools; forge_summary gives an overview.`);
+  }
+}
 
 const loadContract = async (ctx: ToolContext, name: ContractName): Promise<ToolOutput> => {
   if (name === 'phases') throw new ToolError(PHASES_BLOCKED);
@@ -275,16 +283,20 @@ export function isKnownTool(name: string, extra: Tool[] = []): boolean {
 }
 
 /**
- * The single dispatch boundary. Never throws: a bad argument, an unknown tool or a failing
- * handler is an isError result whose text says what to do.
+ * The single dispatch boundary. A bad argument or a failing handler is an isError result whose
+ * text says what to do. An unknown tool is a protocol error instead (-32602, as the MCP
+ * specification's examples answer it): there is no tool to have failed, so dispatch records the
+ * call and throws UnknownToolError for the server to answer.
  */
 export async function dispatch(name: string, args: unknown, ctx: ToolContext, extra: Tool[] = []): Promise<ToolCallResult> {
   const started = performance.now();
   let result: ToolCallResult;
+  let unknown: UnknownToolError | undefined;
   try {
     result = await run(name, args ?? {}, ctx, extra);
   } catch (e) {
-    const message = e instanceof ToolError || e instanceof AnalystToolError || isAppError(e) ? (e as Error).message : `${name} failed unexpectedly: ${(e as Error)?.message ?? String(e)}`;
+    if (e instanceof UnknownToolError) unknown = e;
+    const message = e instanceof UnknownToolError || e instanceof ToolError || e instanceof AnalystToolError || isAppError(e) ? (e as Error).message : `${name} failed unexpectedly: ${(e as Error)?.message ?? String(e)}`;
     result = text(message, true);
   }
   ctx.calls?.record({
@@ -295,6 +307,7 @@ export async function dispatch(name: string, args: unknown, ctx: ToolContext, ex
     ok: !result.isError,
     ...(result.isError ? { error: result.content[0]?.text.slice(0, 300) } : {}),
   });
+  if (unknown) throw unknown;
   return result;
 }
 
@@ -306,10 +319,10 @@ async function run(name: string, args: unknown, ctx: ToolContext, extra: Tool[])
   }
   const t = byName.get(ALIASES[name] ?? name) ?? extra.find((x) => x.name === name);
   if (!t) {
-    return text(`There is no tool "${name.slice(0, 80)}". Call tools/list to see the tools; forge_summary gives an overview.`, true);
+    throw new UnknownToolError(name);
   }
   const parsed = t.input.safeParse(args);
-  if (!parsed.success) return text(`Invalid arguments for ${t.name}: ${describeZodError(parsed.error)}`, true);
+  if (!parsed.success) return text(`Invalid arguments for ${t.name}: ${describeZodError(parsed.error, 5)}`, true);
   const out = await t.run(parsed.data, ctx);
   return text(typeof out === 'string' ? out : JSON.stringify(out));
 }

@@ -6,6 +6,7 @@ import type { Quantizer } from './quantizer';
 import type { VectorCache } from './vector-cache';
 import { tokenize } from './hash-embedder';
 import { parseScope, type SearchScope } from './scope';
+import { searchSessionFiles } from './session-search';
 import { asBlob, dayNumber, dotStored, VEC_TABLE } from './vectors';
 
 export const MAX_SEARCH_QUERY_CHARS = 2000;
@@ -55,7 +56,10 @@ export const DEFAULT_TUNING: SearchTuning = {
 };
 
 export interface SearchRequest {
-  scope: string;
+  /** all (default: memory and the current session's files), /memory/..., or session / /session/... */
+  scope?: string;
+  /** The current session: its files are searched when the scope includes them. */
+  sessionId?: string;
   query: string;
   filters?: string | null;
   maxResults?: number;
@@ -126,12 +130,13 @@ interface Candidate {
 }
 
 /**
- * Hybrid search over memory: sqlite-vec bit-vector KNN (scope and common filters applied inside
+ * Hybrid search over memory (and, when the scope includes them, the current session's files by
+ * keyword — see session-search.ts): sqlite-vec bit-vector KNN (scope and common filters applied inside
  * vec0) rescored with float vectors, fused with FTS5 BM25 into a semantic score, blended with
  * recency `1/(1+age_days/30)`. Over-fetches candidates, then re-ranks.
  */
 export async function searchMemory(ctx: SearchContext, req: SearchRequest): Promise<SearchResponse> {
-  const { db, embedder } = ctx;
+  const { db } = ctx;
   const t: SearchTuning = { ...DEFAULT_TUNING, ...req.tuning };
   const weights = req.weights ?? { semantic: 0.7, recency: 0.3 };
   const mode = req.mode ?? 'hybrid';
@@ -151,7 +156,38 @@ export async function searchMemory(ctx: SearchContext, req: SearchRequest): Prom
   const compiled = ast ? compileQuery(ast) : { where: '', params: [] };
   const words = tokenize(query);
   if (!words.length) throw new InvalidInputError(`"${query.slice(0, 60)}" has no words to search for; use letters or numbers.`);
+  if (!scope.memory && !req.sessionId) {
+    throw new InvalidInputError('Session files can only be searched from inside a session (the analyst\'s search tool); search /memory/ here instead.');
+  }
 
+  const memory = scope.memory
+    ? await memoryResults(ctx, req, { scope, query, words, ast, compiled, mode, t, weights, maxResults })
+    : { results: [], degraded: null };
+  // Outside a session (the Memory screen) the default scope is memory alone.
+  if (scope.sessionPrefix === null || !req.sessionId) return respond(query, scope.sessionPrefix === null ? scope : { ...scope, path: '/memory/' }, filters, memory.results, memory.degraded);
+  const session = searchSessionFiles(db, {
+    sessionId: req.sessionId, prefix: scope.sessionPrefix, words, ast, weights, now: req.now ?? new Date(), limit: maxResults,
+  });
+  const merged = [...memory.results, ...session].sort((a, b) => b.score - a.score || b.semantic - a.semantic || a.path.localeCompare(b.path));
+  return respond(query, scope, filters, merged.slice(0, maxResults), memory.degraded);
+}
+
+interface MemoryQuery {
+  scope: SearchScope;
+  query: string;
+  words: string[];
+  ast: QueryAst | null;
+  compiled: { where: string; params: unknown[] };
+  mode: NonNullable<SearchRequest['mode']>;
+  t: SearchTuning;
+  weights: SearchWeights;
+  maxResults: number;
+}
+
+/** The memory part of a search: sqlite-vec candidates and FTS5 BM25, fused and blended with recency. */
+async function memoryResults(ctx: SearchContext, req: SearchRequest, q: MemoryQuery): Promise<{ results: SearchHit[]; degraded: string | null }> {
+  const { db, embedder } = ctx;
+  const { scope, query, words, ast, compiled, mode, t, weights, maxResults } = q;
   // The SQL condition every result must meet: scope + the full compiled filter.
   const cond: string[] = [];
   const condParams: unknown[] = [];
@@ -236,7 +272,7 @@ export async function searchMemory(ctx: SearchContext, req: SearchRequest): Prom
     }
   }
 
-  if (!cands.size) return respond(query, scope, filters, [], degraded);
+  if (!cands.size) return { results: [], degraded };
 
   // Final check of scope and filter in SQL (candidates from the bit scan saw only the pushed-down part).
   const rows = db
@@ -288,7 +324,7 @@ export async function searchMemory(ctx: SearchContext, req: SearchRequest): Prom
     updatedAt: h.row.updated_at,
     header: headerLines(r),
   }));
-  return respond(query, scope, filters, results, degraded);
+  return { results, degraded };
 }
 
 const round = (x: number) => Math.round(x * 10_000) / 10_000;

@@ -68,12 +68,21 @@ export function nameProblems(name: string): string[] {
 
 /**
  * Parses and validates one SKILL.md. `folderName` is the directory the file sits in; the standard
- * requires `name` to equal it. Unknown top-level keys are errors in strict mode, warnings otherwise.
+ * requires `name` to equal it.
+ *
+ * In `strict` mode every rule of the standard is an error. In `lenient` mode (the app's), a skill
+ * as people publish it loads: breaking a length or format nicety (a long description, an upper-case
+ * name, a name that differs from its folder, an unknown key, a number in metadata) is a warning,
+ * and only a skill nobody could use is refused — no frontmatter, YAML that does not parse, or
+ * neither a name nor a description.
  */
 export function parseSkillFile(text: string, file: string, folderName: string, mode: SkillValidationMode): ParsedSkillFile {
   const problems: SkillProblem[] = [];
   const err = (field: string, message: string) => problems.push({ severity: 'error', file, field, message });
   const warn = (field: string, message: string) => problems.push({ severity: 'warning', file, field, message });
+  /** A rule of the standard that a usable skill may break: an error only in strict mode. */
+  const nicety = (field: string, message: string) => (mode === 'strict' ? err : warn)(field, message);
+  const lenient = mode === 'lenient';
   const empty: SkillFrontmatter = { name: '', description: '', metadata: {}, allowedTools: [] };
 
   const parts = splitFrontmatter(text);
@@ -92,56 +101,90 @@ export function parseSkillFile(text: string, file: string, folderName: string, m
     return { frontmatter: empty, body: parts.body, problems };
   }
   const fm = data as Record<string, unknown>;
-  const out: SkillFrontmatter = { ...empty };
+  const out: SkillFrontmatter = { ...empty, metadata: {}, allowedTools: [] };
+  // A number or true/false where the standard wants text: lenient mode reads it as text.
+  const scalarText = (v: unknown): string | null =>
+    typeof v === 'string' ? v : lenient && (typeof v === 'number' || typeof v === 'boolean') ? String(v) : null;
+  /** A text field: its trimmed value, or null when absent, empty or not text (type problems reported here). */
+  const textField = (field: 'name' | 'description'): string | null => {
+    const v = fm[field];
+    if (typeof v === 'string') return v.trim() || null;
+    if (v === undefined || v === null) return null;
+    if (lenient && (typeof v === 'number' || typeof v === 'boolean')) {
+      warn(field, `should be a string; read as "${String(v)}" (quote it in the YAML)`);
+      return String(v);
+    }
+    (lenient ? warn : err)(field, 'must be a string');
+    return null;
+  };
+  const missing = (field: 'name' | 'description') => (fm[field] === undefined || fm[field] === null ? 'is required' : 'must not be empty');
+  const hasError = (field: string) => problems.some((p) => p.field === field && p.severity === 'error');
 
-  // name
-  if (fm.name === undefined) err('name', 'is required');
-  else if (typeof fm.name !== 'string') err('name', 'must be a string');
-  else {
-    out.name = fm.name;
-    for (const p of nameProblems(fm.name)) err('name', `"${fm.name}" ${p}`);
-    if (fm.name !== folderName) err('name', `"${fm.name}" must equal the folder name "${folderName}"`);
+  const name = textField('name');
+  const description = textField('description');
+  if (name === null && description === null) {
+    // Nothing to find the skill by and nothing to choose it by: unusable in either mode.
+    if (!hasError('name')) err('name', missing('name'));
+    if (!hasError('description')) err('description', missing('description'));
   }
 
-  // description
-  if (fm.description === undefined) err('description', 'is required');
-  else if (typeof fm.description !== 'string') err('description', 'must be a string');
-  else {
-    const d = fm.description.trim();
+  if (name !== null) {
+    out.name = name;
+    for (const p of nameProblems(name)) nicety('name', `"${name}" ${p}`);
+    if (name !== folderName) nicety('name', `"${name}" must equal the folder name "${folderName}"${lenient ? `; the skill is listed as "${folderName}"` : ''}`);
+  } else if (description !== null && !hasError('name')) {
+    nicety('name', `${missing('name')}${lenient ? `; the folder name "${folderName}" is used` : ''}`);
+  }
+
+  if (description !== null) {
+    let d = description;
+    if (d.length > DESCRIPTION_MAX) nicety('description', `is ${d.length} characters; the limit is ${DESCRIPTION_MAX}`);
+    if (/[<>]/.test(d)) {
+      nicety('description', `must not contain "<" or ">" (it is placed inside the system prompt)${lenient ? '; they are shown as ‹ ›' : ''}`);
+      if (lenient) d = d.replace(/</g, '‹').replace(/>/g, '›');
+    }
     out.description = d;
-    if (d.length === 0) err('description', 'must not be empty');
-    if (d.length > DESCRIPTION_MAX) err('description', `is ${d.length} characters; the limit is ${DESCRIPTION_MAX}`);
-    if (/[<>]/.test(d)) err('description', 'must not contain "<" or ">" (it is placed inside the system prompt)');
+  } else if (name !== null && !hasError('description')) {
+    if (!lenient) err('description', missing('description'));
+    else {
+      out.description = firstParagraph(parts.body);
+      const instead = out.description ? 'the first paragraph of the instructions is used instead' : 'it will rarely be chosen';
+      warn('description', `${missing('description')}; the analyst picks skills by their description, so ${instead}`);
+    }
   }
 
   // license
   if (fm.license !== undefined) {
-    if (typeof fm.license !== 'string' || fm.license.trim() === '') err('license', 'must be a non-empty string');
-    else out.license = fm.license.trim();
+    const l = scalarText(fm.license);
+    if (l === null || l.trim() === '') nicety('license', 'must be a non-empty string');
+    else out.license = l.trim();
   }
 
   // compatibility
   if (fm.compatibility !== undefined) {
-    if (typeof fm.compatibility !== 'string') err('compatibility', 'must be a string');
+    const c = scalarText(fm.compatibility)?.trim() ?? null;
+    if (c === null) nicety('compatibility', 'must be a string');
     else {
-      const c = fm.compatibility.trim();
-      if (c.length === 0) err('compatibility', 'must not be empty when present');
-      if (c.length > COMPATIBILITY_MAX) err('compatibility', `is ${c.length} characters; the limit is ${COMPATIBILITY_MAX}`);
-      out.compatibility = c;
+      if (c.length === 0) nicety('compatibility', 'must not be empty when present');
+      if (c.length > COMPATIBILITY_MAX) nicety('compatibility', `is ${c.length} characters; the limit is ${COMPATIBILITY_MAX}`);
+      if (c.length > 0) out.compatibility = c;
     }
   }
 
   // metadata: a string → string map
   if (fm.metadata !== undefined) {
     const m = fm.metadata;
-    if (m === null || typeof m !== 'object' || Array.isArray(m)) err('metadata', 'must be a mapping of string keys to string values');
+    if (m === null || typeof m !== 'object' || Array.isArray(m)) nicety('metadata', 'must be a mapping of string keys to string values');
     else {
       for (const [k, v] of Object.entries(m as Record<string, unknown>)) {
         if (typeof v === 'string') out.metadata[k] = v;
-        else if (mode === 'lenient' && (typeof v === 'number' || typeof v === 'boolean')) {
+        else if (lenient && (typeof v === 'number' || typeof v === 'boolean')) {
           out.metadata[k] = String(v);
           warn(`metadata.${k}`, `should be a string; read as "${String(v)}" (quote it in the YAML)`);
-        } else err(`metadata.${k}`, 'must be a string (quote it in the YAML)');
+        } else if (lenient && v !== null && v !== undefined) {
+          out.metadata[k] = JSON.stringify(v);
+          warn(`metadata.${k}`, 'should be a string; a nested value was kept as JSON text');
+        } else nicety(`metadata.${k}`, 'must be a string (quote it in the YAML)');
       }
     }
   }
@@ -155,21 +198,41 @@ export function parseSkillFile(text: string, file: string, folderName: string, m
     } else if (Array.isArray(at)) {
       at.forEach((t, i) => {
         if (typeof t === 'string' && t.trim() !== '') out.allowedTools.push(t.trim());
-        else err(`allowed-tools[${i}]`, 'must be a tool name');
+        else nicety(`allowed-tools[${i}]`, 'must be a tool name');
       });
-    } else err('allowed-tools', 'must be a space-separated string or a list of tool names');
+    } else nicety('allowed-tools', 'must be a space-separated string or a list of tool names');
   }
 
   // unknown keys
   for (const key of Object.keys(fm)) {
     if ((KNOWN_FIELDS as readonly string[]).includes(key)) continue;
-    const msg = `is not a field of the Agent Skills standard (allowed: ${KNOWN_FIELDS.join(', ')}); move it under metadata`;
-    if (mode === 'strict') err(key, msg);
-    else warn(key, msg);
+    nicety(key, `is not a field of the Agent Skills standard (allowed: ${KNOWN_FIELDS.join(', ')}); move it under metadata`);
   }
 
   if (parts.body.trim() === '') warn('body', 'the skill has no instructions after the frontmatter');
   return { frontmatter: out, body: parts.body, problems };
+}
+
+/** The first paragraph of prose in a body (headings, fences and lists skipped), within the description limit. */
+function firstParagraph(body: string): string {
+  const para: string[] = [];
+  let fenced = false;
+  for (const raw of body.split('\n')) {
+    const line = raw.trim();
+    if (/^(```|~~~)/.test(line)) fenced = !fenced;
+    if (fenced || /^(```|~~~)/.test(line)) continue;
+    if (line === '') {
+      if (para.length) break;
+      continue;
+    }
+    if (/^(#|[-*+] |\d+\. |[|>])/.test(line)) {
+      if (para.length) break;
+      continue;
+    }
+    para.push(line);
+  }
+  const text = para.join(' ').replace(/[<>]/g, (c) => (c === '<' ? '‹' : '›'));
+  return text.length <= DESCRIPTION_MAX ? text : `${text.slice(0, DESCRIPTION_MAX - 1)}…`;
 }
 
 /** Level-2 headings (`## X`) present in a skill body. */

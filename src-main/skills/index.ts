@@ -1,18 +1,17 @@
 export {
   SkillLoader,
-  listSkillFiles,
   normaliseSkillName,
-  RESOURCE_DIRS,
   MAX_RESOURCE_BYTES,
+  MAX_INLINE_REFERENCE_BYTES,
   type SkillLoaderOptions,
   type SkillEntry,
   type SkillCatalogEntry,
-  type SkillResource,
-  type SkillResourceKind,
   type LoadedSkill,
   type LoadedSkillWithFiles,
   type SkillsChange,
 } from './loader';
+export { listSkillFiles, RESOURCE_DIRS, type SkillResource, type SkillResourceKind } from './resources';
+export { scriptLanguage, needsScriptPermission, type ScriptLanguage } from './script-kinds';
 export { resolveInside } from './confine';
 export {
   parseSkillFile,

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AppError, InvalidInputError, NotFoundError } from '../common/errors';
 import { resolveInside } from './confine';
+import { listSkillFiles, type SkillResource } from './resources';
 import {
   bodyHeadings,
   parseSkillFile,
@@ -16,30 +17,17 @@ import {
  *   2. `load(name)`  the SKILL.md body and the list of the skill's files (what a sub-agent gets);
  *   3. `readResource(name, relPath)`  one template/reference/script/asset, read only on use.
  * Invalid skills never break the catalogue: `list()` shows them with their problems.
+ * Which file is a template, reference, script or asset: see resources.ts.
  */
-
-export const RESOURCE_DIRS = ['templates', 'references', 'scripts', 'assets'] as const;
-/** `other`: any further file the standard allows (e.g. `reference.md`, `LICENSE.txt` beside SKILL.md). */
-export type SkillResourceKind = 'template' | 'reference' | 'script' | 'asset' | 'other';
-
-const KIND_OF_DIR: Record<(typeof RESOURCE_DIRS)[number], SkillResourceKind> = {
-  templates: 'template',
-  references: 'reference',
-  scripts: 'script',
-  assets: 'asset',
-};
 
 /** A resource larger than this is refused: skill files are prompts and small scripts, not data sets. */
 export const MAX_RESOURCE_BYTES = 1024 * 1024;
-const MAX_RESOURCES_PER_SKILL = 500;
-
-export interface SkillResource {
-  /** Path relative to the skill folder, always with `/` (e.g. `references/calibration.md`). */
-  path: string;
-  kind: SkillResourceKind;
-  bytes: number;
-}
-
+/**
+ * How much reference text a sub-agent's prompt carries. Forge's own skills stay far below it; a
+ * published skill with a shelf of reference docs gets the first ones and a note for the rest.
+ */
+export const MAX_INLINE_REFERENCE_BYTES = 192 * 1024;
+const TEXT_REFERENCE = /\.(md|markdown|txt|rst|json|ya?ml|csv|tsv|xml|html?)$/i;
 export interface SkillEntry {
   /** The folder name — the key the skill is found under, even when its frontmatter is broken. */
   name: string;
@@ -66,7 +54,7 @@ export interface LoadedSkill extends SkillFrontmatter {
   /** The markdown after the frontmatter: the sub-agent's instructions. */
   body: string;
   resources: SkillResource[];
-  /** Script file names under `scripts/` (e.g. `kelly.mjs`). */
+  /** Programs under `scripts/`, relative to it (e.g. `kelly.mjs`, `pdf/fill_form.py`). */
   scripts: string[];
   problems: SkillProblem[];
 }
@@ -85,8 +73,16 @@ export interface SkillsChange {
 }
 
 export interface SkillLoaderOptions {
-  /** `strict` (default): unknown frontmatter keys are errors. `lenient`: they are warnings. */
+  /**
+   * `strict` (default): every rule of the standard is an error. `lenient` (the app): a published
+   * skill that only breaks a length or format nicety loads with warnings (see frontmatter.ts).
+   */
   mode?: SkillValidationMode;
+  /**
+   * Whether the PM allowed a skill (by folder name) to run its Python and shell scripts
+   * (Settings → Skills). Default: no skill is allowed.
+   */
+  scriptsAllowed?: (skill: string) => boolean;
   /** `## ` headings every SKILL.md must have (Forge's analyst skills: Output Format, Procedure, Eval Criteria). */
   requiredSections?: string[];
   /** Watch the root with fs.watch and rescan after `debounceMs` of quiet. Off by default. */
@@ -104,6 +100,7 @@ export class SkillLoader {
   readonly mode: SkillValidationMode;
   private readonly requiredSections: string[];
   private readonly debounceMs: number;
+  private readonly allowsScripts: (skill: string) => boolean;
   private entries = new Map<string, SkillEntry>();
   private listeners = new Set<(change: SkillsChange) => void>();
   private watcher: fs.FSWatcher | null = null;
@@ -115,6 +112,7 @@ export class SkillLoader {
     this.mode = options.mode ?? 'strict';
     this.requiredSections = options.requiredSections ?? [];
     this.debounceMs = options.debounceMs ?? 150;
+    this.allowsScripts = options.scriptsAllowed ?? (() => false);
     this.scan();
     if (options.watch) this.startWatching();
   }
@@ -191,14 +189,25 @@ export class SkillLoader {
     };
   }
 
-  /** `load` plus the text of every template and reference — what a sub-agent's system prompt carries. */
+  /**
+   * `load` plus the text of its templates and references — what a sub-agent's system prompt carries.
+   * References are text files only, up to MAX_INLINE_REFERENCE_BYTES in all; one left out is
+   * named with a note instead of its text, so the prompt never swells with a published skill's shelf.
+   */
   loadWithFiles(name: string): LoadedSkillWithFiles {
     const skill = this.load(name);
     const templates: Record<string, string> = {};
     const references: Record<string, string> = {};
+    let budget = MAX_INLINE_REFERENCE_BYTES;
     for (const r of skill.resources) {
       if (r.kind === 'template') templates[r.path] = this.readResource(skill.name, r.path);
-      if (r.kind === 'reference') references[r.path] = this.readResource(skill.name, r.path);
+      if (r.kind !== 'reference') continue;
+      if (!TEXT_REFERENCE.test(r.path)) references[r.path] = `(not text: ${r.bytes} bytes; not included)`;
+      else if (r.bytes > budget) references[r.path] = `(${r.bytes} bytes; left out: the skill's references exceed the ${MAX_INLINE_REFERENCE_BYTES}-byte prompt budget)`;
+      else {
+        references[r.path] = this.readResource(skill.name, r.path);
+        budget -= r.bytes;
+      }
     }
     return { ...skill, templates, references };
   }
@@ -230,6 +239,12 @@ export class SkillLoader {
       throw new NotFoundError(`Skill "${entry.name}" has no script "${script}". Its scripts: ${have.join(', ') || 'none'}.`);
     }
     return abs;
+  }
+
+  /** True when the PM allowed this skill (either spelling) to run Python and shell scripts. */
+  scriptsAllowed(name: string): boolean {
+    const entry = this.find(name);
+    return entry !== null && this.allowsScripts(entry.name);
   }
 
   /** Rescan the root now; listeners hear about it. */
@@ -342,32 +357,4 @@ export class SkillLoader {
       this.watcher = null;
     }
   }
-}
-
-/**
- * Every file of a skill folder (SKILL.md aside), with the kind its folder gives it. Dotfiles and
- * symlinks are skipped, and at most 500 are listed. Exported because the Skills screen must show
- * the files of an invalid skill too, which load() refuses.
- */
-export function listSkillFiles(dir: string): SkillResource[] {
-  const out: SkillResource[] = [];
-  const walk = (abs: string, rel: string, kind: SkillResourceKind) => {
-    let items: fs.Dirent[];
-    try {
-      items = fs.readdirSync(abs, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const it of items.sort((a, b) => a.name.localeCompare(b.name))) {
-      if (it.name.startsWith('.') || out.length >= MAX_RESOURCES_PER_SKILL) continue;
-      const childAbs = path.join(abs, it.name);
-      const childRel = rel ? `${rel}/${it.name}` : it.name;
-      if (!rel && (it.name === 'SKILL.md' || (RESOURCE_DIRS as readonly string[]).includes(it.name))) continue;
-      if (it.isDirectory()) walk(childAbs, childRel, kind);
-      else if (it.isFile()) out.push({ path: childRel, kind, bytes: fs.statSync(childAbs).size });
-    }
-  };
-  for (const sub of RESOURCE_DIRS) walk(path.join(dir, sub), sub, KIND_OF_DIR[sub]);
-  walk(dir, '', 'other');
-  return out;
 }

@@ -1,15 +1,18 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { AppError, InvalidInputError, NotFoundError } from '../common/errors';
+import { InvalidInputError, NotFoundError } from '../common/errors';
+import { bwrapArgs, checkConfinement, findInterpreter, interpreterName } from './bubblewrap';
 import { resolveInside } from './confine';
+import { runJsonProcess, SkillScriptError } from './json-process';
 import type { SkillLoader } from './loader';
+import { needsScriptPermission, scriptLanguage, type ScriptLanguage } from './script-kinds';
 
 /**
- * Runs a skill's `scripts/<file>.mjs` as a child Node process: JSON on stdin, JSON on stdout.
+ * Runs a skill's script as a child process: JSON on stdin, JSON (or, for Python and shell, text)
+ * on stdout. Two confinements, by language:
  *
- * Isolation, strongest first:
+ * `.mjs` — Node's own, as it always was:
  *  - scrubbed environment: only PATH/HOME/LANG/TZ (no API keys, tokens, proxies, NODE_OPTIONS);
  *  - Node's permission model when available (`--experimental-permission` on Node 20,
  *    `--permission` on 22+): the script may read only its skill folder, may not write files,
@@ -17,46 +20,43 @@ import type { SkillLoader } from './loader';
  *  - network: Node 20's permission model does not cover sockets, so a preloaded module replaces
  *    socket connect/listen, `tls.connect`, UDP, `dns` and `fetch` with functions that throw (http,
  *    https and http2 all go through these). The permission model also denies `process.binding`
- *    and native addons, which closes the obvious ways around the block. Still best effort, not a
- *    security boundary: skill scripts are reviewed files in the PM's own skills folder;
- *  - a timeout that kills the whole process group, and a cap on stdout.
+ *    and native addons, which closes the obvious ways around the block. Best effort: Forge's own
+ *    analyst skills are reviewed files in the PM's skills folder.
+ *
+ * `.py`, `.sh`, `.bash` and `#!` scripts — published skills' scripts, run only for a skill the PM
+ * allowed (Settings → Skills), inside bubblewrap (see bubblewrap.ts): no network, writes only to a
+ * fresh temporary folder (its working directory, removed afterwards), the same scrubbed environment.
+ * Without a working bubblewrap they are refused, never run unconfined.
+ *
+ * Both: a timeout that kills the whole process group, and a cap on stdout.
  * Convention for scripts: on bad input print `{"error": "..."}` and exit with code 2.
  */
 
-type ErrorCode = ConstructorParameters<typeof AppError>[0];
-
-export type SkillScriptFailure = 'timeout' | 'bad_json' | 'exit' | 'too_large' | 'cancelled' | 'bad_input' | 'spawn';
-
-export class SkillScriptError extends AppError {
-  readonly failure: SkillScriptFailure;
-  readonly stderrTail: string;
-  readonly exitCode: number | null;
-
-  constructor(code: ErrorCode, failure: SkillScriptFailure, message: string, extra: { stderrTail?: string; exitCode?: number | null } = {}) {
-    super(code, message);
-    this.name = 'SkillScriptError';
-    this.failure = failure;
-    this.stderrTail = extra.stderrTail ?? '';
-    this.exitCode = extra.exitCode ?? null;
-  }
-}
-
 export interface RunSkillScriptOptions {
-  /** The skill folder (working directory; the only place the script may read). */
+  /** The skill folder (the only place the script may read besides the system's own files). */
   skillDir: string;
-  /** An `.mjs` file under `scripts/` (`kelly.mjs` or `scripts/kelly.mjs`). */
+  /** A program under `scripts/` (`kelly.mjs`, `scripts/fill_form.py`). */
   script: string;
   input: unknown;
+  /** Command-line arguments after the script (published scripts take file names and flags). */
+  args?: string[];
   timeoutMs?: number;
   maxOutputBytes?: number;
   signal?: AbortSignal;
   /** Extra environment entries; names that look like secrets are refused. */
   env?: Record<string, string>;
-  /** Use Node's permission model and the network block (default true). */
+  /** `.mjs` only: use Node's permission model and the network block (default true). */
   sandbox?: boolean;
+  /** The PM allowed this skill to run Python and shell scripts (Settings → Skills). Default false. */
+  scriptsAllowed?: boolean;
+  /** The skill's name for messages (default: the folder name). */
+  skillName?: string;
+  /** Where bubblewrap lives (default: `bwrap` on PATH); null when none is installed. */
+  bwrapPath?: string | null;
 }
 
 export interface SkillScriptResult {
+  /** The parsed JSON the script printed; for Python and shell scripts that print prose, the text. */
   output: unknown;
   durationMs: number;
   /** Last few KiB of stderr (warnings the script printed). */
@@ -64,10 +64,12 @@ export interface SkillScriptResult {
   sandboxed: boolean;
 }
 
+export { SkillScriptError, type SkillScriptFailure } from './json-process';
+
 export const DEFAULT_SCRIPT_TIMEOUT_MS = 10_000;
 export const DEFAULT_SCRIPT_OUTPUT_BYTES = 256 * 1024;
-const STDERR_TAIL_BYTES = 4096;
 const SECRET_NAME = /(KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIAL|AUTH|COOKIE|SESSION)/i;
+const MAX_ARGS = 32;
 
 // Loaded with --import before the script: turns every outbound network path into an error.
 const NETWORK_BLOCK = [
@@ -108,172 +110,114 @@ export function scrubbedEnv(extra: Record<string, string> = {}): Record<string, 
 }
 
 /**
- * Runs a script of an installed skill by skill name (either spelling). Refuses skills whose SKILL.md
- * is invalid and names the available scripts when the one asked for does not exist.
+ * Runs a script of an installed skill by skill name (either spelling): the one path the analyst's
+ * sub-agents take (run_script). Refuses skills whose SKILL.md is invalid, names the available
+ * scripts when the one asked for does not exist, and applies the PM's "Allow scripts" setting.
  */
 export async function runScriptOfSkill(
   loader: SkillLoader,
   skill: string,
   script: string,
   input: unknown,
-  options: Omit<RunSkillScriptOptions, 'skillDir' | 'script' | 'input'> = {},
+  options: Omit<RunSkillScriptOptions, 'skillDir' | 'script' | 'input' | 'scriptsAllowed' | 'skillName'> = {},
 ): Promise<SkillScriptResult> {
   const loaded = loader.load(skill);
   loader.scriptPath(loaded.name, script);
-  return runSkillScript({ ...options, skillDir: loaded.dir, script, input });
+  return runSkillScript({ ...options, skillDir: loaded.dir, script, input, skillName: loaded.name, scriptsAllowed: loader.scriptsAllowed(loaded.name) });
 }
 
-/** Every refusal (bad path, bad input, bad env) comes back as a rejected promise, never a throw. */
-export function runSkillScript(opts: RunSkillScriptOptions): Promise<SkillScriptResult> {
+/** Every refusal (bad path, bad input, not allowed, no sandbox) comes back as a rejected promise, never a throw. */
+export async function runSkillScript(opts: RunSkillScriptOptions): Promise<SkillScriptResult> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_SCRIPT_TIMEOUT_MS;
   const maxOut = opts.maxOutputBytes ?? DEFAULT_SCRIPT_OUTPUT_BYTES;
   const skillDir = path.resolve(opts.skillDir);
   const rel = opts.script.replace(/\\/g, '/').startsWith('scripts/') ? opts.script : `scripts/${opts.script}`;
-  let scriptAbs: string;
-  try {
-    scriptAbs = resolveInside(skillDir, rel);
-  } catch (e) {
-    return Promise.reject(e);
-  }
-  const label = `${path.basename(skillDir)}/${rel}`;
+  const scriptAbs = resolveInside(skillDir, rel);
+  const skillName = opts.skillName ?? path.basename(skillDir);
+  const label = `${skillName}/${rel}`;
 
-  // Only ES modules: a `.js` file's module type depends on package.json files outside the folder the
-  // sandbox lets the script read.
-  if (path.extname(scriptAbs) !== '.mjs') {
-    return Promise.reject(new InvalidInputError(`"${label}" is not a Node ES module (.mjs); only those can be run as skill scripts.`));
+  if (!(timeoutMs > 0) || !(maxOut > 0)) throw new InvalidInputError('A skill script needs a positive timeout and output cap.');
+  if (!fs.existsSync(scriptAbs)) throw new NotFoundError(`The skill script "${label}" does not exist.`);
+  const args = opts.args ?? [];
+  if (args.length > MAX_ARGS || args.some((a) => typeof a !== 'string' || a.includes('\0'))) {
+    throw new InvalidInputError(`The arguments for "${label}" must be at most ${MAX_ARGS} strings without NUL bytes.`);
   }
-  if (!(timeoutMs > 0) || !(maxOut > 0)) {
-    return Promise.reject(new InvalidInputError('A skill script needs a positive timeout and output cap.'));
+  const language = scriptLanguage(scriptAbs);
+  if (language === null) {
+    throw new InvalidInputError(
+      `"${label}" is not a script Forge can run: it runs Node ES modules (.mjs), Python (.py) and shell (.sh, .bash) scripts, or a file whose first line is a #! for python3, bash or sh.`,
+    );
   }
-  if (!fs.existsSync(scriptAbs)) return Promise.reject(new NotFoundError(`The skill script "${label}" does not exist.`));
-
   let stdin: string;
   try {
     stdin = JSON.stringify(opts.input ?? null);
   } catch (e) {
-    return Promise.reject(new InvalidInputError(`The input for "${label}" is not JSON-serialisable: ${(e as Error).message}`));
+    throw new InvalidInputError(`The input for "${label}" is not JSON-serialisable: ${(e as Error).message}`);
   }
-  let env: Record<string, string>;
-  try {
-    env = scrubbedEnv(opts.env);
-  } catch (e) {
-    return Promise.reject(e);
+  const env = scrubbedEnv(opts.env);
+  const base = { stdin, label, timeoutMs, maxOutputBytes: maxOut, signal: opts.signal };
+
+  if (language === 'node') {
+    const nodeArgs: string[] = ['--no-warnings'];
+    const perm = opts.sandbox === false ? null : permissionFlag();
+    if (perm) nodeArgs.push(perm, `--allow-fs-read=${realDirOf(skillDir)}${path.sep}`);
+    if (opts.sandbox !== false) nodeArgs.push(`--import=${NETWORK_BLOCK_URL}`);
+    nodeArgs.push(scriptAbs, ...args);
+    const r = await runJsonProcess({ ...base, command: process.execPath, args: nodeArgs, cwd: skillDir, env });
+    return { ...r, sandboxed: perm !== null };
   }
+  return runConfined(language, { ...opts, skillName }, scriptAbs, label, env, base, args);
+}
 
-  const args: string[] = ['--no-warnings'];
-  const perm = opts.sandbox === false ? null : permissionFlag();
-  if (perm) {
-    let realDir = skillDir;
-    try {
-      realDir = fs.realpathSync(skillDir);
-    } catch {
-      /* reported by spawn */
-    }
-    args.push(perm, `--allow-fs-read=${realDir}${path.sep}`);
-  }
-  if (opts.sandbox !== false) args.push(`--import=${NETWORK_BLOCK_URL}`);
-  args.push(scriptAbs);
-
-  return new Promise<SkillScriptResult>((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(process.execPath, args, {
-      cwd: skillDir,
-      env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      detached: true, // own process group, so a timeout kills grandchildren too
-    });
-    const out: Buffer[] = [];
-    let outBytes = 0;
-    let errTail = '';
-    let settled = false;
-    let killedFor: SkillScriptFailure | null = null;
-
-    const killGroup = () => {
-      try {
-        if (child.pid) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
-    };
-    const finish = (fn: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      opts.signal?.removeEventListener('abort', onAbort);
-      fn();
-    };
-    const stopFor = (why: SkillScriptFailure) => {
-      if (killedFor) return;
-      killedFor = why;
-      killGroup();
-    };
-    const onAbort = () => stopFor('cancelled');
-    const timer = setTimeout(() => stopFor('timeout'), timeoutMs);
-    if (opts.signal?.aborted) stopFor('cancelled');
-    else opts.signal?.addEventListener('abort', onAbort, { once: true });
-
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (killedFor) return;
-      outBytes += chunk.length;
-      if (outBytes > maxOut) return stopFor('too_large');
-      out.push(chunk);
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      errTail = (errTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
-    });
-    child.stdin.on('error', () => {
-      /* the script exited without reading its input; the exit handler reports why */
-    });
-    child.on('error', (e) =>
-      finish(() => reject(new SkillScriptError('internal', 'spawn', `Could not start "${label}": ${e.message}`))),
+async function runConfined(
+  language: Exclude<ScriptLanguage, 'node'>,
+  opts: RunSkillScriptOptions & { skillName: string },
+  scriptAbs: string,
+  label: string,
+  env: Record<string, string>,
+  base: { stdin: string; label: string; timeoutMs: number; maxOutputBytes: number; signal?: AbortSignal },
+  args: string[],
+): Promise<SkillScriptResult> {
+  const kind = language === 'python' ? 'Python' : 'shell';
+  if (needsScriptPermission(language) && opts.scriptsAllowed !== true) {
+    throw new SkillScriptError(
+      'forbidden',
+      'not_allowed',
+      `"${label}" was not run: skill "${opts.skillName}" is not allowed to run ${kind} scripts. ` +
+        `The PM can turn on "Allow scripts" for "${opts.skillName}" in Settings → Skills.`,
     );
-    child.on('close', (code, signal) => {
-      const durationMs = performance.now() - started;
-      const tail = errTail.trim();
-      finish(() => {
-        if (killedFor === 'timeout') {
-          return reject(new SkillScriptError('unavailable', 'timeout', `"${label}" ran longer than ${timeoutMs} ms and was stopped. Give it a smaller input or a longer timeout.`, { stderrTail: tail }));
-        }
-        if (killedFor === 'too_large') {
-          return reject(new SkillScriptError('too_large', 'too_large', `"${label}" printed more than ${maxOut} bytes and was stopped; ask it for a summary instead of raw rows.`, { stderrTail: tail }));
-        }
-        if (killedFor === 'cancelled') {
-          return reject(new SkillScriptError('cancelled', 'cancelled', `"${label}" was cancelled.`, { stderrTail: tail }));
-        }
-        const text = Buffer.concat(out).toString('utf8').trim();
-        let parsed: unknown;
-        let parseOk = false;
-        try {
-          parsed = JSON.parse(text);
-          parseOk = text.length > 0;
-        } catch {
-          parseOk = false;
-        }
-        if (code === 2 && parseOk && isErrorObject(parsed)) {
-          return reject(new SkillScriptError('invalid_input', 'bad_input', `${label}: ${parsed.error}`, { stderrTail: tail, exitCode: code }));
-        }
-        if (code !== 0) {
-          const how = code === null ? `was killed by ${signal}` : `exited with code ${code}`;
-          return reject(new SkillScriptError('internal', 'exit', `"${label}" ${how}.${tail ? ` ${errorLine(tail)}` : ''}`, { stderrTail: tail, exitCode: code }));
-        }
-        if (!parseOk) {
-          return reject(new SkillScriptError('internal', 'bad_json', `"${label}" did not print valid JSON${text ? ` (it printed: ${text.slice(0, 200)})` : ' (it printed nothing)'}.`, { stderrTail: tail, exitCode: code }));
-        }
-        resolve({ output: parsed, durationMs, stderr: tail, sandboxed: perm !== null });
-      });
-    });
-
-    child.stdin.end(stdin);
-  });
+  }
+  const confinement = await checkConfinement(opts.bwrapPath);
+  if (!confinement.ok) {
+    throw new SkillScriptError(
+      'unavailable',
+      'no_sandbox',
+      `"${label}" was not run: Forge runs ${kind} scripts only inside the bubblewrap sandbox, and ${confinement.reason}. ` +
+        'It never runs them unconfined; install bubblewrap (the "bubblewrap" package on Linux) to use this script.',
+    );
+  }
+  const interpreter = findInterpreter(language);
+  if (!interpreter) {
+    throw new SkillScriptError('unavailable', 'no_interpreter', `"${label}" was not run: it needs ${interpreterName(language)}, and none was found on this computer's PATH.`);
+  }
+  // A fresh, empty folder per run: the script's working directory, HOME and TMPDIR, and the only place it can write.
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forge-skill-run-'));
+  try {
+    const realWork = fs.realpathSync(workDir);
+    const sandboxEnv: Record<string, string> = { ...env, HOME: realWork, TMPDIR: realWork, PATH: `${path.dirname(interpreter.path)}:/usr/local/bin:/usr/bin:/bin` };
+    delete sandboxEnv.ELECTRON_RUN_AS_NODE;
+    const bwrap = bwrapArgs({ skillDir: realDirOf(opts.skillDir), workDir: realWork, interpreter, script: scriptAbs, args });
+    const r = await runJsonProcess({ ...base, command: confinement.bwrap, args: bwrap, cwd: realWork, env: sandboxEnv, allowText: true });
+    return { ...r, sandboxed: true };
+  } finally {
+    fs.rmSync(workDir, { recursive: true, force: true });
+  }
 }
 
-function isErrorObject(v: unknown): v is { error: string } {
-  return typeof v === 'object' && v !== null && typeof (v as { error?: unknown }).error === 'string';
-}
-
-/** The line a PM needs from a Node crash: the `SomeError: message` line, else the last lines. */
-function errorLine(tail: string): string {
-  const lines = tail.split('\n').map((l) => l.trim()).filter(Boolean);
-  const err = [...lines].reverse().find((l) => /^[A-Za-z]*Error\b.*:/.test(l));
-  return err ? `It said: ${err}` : `Last error output: ${lines.slice(-3).join(' | ')}`;
+function realDirOf(dir: string): string {
+  try {
+    return fs.realpathSync(dir);
+  } catch {
+    return path.resolve(dir); // reported by spawn
+  }
 }

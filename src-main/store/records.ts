@@ -189,6 +189,19 @@ export class MemoryRecords {
     return { rows, total };
   }
 
+  /**
+   * Records of a category in some statuses (optionally only those written since an instant),
+   * with their header JSON: what the computed book reads, in one indexed query.
+   */
+  withStatus(category: string, statuses: readonly string[], updatedSince?: string): Pick<RecordRow, 'id' | 'status' | 'header' | 'updated_at'>[] {
+    if (!statuses.length) return [];
+    const marks = statuses.map(() => '?').join(', ');
+    const since = updatedSince ? ' AND updated_at >= ?' : '';
+    return this.db
+      .prepare(`SELECT id, status, header, updated_at FROM memory_records WHERE category = ? AND status IN (${marks})${since}`)
+      .all(category, ...statuses, ...(updatedSince ? [updatedSince] : [])) as Pick<RecordRow, 'id' | 'status' | 'header' | 'updated_at'>[];
+  }
+
   categoryCounts(): { category: string; n: number }[] {
     return this.db.prepare('SELECT category, count(*) AS n FROM memory_records GROUP BY category').all() as { category: string; n: number }[];
   }

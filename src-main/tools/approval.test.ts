@@ -35,8 +35,8 @@ describe('PM approval of Expressions', () => {
 
   it('refuses approval when the book moved and the trade would now break a limit', async () => {
     const id = await propose(40);
-    // The PM's book grows after the proposal: 142.5 → 175 gross; 175 + 40 > 200.
-    const state = t.ws.fs.readFile('/portfolio/state.md').replace('gross: 142.5', 'gross: 175');
+    // The PM's positions grow after the proposal: 142.5 → 175 gross; 175 + 40 > 200.
+    const state = t.ws.fs.readFile('/portfolio/state.md').trimEnd() + '\n| Gold futures, long | gold | 32.5 | 0 | |\n';
     await t.ws.fs.writeFile('/portfolio/state.md', state, { actor: 'pm' });
     const r = await approveExpression(t.ws.fs, id, defaultGuardrailLimits);
     expect(r.approved).toBe(false);

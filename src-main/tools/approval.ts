@@ -1,6 +1,6 @@
 import { ConflictError, InvalidInputError, NotFoundError } from '../common/errors';
 import { parseRecord, renderRecord, type ForgeFS } from '../fs';
-import type { GuardrailLimits, Violation } from '../guardrails';
+import { readBook, type GuardrailLimits, type Violation } from '../guardrails';
 import { checkExpressionHeader, statusOf } from './expressions';
 import { applyWrite } from './write-pipeline';
 
@@ -34,15 +34,20 @@ export async function approveExpression(fs: ForgeFS, id: string, limits: Guardra
     if (!APPROVABLE.has(status)) {
       throw new ConflictError(`${id} is ${status || 'without a status'}; only a proposed Expression (or one sent back for review) can be approved.`);
     }
-    const state = tx.exists('/portfolio/state.md') ? tx.readFile('/portfolio/state.md') : null;
-    const violations = checkExpressionHeader(doc.header, state, limits, (v) => /^V-\d+$/.test(v) && tx.exists(`/memory/views/${v}.md`));
+    // The book as committed so far, read under the write lock this transaction holds: a second
+    // approval racing this one waits for it and then sees this trade in the book.
+    const book = readBook(fs, limits, { exclude: id });
+    const violations = checkExpressionHeader(doc.header, book, limits, (v) => /^V-\d+$/.test(v) && tx.exists(`/memory/views/${v}.md`));
     if (violations.length) {
       return {
         id, approved: false, status, violations,
         message: `${id} was not approved: ${violations.map((v) => `${v.rule} ${v.actual} (limit ${v.limit})`).join('; ')}.`,
       };
     }
-    const header = { ...doc.header, status: 'active', approved_by: 'pm', approved_at: now().toISOString() };
+    const at = now().toISOString();
+    // A trade back from review keeps when it first went live (the snapshot may hold it); a proposal goes live now.
+    const activatedAt = status === 'review_required' && doc.header.activated_at ? doc.header.activated_at : at;
+    const header = { ...doc.header, status: 'active', approved_by: 'pm', approved_at: at, activated_at: activatedAt };
     tx.writeFile(path, renderRecord({ ...doc, header }), { actor: 'pm', operation: 'approve' });
     return { id, approved: true, status: 'active', violations: [], message: `${id} is active.` };
   });

@@ -4,7 +4,11 @@ import type { ToolDefinition as ModelToolDefinition } from '../llm/types';
 /**
  * A tool, declared once: the model (Anthropic tool definitions) and attached IDEs (MCP) both see
  * it through small adapters. Tool names are snake_case, ≤ 64 chars, no dots — valid for both.
+ * The pieces both kinds of tool share (annotations, name rule, JSON Schema, zod error text) live
+ * here, the lower layer; mcp/define.ts builds the governance tools on them.
  */
+
+/** The MCP tool annotations (hints a client shows or acts on); the same type for both kinds of tool. */
 export interface ToolAnnotations {
   readOnlyHint?: boolean;
   destructiveHint?: boolean;
@@ -30,17 +34,30 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, C = unknown> {
 
 const NAME = /^[a-z][a-z0-9_]{0,63}$/;
 
+/** Throws unless the name is valid for both the model API and MCP. */
+export function assertToolName(name: string): void {
+  if (!NAME.test(name)) throw new Error(`Tool name "${name}" must be snake_case, start with a letter, ≤ 64 chars.`);
+}
+
 export function defineTool<I extends z.ZodType, C = unknown>(tool: ToolDefinition<I, C>): ToolDefinition<I, C> {
-  if (!NAME.test(tool.name)) throw new Error(`Tool name "${tool.name}" must be snake_case, start with a letter, ≤ 64 chars.`);
+  assertToolName(tool.name);
   if (!tool.description.trim()) throw new Error(`Tool ${tool.name} needs a description that says when to use it.`);
   return tool;
 }
 
 /** JSON Schema for a tool's input, as the model API and MCP both expect (an object schema). */
-export function inputJsonSchema(tool: ToolDefinition): Record<string, unknown> {
-  const schema = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+export function inputJsonSchema(input: z.ZodType): { type: 'object'; [k: string]: unknown } {
+  const schema = z.toJSONSchema(input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   delete schema.$schema;
-  return schema;
+  return { ...schema, type: 'object' };
+}
+
+/** "field: message; other.field: message" — the fields a caller (model or IDE) must fix. */
+export function describeZodError(error: z.ZodError, limit = 8): string {
+  return error.issues
+    .slice(0, limit)
+    .map((i) => `${i.path.length ? i.path.join('.') : '(input)'}: ${i.message}`)
+    .join('; ');
 }
 
 /** Size limits the model never needs to see: zod still enforces them when the call arrives. */
@@ -70,7 +87,7 @@ const modelToolCache = new WeakMap<ToolDefinition, ModelToolDefinition>();
 export function toModelTool(tool: ToolDefinition): ModelToolDefinition {
   let m = modelToolCache.get(tool);
   if (!m) {
-    m = { name: tool.name, description: tool.description, inputSchema: leanSchema(inputJsonSchema(tool)) as Record<string, unknown> };
+    m = { name: tool.name, description: tool.description, inputSchema: leanSchema(inputJsonSchema(tool.input)) as Record<string, unknown> };
     modelToolCache.set(tool, m);
   }
   return m;
@@ -78,14 +95,7 @@ export function toModelTool(tool: ToolDefinition): ModelToolDefinition {
 
 /** The Anthropic Messages API shape of a tool. */
 export function toAnthropicTool(tool: ToolDefinition): { name: string; description: string; input_schema: Record<string, unknown> } {
-  return { name: tool.name, description: tool.description, input_schema: inputJsonSchema(tool) };
-}
-
-function describeZod(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 8)
-    .map((i) => `${i.path.length ? i.path.join('.') : '(input)'}: ${i.message}`)
-    .join('; ');
+  return { name: tool.name, description: tool.description, input_schema: inputJsonSchema(tool.input) };
 }
 
 /**
@@ -99,7 +109,7 @@ export async function runTool<C>(tools: readonly ToolDefinition<z.ZodType, C>[],
   }
   const parsed = tool.input.safeParse(args ?? {});
   if (!parsed.success) {
-    return { isError: true, content: `Invalid arguments for ${name}: ${describeZod(parsed.error)}. Fix these and call again.` };
+    return { isError: true, content: `Invalid arguments for ${name}: ${describeZodError(parsed.error)}. Fix these and call again.` };
   }
   try {
     return await tool.run(parsed.data, ctx);

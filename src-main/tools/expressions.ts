@@ -1,4 +1,4 @@
-import { checkExpression, defaultGuardrailLimits, type GuardrailLimits, type PortfolioExposure, type Violation } from '../guardrails';
+import { checkExpression, defaultGuardrailLimits, factorKey, type GuardrailLimits, type PortfolioExposure, type Violation } from '../guardrails';
 import type { HeaderFields } from '../fs';
 
 /**
@@ -22,30 +22,13 @@ export function statusOf(header: HeaderFields | Record<string, unknown>): string
 }
 
 /**
- * Parses /portfolio/state.md into what the guardrails need: gross from the header, factor
- * exposures from the EXPOSURES table (`| US rates | 48.0 | ... |` → us_rates: 48).
+ * Runs the hard limits for an Expression's header against the computed book. Call it inside the
+ * write transaction that changes the status, with the book read in that transaction (readBook),
+ * the Expression itself excluded from the book so it never counts twice.
  */
-export function portfolioExposure(stateMd: string | null): PortfolioExposure {
-  if (!stateMd) return { gross: 0, factors: {} };
-  const gross = Number(/^gross:\s*([-\d.]+)/m.exec(stateMd)?.[1] ?? 0);
-  const factors: Record<string, number> = {};
-  const table = /^## EXPOSURES[ \t]*\n([\s\S]*?)(?:\n## |(?![\s\S]))/m.exec(stateMd)?.[1] ?? '';
-  for (const line of table.split('\n')) {
-    const cells = line.split('|').map((c) => c.trim()).filter(Boolean);
-    if (cells.length < 2 || /^-+$/.test(cells[1]!) || !Number.isFinite(Number(cells[1]))) continue;
-    factors[factorKey(cells[0]!)] = Number(cells[1]);
-  }
-  return { gross: Number.isFinite(gross) ? gross : 0, factors };
-}
-
-export function factorKey(name: string): string {
-  return name.trim().toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
-}
-
-/** Runs the hard limits for an Expression's header against the book as it is now. */
 export function checkExpressionHeader(
   header: Record<string, unknown>,
-  stateMd: string | null,
+  book: PortfolioExposure,
   limits: GuardrailLimits,
   viewExists: (id: string) => boolean,
 ): Violation[] {
@@ -59,7 +42,7 @@ export function checkExpressionHeader(
       durationImpact: header.duration_impact,
       factor: typeof factor === 'string' ? factorKey(factor) : undefined,
     },
-    portfolioExposure(stateMd),
+    book,
     limits,
     { viewExists },
   );

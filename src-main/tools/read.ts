@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { atDepth, type Listing, type ReadDepth } from '../fs';
+import { formatBook, readBook } from '../guardrails';
 import type { AnalystToolContext } from './context';
 import { defineTool } from './define';
 
 /** A full read larger than this is cut, with a note: one file should not flood the context. */
 export const MAX_READ_CHARS = 40_000;
+/** Where the computed book reads as a file. */
+export const BOOK_PATH = '/portfolio/book.md';
 
 /** Seed §3.1: memory opens at its header, session results and fetched context at their summary. */
 export function defaultDepth(path: string): ReadDepth {
@@ -35,8 +38,12 @@ export const readTool = defineTool({
     const fs = ctx.fs;
     const resolved = fs.resolve(input.path);
     if (fs.isDir(input.path) || input.path.endsWith('/')) {
-      return { content: formatListing(fs.listDir(input.path, input.query, { limit: 100 })) };
+      const listing = fs.listDir(input.path, input.query, { limit: 100 });
+      if (listing.path === '/portfolio/') listing.entries.unshift({ name: 'book.md', path: BOOK_PATH, isDir: false, id: null, title: 'Computed book (read-only)', meta: 'gross, net, duration, factors, limits in use', status: null, updatedAt: null });
+      return { content: formatListing(listing) };
     }
+    // The book is computed, never stored: reading it here (or over MCP) shows what the guardrails check against.
+    if (fs.fs.normalize(resolved) === BOOK_PATH) return { content: formatBook(readBook(fs.fs, ctx.limits())) };
     const full = fs.readFile(input.path);
     const depth = input.depth ?? defaultDepth(resolved);
     let text = atDepth(full, depth);

@@ -5,9 +5,9 @@ import { defineTool } from './define';
 export const searchTool = defineTool({
   name: 'search',
   description:
-    "Find records by meaning when you do not know the path. scope: a folder such as /memory/ or /memory/pk/; filters as in folder queries (e.g. weight>=0.4). Returns ranked headers.",
+    "Find records and notes by meaning when you do not know the path. scope: all (default: memory and this session's files), /memory/ or a folder such as /memory/pk/, or session (only this session's files, matched by keyword; e.g. /session/results/). filters as in folder queries (e.g. weight>=0.4, since:2026-03). Returns ranked headers.",
   input: z.object({
-    scope: z.string().min(1).max(300),
+    scope: z.string().max(300).optional(),
     query: z.string().min(1).max(2000),
     filters: z.string().max(2000).optional(),
     max_results: z.number().int().min(1).max(50).optional(),
@@ -17,7 +17,7 @@ export const searchTool = defineTool({
     if (!ctx.search) {
       return { isError: true, content: 'Search is not available in this workspace; list folders with read(path, query=...) instead.' };
     }
-    const res = await ctx.search({ scope: input.scope, query: input.query, filters: input.filters ?? null, maxResults: input.max_results ?? 5 });
+    const res = await ctx.search({ scope: input.scope ?? 'all', sessionId: ctx.fs.sessionId, query: input.query, filters: input.filters ?? null, maxResults: input.max_results ?? 5 });
     return { content: res.formatted };
   },
 });

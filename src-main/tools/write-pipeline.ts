@@ -1,7 +1,7 @@
 import { InvalidInputError } from '../common/errors';
 import { categoryInfo, parseRecord, renderRecord, routePath, type ForgeFS, type ForgeTx, type MemoryDocument, type WriteContext } from '../fs';
 import { withAssignedId } from '../fs/memory-backend';
-import { formatViolations, type GuardrailLimits, type Violation } from '../guardrails';
+import { formatViolations, readBook, type GuardrailLimits, type Violation } from '../guardrails';
 import { CHECKED_STATUSES, checkExpressionHeader, isTrustedActor, landingStatus, LIVE_STATUSES, statusOf } from './expressions';
 
 export interface WriteOutcome {
@@ -24,6 +24,11 @@ export interface WriteOptions {
    * to the PM? Absent: no gate (the PM's own writes, tools tested alone).
    */
   review?: (content: string) => { approved: boolean; message: string };
+  /**
+   * Runs first inside the write transaction, under its lock; throw (e.g. a ConflictError for a
+   * stale expectedVersion) to refuse with nothing written. Used by the PM's memory/write.
+   */
+  precondition?: (tx: ForgeTx) => void;
 }
 
 /** A record to write plus what the write decided (status, refusal, side-effect records). */
@@ -39,6 +44,7 @@ interface Plan {
   extra: { path: string; content: string }[];
 }
 
+const STAMPS = ['approved_by', 'approved_at', 'activated_at', 'closed_at'];
 const PLACEHOLDER = (prefix: string) => `${prefix}-000`;
 const day = (d: Date) => d.toISOString().slice(0, 10);
 const one = (v: unknown) => (v === undefined || v === null || v === '' ? undefined : String(v));
@@ -109,11 +115,20 @@ function plan(prevStatusOf: (p: string) => string | null, rawPath: string, conte
     if ('refused' in landing) return { ...p, refused: landing.refused };
     p.status = landing.status;
     p.note = landing.note;
-    // Only the approval procedure stamps who approved; a writer cannot claim it.
-    const forged = !isTrustedActor(writer.actor) && ('approved_by' in doc.header || 'approved_at' in doc.header);
+    // Only the approval procedure stamps who approved and when a trade went live or closed: the
+    // book places trades by those stamps, so a writer claiming them could hide exposure.
+    const forged = !isTrustedActor(writer.actor) && STAMPS.some((k) => k in doc.header);
     if (landing.status !== claimed || forged) {
-      const { approved_by: _by, approved_at: _at, ...rest } = doc.header;
+      const { approved_by: _by, approved_at: _at, activated_at: _act, closed_at: _cl, ...rest } = doc.header;
       p.doc = { ...doc, header: { ...(forged ? rest : doc.header), status: landing.status } };
+      p.content = renderRecord(p.doc);
+    }
+    // The computed book places a trade by when it went live and when it closed: stamp both once.
+    const stamp: Record<string, string> = {};
+    if (p.status === 'active' && prevStatus !== 'active' && !p.doc.header.activated_at && !p.doc.header.approved_at) stamp.activated_at = at.toISOString();
+    if (p.status === 'closed' && prevStatus !== 'closed' && !p.doc.header.closed_at) stamp.closed_at = at.toISOString();
+    if (Object.keys(stamp).length) {
+      p.doc = { ...p.doc, header: { ...p.doc.header, ...stamp } };
       p.content = renderRecord(p.doc);
     }
     const exprId = isNew ? null : doc.id;
@@ -145,6 +160,7 @@ export async function applyWrite(fs: ForgeFS, rawPath: string, content: string, 
   const prepare = guess && !guess.refused ? [{ path, content: guess.content }, ...guess.extra] : [{ path, content }];
 
   return fs.transaction((tx) => {
+    options.precondition?.(tx);
     if (route.root !== 'memory' || route.kind !== 'record') {
       const r = tx.writeFile(path, content, writer);
       return { ok: true, message: `Written: ${r.path}`, path: r.path, id: null, sideEffects: [] } satisfies WriteOutcome;
@@ -154,8 +170,9 @@ export async function applyWrite(fs: ForgeFS, rawPath: string, content: string, 
       return { ok: false, message: `Not written: ${path} — ${p.refused}`, sideEffects: [] } satisfies WriteOutcome;
     }
     if (p.category === 'expressions' && CHECKED_STATUSES.has(p.status)) {
-      const state = tx.exists('/portfolio/state.md') ? tx.readFile('/portfolio/state.md') : null;
-      const violations = checkExpressionHeader(p.doc.header, state, options.limits, (id) => /^V-\d+$/.test(id) && tx.exists(`/memory/views/${id}.md`));
+      // The book read in this transaction, without this Expression: what it would join.
+      const book = readBook(fs, options.limits, { exclude: p.doc.id });
+      const violations = checkExpressionHeader(p.doc.header, book, options.limits, (id) => /^V-\d+$/.test(id) && tx.exists(`/memory/views/${id}.md`));
       if (violations.length) {
         return { ok: false, message: `Not written: ${path}\n${formatViolations(violations)}\nChange the Expression so every limit passes, or drop it.`, violations, sideEffects: [] } satisfies WriteOutcome;
       }

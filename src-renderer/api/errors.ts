@@ -29,6 +29,7 @@ const headlines: Record<ErrorCode, string> = {
   forbidden: 'Not allowed',
   unavailable: 'Not available right now',
   blocked: 'Blocked',
+  guardrail_violation: 'Blocked by a risk limit',
   cancelled: 'Cancelled',
   too_large: 'Too large',
   internal: 'Something went wrong inside Forge',

@@ -29,6 +29,21 @@ export function isIsoDate(s: string): boolean {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 }
 
+/**
+ * `since:` takes a day, a month or a year; a month or a year means from its first day
+ * (since:2026-03 is since:2026-03-01). Anything else is refused with the token named.
+ */
+function sinceDate(t: RawToken, key: string): string {
+  const full = /^\d{4}$/.test(t.text) ? `${t.text}-01-01` : /^\d{4}-\d{2}$/.test(t.text) ? `${t.text}-01` : t.text;
+  if (isIsoDate(full)) return full;
+  const token = `${key}:${t.quoted ? `"${t.text}"` : t.text}`.slice(0, 40);
+  throw syntaxError(
+    t.column + key.length + 1,
+    `"${token}" is not a date`,
+    'Write since:YYYY-MM-DD, since:YYYY-MM or since:YYYY, e.g. since:2026-01-15, since:2026-03 or since:2026.',
+  );
+}
+
 function hasWordChar(s: string): boolean {
   return /[\p{L}\p{N}]/u.test(s);
 }
@@ -94,7 +109,7 @@ function tokenize(query: string): RawToken[] {
 
 /**
  * Parses a listing query once into an AST:
- * `keyword`, `"quoted phrase"`, `key:value`, `key>=N`, `key<=N`, `since:YYYY-MM-DD`, `skill:name`.
+ * `keyword`, `"quoted phrase"`, `key:value`, `key>=N`, `key<=N`, `since:YYYY-MM-DD` (or YYYY-MM, YYYY), `skill:name`.
  * Every problem is an InvalidInputError that says at which column.
  */
 export function parseQuery(query: string): QueryAst {
@@ -116,8 +131,7 @@ export function parseQuery(query: string): QueryAst {
     if (t.op === ':') {
       const lower = key.toLowerCase();
       if (lower === 'since') {
-        if (!isIsoDate(t.text)) throw syntaxError(t.column + 6, `"${t.text.slice(0, 30)}" is not a date`, 'Write since:YYYY-MM-DD, e.g. since:2026-01-01.');
-        terms.push({ kind: 'since', date: t.text, column: t.column });
+        terms.push({ kind: 'since', date: sinceDate(t, key), column: t.column });
       } else if (lower === 'skill') {
         terms.push({ kind: 'skill', name: t.text, column: t.column });
       } else {

@@ -31,6 +31,38 @@ describe('query parser', () => {
     expect(() => parseQuery('!!!')).toThrow(InvalidInputError);
   });
 
+  it('reads since: as a day, a month or a year, a month or year meaning its first day', () => {
+    expect(parseQuery('since:2026-03').terms).toEqual([{ kind: 'since', date: '2026-03-01', column: 1 }]);
+    expect(parseQuery('since:2026').terms).toEqual([{ kind: 'since', date: '2026-01-01', column: 1 }]);
+    expect(parseQuery('status:active since:2025-12').terms[1]).toEqual({ kind: 'since', date: '2025-12-01', column: 15 });
+    expect(parseQuery('since:2026-02-28').terms[0]).toMatchObject({ date: '2026-02-28' });
+  });
+
+  it('refuses a since: that is not a day, month or year, naming the token the PM typed', () => {
+    const errorOf = (q: string) => {
+      try {
+        parseQuery(q);
+      } catch (e) {
+        return e as InvalidInputError;
+      }
+      throw new Error(`"${q}" was accepted`);
+    };
+    for (const [q, token, column] of [
+      ['since:2026-13', 'since:2026-13', 7],
+      ['since:20261', 'since:20261', 7],
+      ['rates since:2026-02-30', 'since:2026-02-30', 13],
+      ['since:26', 'since:26', 7],
+      ['since:2026-1', 'since:2026-1', 7],
+    ] as const) {
+      const e = errorOf(q);
+      expect(e).toBeInstanceOf(InvalidInputError);
+      expect(e.code).toBe('invalid_input');
+      expect(e.message).toContain(`"${token}" is not a date`);
+      expect(e.message).toContain(`column ${column}`);
+      expect(e.issues).toEqual([{ path: ['query', column], message: `"${token}" is not a date` }]);
+    }
+  });
+
   it('compiles to SQL with every value bound as a parameter (nothing pasted into the SQL text)', () => {
     const f = compileQuery(parseQuery(`status:active scope:"x'; DROP TABLE memory_records; --" owner:pm evil'word`));
     expect(f.where).not.toContain('DROP');
@@ -65,6 +97,12 @@ describe('queries against a real store', () => {
     expect(ids('consumer')).toEqual(['V-001', 'V-002', 'V-003', 'V-004']);
     expect(ids('"rate cuts"')).toEqual(['V-005']);
     expect(ids('"cuts rate"')).toEqual([]);
+  });
+  it('since:YYYY-MM and since:YYYY select from the first day of that month or year', () => {
+    expect(ids('since:2026-03')).toEqual(['V-001', 'V-002', 'V-004', 'V-005']);
+    expect(ids('since:2026-04')).toEqual(['V-004', 'V-005']);
+    expect(ids('since:2026')).toEqual(['V-001', 'V-002', 'V-004', 'V-005']);
+    expect(ids('since:2025')).toEqual(['V-001', 'V-002', 'V-003', 'V-004', 'V-005']);
   });
   it('finds list members (a View linked to E-002) and PK skills in skill or skills', () => {
     expect(ids('expressions:E-002')).toEqual(['V-001']);

@@ -1,5 +1,5 @@
 // Child process for the restart test: starts tasks that never finish, says READY, and waits to be killed.
-import { runAgent } from '../../agent/loop';
+import { runAgent } from '../../tools/loop';
 import { TaskExecutor } from '../../executor';
 import { ScriptedSubAgents } from '../../executor/testing';
 import { openWorkspace } from '../../fs';

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runAgent } from '../../agent/loop';
+import { runAgent } from '../../tools/loop';
 import { TaskExecutor, type TaskExecutorOptions } from '../../executor';
 import { ScriptedSubAgents, type ScriptedSubAgentsOptions } from '../../executor/testing';
 import type { ScenarioInput } from '../../llm';

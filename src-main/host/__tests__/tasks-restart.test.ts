@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runAgent } from '../../agent/loop';
+import { runAgent } from '../../tools/loop';
 import { TaskExecutor } from '../../executor';
 import { ScriptedSubAgents } from '../../executor/testing';
 import { openWorkspace } from '../../fs';

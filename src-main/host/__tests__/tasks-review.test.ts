@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAgent } from '../../agent/loop';
+import { runAgent } from '../../tools/loop';
 import { Reviewer, ReviewLedger } from '../../executor';
 import { ScriptedSubAgents } from '../../executor/testing';
 import { analystTools, runTool } from '../../tools';

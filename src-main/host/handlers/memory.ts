@@ -1,4 +1,6 @@
 import { atDepth, countLines, type ReadDepth } from '../../fs';
+import { limitsFromConstraints } from '../../tools';
+import { recordVersion, writeAsPm } from './memory-write';
 import type { PartialHandlerMap } from './types';
 
 /** Default read depth by path, as the analyst's read tool (seed §3.1): memory opens at its header. */
@@ -28,6 +30,7 @@ export const memoryHandlers: PartialHandlerMap = {
         id: info.id, category: info.category, title: info.title, status: info.status,
         confidence: info.confidence, weight: info.weight, scope: info.scope, viewId: info.viewId,
         createdAt: info.createdAt, updatedAt: info.updatedAt, header: info.header,
+        version: recordVersion(fs, input.path) ?? 1,
       },
     };
   },
@@ -39,6 +42,13 @@ export const memoryHandlers: PartialHandlerMap = {
       current: h.current && { updatedAt: h.current.updatedAt, contentHash: h.current.contentHash },
       versions: h.versions,
     };
+  },
+  'memory/write': async (input, ctx) => {
+    await ctx.memory.ready;
+    const fs = ctx.memory.fs;
+    // The same limits the analyst's write tool and expressions/approve check against.
+    const limits = limitsFromConstraints(fs.exists('/portfolio/constraints.md') ? fs.readFile('/portfolio/constraints.md') : null);
+    return writeAsPm(fs, input, limits);
   },
   'memory/audit': async (input, ctx) => {
     await ctx.memory.ready;

@@ -31,6 +31,7 @@ export function searchHandlers(getIndex: () => SearchIndex): PartialHandlerMap {
       const index = sync(ctx);
       return index.search({
         scope: input.scope,
+        sessionId: input.session_id,
         query: input.query,
         filters: input.filters ?? null,
         maxResults: input.max_results ?? 5,

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { isLoopbackHostHeader, loopbackOriginAllowed } from '../../common/loopback';
 
 /** Cookie that carries the per-run token for the page and its assets after the first load. */
 export const TOKEN_COOKIE = 'forge_token';
@@ -42,21 +43,21 @@ export function tokenMatches(presented: string[], expected: string): boolean {
 }
 
 /**
- * DNS-rebinding defence: the Host header must name the loopback address we listen on.
- * Anything else (a domain that resolves to 127.0.0.1, another port) is refused.
+ * DNS-rebinding defence: the Host header must be one of this machine's names (127.0.0.1,
+ * localhost, [::1]). Any port: a port forward or local proxy changes the port, never the name, and
+ * the token still guards every request.
  */
-export function hostAllowed(hostHeader: string | undefined, port: number): boolean {
-  if (!hostHeader) return false;
-  return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`].includes(hostHeader.toLowerCase());
+export function hostAllowed(hostHeader: string | undefined): boolean {
+  return isLoopbackHostHeader(hostHeader);
 }
 
 /**
- * Browsers send Origin on cross-site requests and on every POST/WebSocket; a request with an
- * Origin that is not our own page is refused, so another site cannot drive the API.
+ * A request with an Origin that is not our own page (on our port, or at the forwarded address the
+ * request came to) is refused, so another site — or another local server's page, which the
+ * browser would hand our cookie — cannot drive the API.
  */
-export function originAllowed(origin: string | undefined, port: number, extra: readonly string[] = []): boolean {
-  if (origin === undefined) return true; // non-browser clients (curl, tests, the CLI) send none
-  return [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`, ...extra].includes(origin);
+export function originAllowed(origin: string | undefined, port: number, hostHeader: string | undefined, extra: readonly string[] = []): boolean {
+  return loopbackOriginAllowed(origin, { port, host: hostHeader, extra });
 }
 
 export function isLoopbackHost(host: string): boolean {

@@ -73,6 +73,35 @@ describe('headless host', () => {
   it('refuses a rebinding Host header (403)', async () => {
     const r = await raw({ method: 'POST', path: '/api/app/info', headers: json({ host: `attacker.example:${host.port}` }), body: '{}' });
     expect(r.status).toBe(403);
+    const dotted = await raw({ method: 'POST', path: '/api/app/info', headers: json({ host: '127.0.0.1.nip.io' }), body: '{}' });
+    expect(dotted.status).toBe(403);
+  });
+
+  it('works behind a port forward (Host names this machine on another port) and still needs the token there', async () => {
+    const forwarded = `localhost:${host.port + 1}`;
+    const r = await raw({ method: 'POST', path: '/api/app/health', headers: json({ host: forwarded, origin: `http://${forwarded}` }), body: '{}' });
+    expect(r.status).toBe(200);
+    expect((await raw({ method: 'POST', path: '/api/app/health', headers: json({ host: '[::1]:8443' }), body: '{}' })).status).toBe(200);
+    const noToken = await raw({ method: 'POST', path: '/api/app/health', headers: { host: forwarded, 'content-type': 'application/json' }, body: '{}' });
+    expect(noToken.status).toBe(401);
+    // Another local server's page: the browser would send our cookie (cookies ignore ports), so its Origin is refused.
+    const otherPage = await raw({ method: 'POST', path: '/api/app/health', headers: json({ host: `localhost:${host.port}`, origin: 'http://localhost:3000' }), body: '{}' });
+    expect(otherPage.status).toBe(403);
+  });
+
+  it('answers a malformed percent escape in the procedure name with 400 and the error envelope, not 500', async () => {
+    for (const path of ['/api/memory%ZZlist', '/api/%E0%A4%A']) {
+      const r = await raw({ method: 'POST', path, headers: json(), body: '{}' });
+      expect(r.status, path).toBe(400);
+      expect(r.headers['content-type']).toMatch(/application\/json/);
+      const body = JSON.parse(r.body);
+      expect(body.ok).toBe(false);
+      expect(body.error.code).toBe('invalid_input');
+      expect(body.error.message).toMatch(/malformed percent escape/);
+    }
+    // A well-formed escape still reaches the procedure.
+    const ok = await raw({ method: 'POST', path: '/api/app%2Fhealth', headers: json(), body: '{}' });
+    expect(ok.status).toBe(200);
   });
 
   it('caps request bodies (413) and rejects non-JSON bodies with a clear error', async () => {

@@ -38,6 +38,7 @@ const statusFor: Record<ErrorCode, number> = {
   conflict: 409,
   too_large: 413,
   blocked: 422,
+  guardrail_violation: 422,
   cancelled: 409,
   internal: 500,
   unavailable: 503,
@@ -108,11 +109,11 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
-    if (!hostAllowed(req.headers.host, port)) {
+    if (!hostAllowed(req.headers.host)) {
       sendJson(res, 403, fail('forbidden', 'This address is not Forge\'s: use the URL printed by `forge serve`.'));
       return;
     }
-    if (!originAllowed(req.headers.origin, port)) {
+    if (!originAllowed(req.headers.origin, port, req.headers.host)) {
       sendJson(res, 403, fail('forbidden', `Requests from ${String(req.headers.origin).slice(0, 100)} are not allowed.`));
       return;
     }
@@ -147,7 +148,15 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
           return;
         }
       }
-      sendEnvelope(res, await core.invokeUnknown(decodeURIComponent(url.pathname.slice('/api/'.length)), input));
+      let name: string;
+      try {
+        name = decodeURIComponent(url.pathname.slice('/api/'.length));
+      } catch {
+        // A malformed escape (/api/memory%ZZlist) is the caller's mistake, not a server fault.
+        sendJson(res, 400, fail('invalid_input', `The procedure name in ${url.pathname.slice(0, 120)} has a malformed percent escape; call /api/<area>/<verb>, e.g. /api/memory/list.`));
+        return;
+      }
+      sendEnvelope(res, await core.invokeUnknown(name, input));
       return;
     }
 
@@ -186,7 +195,7 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
       socket.destroy();
     };
     if (url.pathname !== '/events') return refuse(404, 'Not Found');
-    if (!hostAllowed(req.headers.host, port) || !originAllowed(req.headers.origin, port)) return refuse(403, 'Forbidden');
+    if (!hostAllowed(req.headers.host) || !originAllowed(req.headers.origin, port, req.headers.host)) return refuse(403, 'Forbidden');
     if (!tokenMatches(presentedTokens(req, url), token)) return refuse(401, 'Unauthorized');
     wss.handleUpgrade(req, socket, head, (ws) => {
       sockets.add(ws);

@@ -34,7 +34,14 @@ export type MockFault =
   | { fault: 'status'; status: number; errorType: string; message?: string }
   | { fault: 'slow_first_byte'; delayMs: number; then?: MockReply }
   /** Streams `afterEvents` SSE events of `reply` (or of the JSON body's first bytes), then resets the socket. */
-  | { fault: 'reset_mid_stream'; afterEvents?: number; reply?: MockReply };
+  | { fault: 'reset_mid_stream'; afterEvents?: number; reply?: MockReply }
+  /**
+   * What the API does when it overloads part way through an answer: HTTP 200, `afterEvents` SSE
+   * events of `reply` (default 4: the first text delta is out), then `event: error` with
+   * `{"type":"error","error":{"type":<errorType>}}`, and the end of the stream. A non-streaming
+   * request gets the same error as its HTTP status (529 overloaded, else 500), as the API would.
+   */
+  | { fault: 'error_in_stream'; errorType?: 'overloaded_error' | 'api_error'; afterEvents?: number; reply?: MockReply };
 
 export type MockStep = MockReply | MockFault;
 
@@ -168,6 +175,19 @@ export async function startMockAnthropicServer(options: MockAnthropicOptions = {
       if (f.fault === 'overloaded') return sendError(res, status(529), 'overloaded_error', 'Overloaded', requestId, retryHeaders(f.retryAfterMs));
       if (f.fault === 'server_error') return sendError(res, status(500), 'api_error', 'Internal server error', requestId, retryHeaders(f.retryAfterMs));
       if (f.fault === 'status') return sendError(res, status(f.status), f.errorType, f.message ?? f.errorType, requestId);
+      if (f.fault === 'error_in_stream') {
+        const errorType = f.errorType ?? 'overloaded_error';
+        const message = errorType === 'overloaded_error' ? 'Overloaded' : 'Internal server error';
+        if (!rec.stream) return sendError(res, status(errorType === 'overloaded_error' ? 529 : 500), errorType, message, requestId);
+        const reply = f.reply ?? { text: 'This answer starts, then the API overloads part way through it.' };
+        const account = accountOrFail(rec, blocks, res, requestId);
+        if (!account) return;
+        status(200);
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+        for (const e of sseEvents(reply, String(body.model), account, requestId, chunk).slice(0, f.afterEvents ?? 4)) res.write(e);
+        res.end(sse('error', { error: { type: errorType, message } }));
+        return;
+      }
       if (f.fault === 'slow_first_byte') {
         if (!(await wait(f.delayMs, res))) return;
         step = f.then ?? { text: 'OK.' };

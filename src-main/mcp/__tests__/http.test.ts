@@ -1,6 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { request as httpRequest } from 'node:http';
+import { connect as connectTcp, createServer as createNetServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMcpHttpServer, type McpHttpServer } from '../http';
 import { createMcpService, type McpService } from '../service';
@@ -89,10 +91,64 @@ describe('Streamable HTTP transport', () => {
     expect((await post(init, { origin: `http://127.0.0.1:${http.port}` })).status).toBe(200);
   });
 
-  it('refuses a Host that is not this listener (403), the DNS-rebinding defence', async () => {
+  it('refuses a foreign Host name (403), the DNS-rebinding defence, but accepts this machine\'s names on any port', async () => {
     expect(await postWithHost('evil.example')).toBe(403);
-    expect(await postWithHost(`127.0.0.1:${http.port + 1}`)).toBe(403);
+    expect(await postWithHost(`evil.example:${http.port}`)).toBe(403);
+    expect(await postWithHost(`127.0.0.1.nip.io:${http.port}`)).toBe(403);
     expect(await postWithHost(`localhost:${http.port}`)).toBe(200);
+    // A port forward or local proxy changes the port the client used, never the name.
+    expect(await postWithHost(`127.0.0.1:${http.port + 1}`)).toBe(200);
+    expect(await postWithHost('[::1]:9000')).toBe(200);
+    expect(await postWithHost('localhost')).toBe(200);
+  });
+
+  it('serves a real SDK client through a port forward (localhost:<other port>), and still demands the token there', async () => {
+    // A plain TCP forwarder, as `ssh -L` or a dev container's port mapping would be.
+    const forward = createNetServer((inbound) => {
+      const outbound = connectTcp(http.port, '127.0.0.1');
+      inbound.pipe(outbound).pipe(inbound);
+      const end = () => {
+        inbound.destroy();
+        outbound.destroy();
+      };
+      inbound.on('error', end);
+      outbound.on('error', end);
+    });
+    await new Promise<void>((r) => forward.listen(0, '127.0.0.1', () => r()));
+    const fport = (forward.address() as AddressInfo).port;
+    try {
+      const url = new URL(`http://localhost:${fport}/mcp`);
+      const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${token}` } } });
+      const client = new Client({ name: 'forwarded', version: '1.0.0' });
+      await client.connect(transport);
+      expect((await client.listTools()).tools).toHaveLength(18);
+      const list = jsonOf<{ contracts: unknown[] }>(await client.callTool({ name: 'forge_list_contracts', arguments: {} }));
+      expect(list.contracts).toHaveLength(15);
+      await client.close();
+      const noToken = new Client({ name: 'forwarded', version: '1.0.0' });
+      await expect(noToken.connect(new StreamableHTTPClientTransport(url))).rejects.toThrow();
+      // A web page of another local server may not drive it through the forward either.
+      const fromPage = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept, authorization: `Bearer ${token}`, origin: 'http://localhost:3000' }, body: JSON.stringify(init) });
+      expect(fromPage.status).toBe(403);
+    } finally {
+      forward.close();
+    }
+  });
+
+  it('answers an unknown tool over HTTP with JSON-RPC error -32602 whose message carries one "MCP error" prefix', async () => {
+    const { client } = await connectClient();
+    try {
+      const err = await client.callTool({ name: 'forge_teleport', arguments: {} }).then(
+        () => undefined,
+        (e: McpError) => e,
+      );
+      expect(err).toBeInstanceOf(McpError);
+      expect(err?.code).toBe(-32602);
+      expect(err?.message).toMatch(/^MCP error -32602: Unknown tool: forge_teleport\./);
+      expect(err?.message.match(/MCP error/g)).toHaveLength(1);
+    } finally {
+      await client.close();
+    }
   });
 
   it('answers 404 for an unknown session and for a session after it was terminated', async () => {

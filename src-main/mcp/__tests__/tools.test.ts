@@ -1,3 +1,4 @@
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -84,10 +85,26 @@ describe('the tool catalogue over a real MCP client', () => {
     }
   });
 
-  it('answers an unknown tool with an error result, not a crash', async () => {
-    const r = await call('forge_make_coffee');
-    expect(r.isError).toBe(true);
-    expect(textOf(r)).toMatch(/no tool "forge_make_coffee"/);
+  it('answers an unknown tool with the JSON-RPC error -32602, as the MCP specification does, and keeps serving', async () => {
+    const err = await call('forge_make_coffee').then(
+      () => undefined,
+      (e: unknown) => e as McpError,
+    );
+    // An IDE that got an isError result here would show it as a failed tool run, not a wrong name.
+    expect(err).toBeInstanceOf(McpError);
+    expect(err?.code).toBe(ErrorCode.InvalidParams);
+    // The prefix once: a doubled "MCP error -32602: MCP error -32602:" is what users saw before.
+    expect(err?.message).toBe('MCP error -32602: Unknown tool: forge_make_coffee. Call tools/list to see the tools; forge_summary gives an overview.');
+    expect(c.service.calls.list(1)[0]).toMatchObject({ tool: 'forge_make_coffee', ok: false, error: expect.stringMatching(/^Unknown tool: forge_make_coffee/) });
+    expect(jsonOf<{ contracts: unknown[] }>(await call('forge_list_contracts')).contracts).toHaveLength(15);
+  });
+
+  it('carries the "MCP error" prefix once on protocol errors (it read "MCP error -32602: MCP error -32602: …")', async () => {
+    const resource = await c.client.readResource({ uri: 'forge://contracts/nothing' }).catch((e: Error) => e);
+    expect((resource as Error).message).toMatch(/^MCP error -32602: No resource at forge:\/\/contracts\/nothing\./);
+    const prompt = await c.client.getPrompt({ name: 'nope' }).catch((e: Error) => e);
+    expect((prompt as Error).message).toMatch(/^MCP error -32602: No prompt named "nope"/);
+    for (const e of [resource, prompt]) expect((e as Error).message.match(/MCP error/g)).toHaveLength(1);
   });
 
   it('still answers the four deprecated shortcuts with the contract they stood for', async () => {

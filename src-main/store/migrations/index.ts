@@ -2,9 +2,10 @@ import { memoryCore } from './001_memory';
 import { searchIndex } from './002_search';
 import { mcpProjects } from './003_mcp';
 import { subAgentTasks } from './004_tasks';
+import { taskAttempts } from './005_task_attempts';
 import type { Migration } from './types';
 
 /** Every schema version in order; version N is at index N-1. Version 2 is the search index. */
-export const migrations: readonly Migration[] = [memoryCore, searchIndex, mcpProjects, subAgentTasks];
+export const migrations: readonly Migration[] = [memoryCore, searchIndex, mcpProjects, subAgentTasks, taskAttempts];
 
 export type { Migration } from './types';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ScriptedModel } from '../llm/scripted-model';
-import { defineTool } from '../tools/define';
+import { defineTool } from './define';
 import { runAgent, type AgentEvent } from './loop';
 
 const views: Record<string, string> = { 'V-001': '# V-001 — Fed cuts by June\nconfidence: 0.65' };
@@ -99,5 +99,36 @@ describe('agent loop', () => {
     await expect(
       runAgent({ model, system, messages: [{ role: 'user', content: 'x' }], tools: [slowTool], toolContext: {}, maxRounds: 3, signal: controller.signal }),
     ).rejects.toMatchObject({ code: 'cancelled' });
+  });
+
+  it('ends after the round in which endWhen turns true, without another model call (the planner stops once its plan is saved)', async () => {
+    let saved = false;
+    const submit = defineTool({
+      name: 'submit',
+      description: 'Submit the result.',
+      input: z.object({ ok: z.boolean() }),
+      annotations: {},
+      run: ({ ok }) => {
+        saved = ok;
+        return ok ? { content: 'saved' } : { isError: true, content: 'refused: fix it' };
+      },
+    });
+    const model = new ScriptedModel({
+      turns: [
+        { reply: { toolCalls: [{ name: 'submit', input: { ok: false } }] } },
+        { expect: { toolResult: 'submit', isError: true }, reply: { toolCalls: [{ name: 'submit', input: { ok: true } }] } },
+        // Never reached: a third call would mean the loop asked the model again after the save.
+        { reply: { text: 'unreachable' } },
+      ],
+    });
+    const events: AgentEvent[] = [];
+    const r = await runAgent({
+      model, system, messages: [{ role: 'user', content: 'go' }], tools: [submit], toolContext: {}, maxRounds: 5,
+      endWhen: () => saved, onEvent: (e) => events.push(e),
+    });
+    expect(r.stop).toBe('answered');
+    expect(r.rounds).toBe(2);
+    expect(model.turnsUsed).toBe(2);
+    expect(events.filter((e) => e.type === 'usage').map((e) => (e as { stopReason: string }).stopReason)).toEqual(['tool_use', 'tool_use']);
   });
 });

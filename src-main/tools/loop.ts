@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import { AppError } from '../common/errors';
-import type { ChatMessage, ContentBlock, Model, ModelStreamEvent, SystemBlock, ToolCall, ToolResultBlock, Usage } from '../llm/types';
+import type { ChatMessage, ContentBlock, Model, ModelStreamEvent, StopReason, SystemBlock, ToolCall, ToolResultBlock, Usage } from '../llm/types';
 import { addUsage, emptyUsage } from '../llm/types';
-import { runTool, toModelTool, type ToolDefinition, type ToolResult } from '../tools/define';
+import { runTool, toModelTool, type ToolDefinition, type ToolResult } from './define';
 
 /** What the loop reports as it goes; the Chat screen streams these. */
 export type AgentEvent =
@@ -11,7 +11,7 @@ export type AgentEvent =
   | { type: 'restart'; round: number; reason: string }
   | { type: 'tool_call'; round: number; call: ToolCall }
   | { type: 'tool_result'; round: number; callId: string; name: string; result: ToolResult; durationMs: number }
-  | { type: 'usage'; round: number; usage: Usage; model: string };
+  | { type: 'usage'; round: number; usage: Usage; model: string; stopReason: StopReason };
 
 export interface AgentRunOptions<C> {
   model: Model;
@@ -25,6 +25,11 @@ export interface AgentRunOptions<C> {
   maxTokens?: number;
   signal?: AbortSignal;
   onEvent?: (event: AgentEvent) => void;
+  /**
+   * Checked after each round's tool results: true ends the run there, as answered, without asking
+   * the model again (the planner stops once a submitted plan is saved).
+   */
+  endWhen?: () => boolean;
 }
 
 export type AgentStop = 'answered' | 'max_rounds' | 'cancelled';
@@ -66,7 +71,8 @@ export function frameToolResult(result: ToolResult): string {
 const now = () => performance.now();
 
 /**
- * The analyst loop: call the model, run its tool calls, feed the results back, repeat until it
+ * The agent loop, shared by the analyst, its sub-agents, the reviewer and the build planner (it
+ * lives here, beside the tools it runs, so every layer that may use tools may use it): call the model, run its tool calls, feed the results back, repeat until it
  * answers — bounded by maxRounds and cancellable at every await. A tool that throws, an unknown
  * tool or bad arguments become error results the model reads; they never end the loop.
  */
@@ -96,7 +102,7 @@ export async function runAgent<C>(opts: AgentRunOptions<C>): Promise<AgentRunRes
     );
     external += now() - t0;
     addUsage(usage, result.usage);
-    opts.onEvent?.({ type: 'usage', round, usage: result.usage, model: result.model });
+    opts.onEvent?.({ type: 'usage', round, usage: result.usage, model: result.model, stopReason: result.stopReason });
     checkAbort();
 
     const assistant: ChatMessage = { role: 'assistant', content: result.content.length ? result.content : [{ type: 'text', text: '' }] };
@@ -126,6 +132,7 @@ export async function runAgent<C>(opts: AgentRunOptions<C>): Promise<AgentRunRes
     conversation.push(toolTurn);
     added.push(toolTurn);
     overheadMs.push(now() - roundStart - external);
+    if (opts.endWhen?.()) return { stop: 'answered', text: '', added, rounds: round, usage, overheadMs };
   }
   return { stop: 'max_rounds', text: '', added, rounds: opts.maxRounds, usage, overheadMs };
 }

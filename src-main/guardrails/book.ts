@@ -1,0 +1,176 @@
+import type { GuardrailLimits } from './limits';
+import { asOfInstant, factorKey, type PositionsSnapshot } from './snapshot';
+
+/** An Expression as the book sees it, read from its header. */
+export interface ExpressionPosition {
+  id: string;
+  viewId: string | null;
+  status: string;
+  /** Signed % of NAV (a `direction: short` or negative notional is short). NaN when unreadable. */
+  notional: number;
+  maxLossPct: number;
+  durationImpact: number;
+  factor: string | null;
+  /** When it became active (activated_at / approved_at); null for Expressions that predate the stamp. */
+  activatedAt: string | null;
+  closedAt: string | null;
+}
+
+export interface OpenExpression {
+  id: string;
+  viewId: string | null;
+  notional: number;
+  maxLossPct: number;
+  durationImpact: number;
+  factor: string | null;
+  since: string | null;
+  /** True when the snapshot already holds it; false when the book adds it on top. */
+  inSnapshot: boolean;
+}
+
+export interface LimitUsage {
+  rule: 'max_gross_exposure' | 'max_factor_concentration' | 'max_single_risk' | 'max_duration_contribution';
+  value: number;
+  limit: number;
+  /** What the figure is about: the factor with the largest share, the Expression with the largest risk. */
+  detail?: string;
+}
+
+/** The book the guardrails check against: the snapshot plus what was activated since, minus what closed since. */
+export interface Book {
+  asOf: string;
+  navMusd: number | null;
+  gross: number;
+  net: number;
+  duration: number;
+  /** Gross exposure by factor, % of NAV. */
+  factors: Record<string, number>;
+  open: OpenExpression[];
+  usage: LimitUsage[];
+  /** Expressions closed since the snapshot whose exposure was taken out. */
+  closedSinceSnapshot: string[];
+  /** Live Expressions whose notional cannot be read: the book cannot be measured while any exist. */
+  unmeasured: string[];
+  /** The snapshot's own rows. */
+  positions: PositionsSnapshot['positions'];
+}
+
+/** Statuses that hold capital. */
+export const LIVE_EXPRESSION_STATUSES = ['active', 'review_required'] as const;
+/** Statuses that mean the trade is out of the book. */
+export const CLOSED_EXPRESSION_STATUSES = ['closed'] as const;
+
+const round = (x: number) => Math.round(x * 1e6) / 1e6;
+const isLive = (s: string) => (LIVE_EXPRESSION_STATUSES as readonly string[]).includes(s);
+
+/** Header → ExpressionPosition. Unreadable numbers stay NaN so the caller can fail closed. */
+export function expressionPosition(id: string, header: Record<string, unknown>): ExpressionPosition {
+  const num = (v: unknown) => {
+    if (typeof v === 'number') return v;
+    if (typeof v === 'string' && v.trim() !== '') return Number(v.trim().replace(/%$/, ''));
+    return Number.NaN;
+  };
+  const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : typeof v === 'number' ? String(v) : null);
+  const direction = text(header.direction)?.toLowerCase();
+  const raw = num(header.notional);
+  const short = direction === 'short' || direction === 'sell' || direction === 'pay';
+  const factor = text(header.factor);
+  return {
+    id,
+    viewId: text(header.view_id ?? header.view),
+    status: (text(header.status) ?? '').toLowerCase(),
+    notional: short ? -Math.abs(raw) : raw,
+    maxLossPct: num(header.max_loss_pct),
+    durationImpact: num(header.duration_impact),
+    factor: factor ? factorKey(factor) : null,
+    activatedAt: text(header.activated_at ?? header.approved_at),
+    closedAt: text(header.closed_at),
+  };
+}
+
+/**
+ * Computes the book. An Expression is in the snapshot when the snapshot names it, or when it was
+ * activated at or before `asOf` (or carries no activation stamp: it predates the computed book).
+ * Live Expressions not in the snapshot are added; snapshot Expressions closed after `asOf` are
+ * taken out. `exclude` leaves one Expression out (the one being checked, so it never counts twice).
+ */
+export function computeBook(snapshot: PositionsSnapshot, expressions: ExpressionPosition[], limits: GuardrailLimits, options: { exclude?: string } = {}): Book {
+  const asOf = asOfInstant(snapshot.asOf);
+  const named = new Set(snapshot.positions.map((p) => p.expression).filter((e): e is string => !!e));
+  const inSnapshot = (e: ExpressionPosition) => {
+    if (named.has(e.id)) return true;
+    if (!e.activatedAt) return true;
+    const t = Date.parse(e.activatedAt);
+    return Number.isFinite(t) && t <= asOf;
+  };
+
+  let gross = 0;
+  let net = 0;
+  let duration = 0;
+  const factors: Record<string, number> = {};
+  const add = (exposure: number, dur: number, factor: string | null, sign: 1 | -1) => {
+    gross += sign * Math.abs(exposure);
+    net += sign * exposure;
+    duration += sign * dur;
+    if (factor) factors[factor] = (factors[factor] ?? 0) + sign * Math.abs(exposure);
+  };
+  for (const p of snapshot.positions) add(p.exposurePct, p.duration, p.factor, 1);
+
+  const open: OpenExpression[] = [];
+  const closedSinceSnapshot: string[] = [];
+  const unmeasured: string[] = [];
+  for (const e of expressions) {
+    if (e.id === options.exclude) continue;
+    const held = inSnapshot(e);
+    if (isLive(e.status)) {
+      open.push({ id: e.id, viewId: e.viewId, notional: e.notional, maxLossPct: e.maxLossPct, durationImpact: e.durationImpact, factor: e.factor, since: e.activatedAt, inSnapshot: held });
+      if (!held && !Number.isFinite(e.notional)) unmeasured.push(e.id);
+      if (!held) add(finite(e.notional), finite(e.durationImpact), e.factor, 1);
+    } else if ((CLOSED_EXPRESSION_STATUSES as readonly string[]).includes(e.status) && held) {
+      const closedAt = e.closedAt ? Date.parse(e.closedAt) : Number.NaN;
+      // Named in the snapshot without a close stamp: the snapshot still held it, so it closed since.
+      if (Number.isFinite(closedAt) ? closedAt > asOf : named.has(e.id)) {
+        add(finite(e.notional), finite(e.durationImpact), e.factor, -1);
+        closedSinceSnapshot.push(e.id);
+      }
+    }
+  }
+  for (const k of Object.keys(factors)) {
+    factors[k] = round(factors[k]!);
+    if (Math.abs(factors[k]!) < 1e-9) delete factors[k];
+  }
+  gross = round(Math.max(0, gross));
+  open.sort((a, b) => a.id.localeCompare(b.id, undefined, { numeric: true }));
+  return {
+    asOf: snapshot.asOf,
+    navMusd: snapshot.navMusd,
+    gross,
+    net: round(net),
+    duration: round(duration),
+    factors,
+    open,
+    usage: usageOf(gross, factors, open, limits),
+    closedSinceSnapshot,
+    unmeasured,
+    positions: snapshot.positions,
+  };
+}
+
+const finite = (x: number) => (Number.isFinite(x) ? x : 0);
+
+function usageOf(gross: number, factors: Record<string, number>, open: OpenExpression[], limits: GuardrailLimits): LimitUsage[] {
+  const top = Object.entries(factors).sort((a, b) => b[1] - a[1])[0];
+  const largest = (pick: (o: OpenExpression) => number) =>
+    open.reduce<{ id: string; v: number } | null>((best, o) => {
+      const v = Math.abs(finite(pick(o)));
+      return !best || v > best.v ? { id: o.id, v } : best;
+    }, null);
+  const risk = largest((o) => o.maxLossPct);
+  const dur = largest((o) => o.durationImpact);
+  return [
+    { rule: 'max_gross_exposure', value: gross, limit: limits.maxGross },
+    { rule: 'max_factor_concentration', value: top && gross > 0 ? round((top[1] / gross) * 100) : 0, limit: limits.maxFactorConcentration, ...(top ? { detail: top[0] } : {}) },
+    { rule: 'max_single_risk', value: round(risk?.v ?? 0), limit: limits.maxSingleRisk, ...(risk ? { detail: risk.id } : {}) },
+    { rule: 'max_duration_contribution', value: round(dur?.v ?? 0), limit: limits.maxDuration, ...(dur ? { detail: dur.id } : {}) },
+  ];
+}
