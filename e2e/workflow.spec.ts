@@ -163,10 +163,13 @@ test('the Tasks screen says honestly that no sub-agent has run yet', async ({ pa
 test('the Portfolio screen shows the demo book, its gross against the limit, and the constraints', async ({ page, forge }) => {
   await page.goto(`${forge.url}#/portfolio`);
   const state = page.getByTestId('portfolio-state');
+  // Computed from the positions snapshot, not read from a header line.
   await expect(state.locator('[data-key="gross"] dd')).toHaveText('142.5');
+  await expect(state.locator('[data-key="net"] dd')).toHaveText('38.0');
   await expect(state.getByTestId('demo-label')).toBeVisible();
-  // The book's markdown is rendered: the exposures table, not raw pipes.
-  await expect(state.locator('.markdown table')).toContainText('US rates');
+  // The snapshot's markdown is rendered: the positions table, not raw pipes.
+  await expect(page.getByTestId('portfolio-snapshot').locator('.markdown table')).toContainText('UST 10y futures');
+  await expect(page.getByTestId('book-open').getByTestId('open-expression')).toHaveCount(3);
   const limits = page.getByTestId('guardrail-limits');
   await expect(limits.locator('[data-key="max_gross"]')).toContainText('200 % of NAV');
   await expect(limits.locator('[data-key="max_gross"]')).toContainText('142.5 % of NAV');
@@ -226,7 +229,7 @@ test('when the book has moved, approval is blocked with rule, value and limit; t
   const ws = openWorkspace({ dataDir });
   try {
     await ws.ready;
-    const state = ws.fs.readFile('/portfolio/state.md').replace(/^gross: .*$/m, 'gross: 195');
+    const state = `${ws.fs.readFile('/portfolio/state.md').trimEnd()}\n| Gold futures, long | gold | 52.5 | 0 | |\n`;
     await ws.fs.writeFile('/portfolio/state.md', state, { actor: 'pm' });
   } finally {
     ws.close();

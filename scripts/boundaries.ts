@@ -1,17 +1,31 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 
 /**
  * The boundary check: reads every import under the source roots and reports each one that
- * breaks contracts/boundaries.json — naming the file, the line and the import.
+ * breaks contracts/boundaries.json — naming the file, the line and the import. A source file in a
+ * folder the rules do not list is itself a violation: a new folder states its layer first.
  */
 export interface BoundaryRules {
   modules: Record<string, { path: string; mayImport: string[]; typeOnly?: string[] }>;
   packages: Record<string, { onlyIn: string[]; why?: string }>;
   noNodeBuiltins: string[];
   sourceRoots: string[];
+  /** Layering inside one module, file by file (names relative to the module's folder, no extension). */
+  internal?: Record<string, { rules: InternalRule[] }>;
+}
+
+export interface InternalRule {
+  files: string[];
+  /** When given, the only files of the same module these may import (at run time). */
+  mayImport?: string[];
+  /** Files of the same module these may import with `import type` only. */
+  typeOnly?: string[];
+  /** Files of the same module these must not import. */
+  mayNotImport?: string[];
+  why?: string;
 }
 
 export interface ImportRef {
@@ -89,6 +103,26 @@ function moduleOf(relPath: string, rules: BoundaryRules): string | undefined {
   return best;
 }
 
+/** "src-main/mcp/tools.ts" → "tools" within module mcp; a folder import names its index. */
+function fileWithin(relPath: string, modulePath: string, root: string): string {
+  let inner = relPath.slice(modulePath.length + 1).replace(/\.(ts|tsx|mts|cts|js|mjs)$/, '');
+  if (existsSync(join(root, relPath)) && statSync(join(root, relPath)).isDirectory()) inner += '/index';
+  return inner;
+}
+
+function internalViolation(rules: BoundaryRules, mod: string, fromFile: string, toFile: string, typeOnly: boolean): string | undefined {
+  for (const rule of rules.internal?.[mod]?.rules ?? []) {
+    if (!rule.files.includes(fromFile)) continue;
+    const why = rule.why ? ` (${rule.why})` : '';
+    if (rule.mayNotImport?.includes(toFile)) return `${mod}/${fromFile} may not import ${mod}/${toFile}${why}`;
+    if (rule.typeOnly?.includes(toFile) && !typeOnly) return `${mod}/${fromFile} may import only types from ${mod}/${toFile}: use \`import type\`${why}`;
+    if (rule.mayImport && !rule.mayImport.includes(toFile) && !rule.typeOnly?.includes(toFile)) {
+      return `${mod}/${fromFile} may not import ${mod}/${toFile} (allowed: ${[...rule.mayImport, ...(rule.typeOnly ?? []).map((t) => `${t} (types)`)].join(', ') || `no other ${mod} file`})${why}`;
+    }
+  }
+  return undefined;
+}
+
 function packageName(spec: string): string {
   const parts = spec.split('/');
   return spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
@@ -103,18 +137,26 @@ export function checkBoundaries(root: string, rules: BoundaryRules): { violation
       const rel = relative(root, file).split(sep).join('/');
       const from = moduleOf(rel, rules);
       const isTest = /\.test\.tsx?$/.test(rel) || rel.includes('/__tests__/');
+      if (!from) {
+        violations.push({ file: rel, line: 0, specifier: '', rule: `${dirname(rel)} is a folder contracts/boundaries.json does not list: add it as a module with the layers it may import (DESIGN.md §3), or move the file` });
+        continue;
+      }
       for (const imp of listImports(file, readFileSync(file, 'utf8'))) {
         const report = (rule: string) => violations.push({ file: rel, line: imp.line, specifier: imp.specifier, rule });
         if (imp.specifier.startsWith('.')) {
           const target = relative(root, resolve(dirname(file), imp.specifier)).split(sep).join('/');
           const to = moduleOf(target, rules);
-          if (!from) continue;
           if (!to) {
             // Tests may reach fixtures and scripts outside the source roots; shipped code may not.
             if (!isTest) report(`${from} imports ${target}, which belongs to no module in contracts/boundaries.json`);
             continue;
           }
-          if (to === from) continue;
+          if (to === from) {
+            const modPath = rules.modules[from].path;
+            const inner = isTest ? undefined : internalViolation(rules, from, fileWithin(rel, modPath, root), fileWithin(target, modPath, root), imp.typeOnly);
+            if (inner) report(inner);
+            continue;
+          }
           const spec = rules.modules[from];
           if (!spec.mayImport.includes(to)) {
             report(`${from} may not import ${to} (allowed: ${spec.mayImport.join(', ') || 'nothing of ours'})`);
@@ -125,10 +167,10 @@ export function checkBoundaries(root: string, rules: BoundaryRules): { violation
         }
         const pkg = packageName(imp.specifier);
         const restricted = rules.packages[pkg];
-        if (restricted && !imp.typeOnly && !(from && restricted.onlyIn.includes(from))) {
+        if (restricted && !imp.typeOnly && !restricted.onlyIn.includes(from)) {
           report(`${pkg} may be imported only in ${restricted.onlyIn.join(', ')}${restricted.why ? ` (${restricted.why})` : ''}`);
         }
-        if (from && rules.noNodeBuiltins.includes(from) && builtins.has(imp.specifier)) {
+        if (rules.noNodeBuiltins.includes(from) && builtins.has(imp.specifier)) {
           report(`${from} must not import Node built-ins (${imp.specifier}): it runs outside Node`);
         }
       }
@@ -138,7 +180,7 @@ export function checkBoundaries(root: string, rules: BoundaryRules): { violation
 }
 
 export function formatViolations(violations: Violation[]): string {
-  return violations.map((v) => `${v.file}:${v.line}  import '${v.specifier}'  — ${v.rule}`).join('\n');
+  return violations.map((v) => (v.specifier ? `${v.file}:${v.line}  import '${v.specifier}'  — ${v.rule}` : `${v.file}  — ${v.rule}`)).join('\n');
 }
 
 // CLI: `tsx scripts/boundaries.ts` (part of npm test).

@@ -39,6 +39,10 @@ function onEvent(message: EventMessage) {
       void queryClient.invalidateQueries({ queryKey: ['skills/list'] });
       void queryClient.invalidateQueries({ queryKey: ['skills/read'] });
       break;
+    case 'portfolio/changed':
+      // The book moved (an approval, a close, an import, a proposal): every figure is recomputed by the core.
+      for (const key of ['portfolio/book', 'guardrails/limits']) void queryClient.invalidateQueries({ queryKey: [key] });
+      break;
     case 'tasks/changed':
       handleTaskEvent(queryClient, message.payload as ProcedureOutput<'tasks/get'>['task']);
       break;

@@ -57,6 +57,11 @@ export const settings = z.object({
   }),
   /** Which model answers for each role (agent, subagent, compact, ...). */
   models: modelRoutingSchema,
+  /**
+   * Skills (by folder name) the PM allowed to run their Python and shell scripts, in a sandbox
+   * (Settings → Skills). Absent or empty: none. Optional so older settings files and patches keep it.
+   */
+  allowedSkillScripts: z.array(z.string().min(1).max(80)).max(500).optional(),
 });
 export type Settings = z.infer<typeof settings>;
 

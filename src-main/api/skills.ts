@@ -3,7 +3,8 @@ import { z } from 'zod';
 /**
  * Skills procedures: the analyst's skills as the Skills screen reads them — every skill folder
  * with its validation state, and one file of a skill at a time. Read-only: edits arrive as
- * skill-edit proposals. Pure zod: no node, electron or DOM imports.
+ * skill-edit proposals. The one setting per skill (may it run Python and shell scripts) is set
+ * here too. Pure zod: no node, electron or DOM imports.
  */
 
 export const skillProblemView = z.object({
@@ -38,6 +39,11 @@ export const skillView = z.object({
   /** True when the skill has no error-level problems (warnings allowed). */
   valid: z.boolean(),
   state: skillState,
+  /**
+   * Its Python and shell scripts: `none` when it has none; else whether the PM allowed them to run
+   * (in a sandbox) in Settings → Skills. Node `.mjs` scripts need no permission.
+   */
+  scriptPermission: z.enum(['none', 'allowed', 'not-allowed']),
   problems: z.array(skillProblemView),
   files: z.object({
     templates: z.array(skillFileView),
@@ -65,6 +71,14 @@ export const skillsReadInput = z
   })
   .strict();
 
+export const skillsAllowScriptsInput = z
+  .object({
+    name: skillName,
+    /** true: the skill's Python and shell scripts may run (sandboxed); false: they are refused. */
+    allow: z.boolean(),
+  })
+  .strict();
+
 export const skillProcedures = {
   'skills/list': {
     input: z.object({}).strict(),
@@ -85,5 +99,10 @@ export const skillProcedures = {
       /** A picture or other non-text asset: shown as a note, not as text. */
       binary: z.boolean(),
     }),
+  },
+  /** Settings → Skills: let one skill run its Python and shell scripts, or stop it. Saved in the settings file. */
+  'skills/allow-scripts': {
+    input: skillsAllowScriptsInput,
+    output: skillView,
   },
 } as const;

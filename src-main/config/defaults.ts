@@ -10,4 +10,5 @@ export const defaultSettings: Settings = {
   anthropicBaseUrl: '',
   searchWeights: { semantic: 0.7, recency: 0.3 },
   models: { ...defaultModelRouting },
+  allowedSkillScripts: [],
 };

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { settings as settingsSchema, type Settings } from '../api/procedures';
 import { writeFileAtomic } from '../common/atomic-file';
+import { makePrivate } from '../common/private-files';
 import { defaultSettings } from './defaults';
 
 export const SETTINGS_FILE = 'settings.json';
@@ -26,13 +27,14 @@ export class SettingsFile {
 
   update(patch: Partial<Settings>): Settings {
     const next = settingsSchema.parse({ ...this.current, ...patch });
-    writeFileAtomic(this.path, JSON.stringify(next, null, 2) + '\n');
+    writeFileAtomic(this.path, JSON.stringify(next, null, 2) + '\n', 0o600);
     this.current = next;
     return this.get();
   }
 
   private load(): Settings {
     if (!existsSync(this.path)) return structuredClone(defaultSettings);
+    makePrivate(this.path); // an older version wrote it 0644
     try {
       const raw = JSON.parse(readFileSync(this.path, 'utf8'));
       // Merge over defaults so a file written by an older version gains new settings.

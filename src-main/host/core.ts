@@ -1,9 +1,9 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { fail, ok, type Envelope } from '../api/envelope';
 import { isProcedureName, procedures, type ProcedureName, type ProcedureOutput } from '../api/procedures';
 import { isAppError } from '../common/errors';
+import { prepareDataDir } from '../config/paths';
 import { EnvSecretStore } from '../config/secrets';
 import { SettingsFile } from '../config/settings-file';
 import type { CoreConfig } from './config';
@@ -53,7 +53,7 @@ function describeIssues(issues: { path: (string | number)[]; message: string }[]
 }
 
 export function createCore(config: CoreConfig): Core {
-  mkdirSync(config.dataDir, { recursive: true });
+  prepareDataDir(config.dataDir);
   const events = new EventBus();
   const secrets = config.secrets ?? new EnvSecretStore();
   let search!: SearchIndex;

@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../common/atomic-file';
+import { ensurePrivateDir } from '../common/private-files';
 import { NotFoundError } from '../common/errors';
 import { ARTIFACT_TYPES, DEFAULT_ARTIFACT_TTL_HOURS, type ArtifactType } from './config';
 
@@ -67,7 +68,8 @@ export class ArtifactStore {
     const folder = this.folder(a.project_id, a.artifact_type);
     if (folder) {
       const file = join(folder, fileName(a.key));
-      if (persisted) writeFileAtomic(file, JSON.stringify(a));
+      // Owner-only folders, like the data folder they live in.
+      if (persisted) writeFileAtomic(join(ensurePrivateDir(folder), fileName(a.key)), JSON.stringify(a), 0o600);
       else rmSync(file, { force: true }); // an unpersisted re-store must not leave an older copy to resurface
     }
     return this.metaOf(a, true);
@@ -151,7 +153,3 @@ export class ArtifactStore {
   }
 }
 
-export function ensureDir(dir: string): string {
-  mkdirSync(dir, { recursive: true });
-  return dir;
-}

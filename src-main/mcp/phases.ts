@@ -1,3 +1,6 @@
+import { AppError } from '../common/errors';
+import type { GovernanceSource, ProjectSource } from './source';
+
 /**
  * Phase windows: a builder reads one phase and the next instead of the whole roadmap. A phase is
  * a `## Phase N — name` heading and everything up to the next such heading.
@@ -63,4 +66,31 @@ export function phaseWindow(markdown: string, phaseNumber: number): PhaseWindow 
     phases: window.map((p) => ({ number: p.number, name: p.name })),
     content: window.map((p) => p.text).join('\n\n') + footer,
   };
+}
+
+/**
+ * Where forge_get_phase_window reads: a project's plan (its latest `phases` contract — what
+ * forge_run_planner saves) when a project is named, else the contracts folder's phases.md. A
+ * project named only by the connection's session falls back to the folder when it has no plan
+ * yet; a project named in the call does not (the caller asked for that project's plan).
+ */
+export async function resolvePhaseWindow(
+  reads: { source: Pick<GovernanceSource, 'phaseWindow'>; projects: Pick<ProjectSource, 'getProjectContract'> },
+  phaseNumber: number,
+  project: { given?: string; session?: string },
+): Promise<PhaseWindow & { project_id?: string; contract_version?: number }> {
+  const id = project.given ?? project.session;
+  if (!id) return reads.source.phaseWindow(phaseNumber);
+  let plan: { content: string; version: number };
+  try {
+    plan = await reads.projects.getProjectContract(id, 'phases');
+  } catch (e) {
+    const noPlan = e instanceof AppError && e.code === 'not_found';
+    if (noPlan && !project.given) return reads.source.phaseWindow(phaseNumber);
+    if (noPlan) {
+      throw new AppError('not_found', `Project "${id}" has no plan to read a phase from: ${e.message} Run forge_run_planner with project_id "${id}" first, or leave project_id out to read the contracts folder's phases.md.`);
+    }
+    throw e;
+  }
+  return { ...phaseWindow(plan.content, phaseNumber), project_id: id, contract_version: plan.version };
 }

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppError } from '../common/errors';
+import { prepareDataDir } from '../config/paths';
 import type { Model } from '../llm';
 import type { Db } from '../store';
 import { ArtifactStore } from './artifacts';
@@ -75,6 +76,8 @@ function chooseContractsDir(options: McpServiceOptions, workDir: string): string
 }
 
 export function createMcpService(options: McpServiceOptions): McpService {
+  // `forge mcp` may be the first to touch the data folder (token, artifacts, forge.db): owner-only.
+  prepareDataDir(options.dataDir);
   const env = readMcpEnv(options.env ?? process.env);
   const workDir = options.workDir ?? process.cwd();
   const cache = new TtlCache({ ttlSeconds: options.cacheTtlSeconds ?? CACHE_TTL_SECONDS, now: options.now });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../common/atomic-file';
+import { makePrivate } from '../common/private-files';
 import { MCP_FILES } from './config';
 
 /**
@@ -20,7 +21,10 @@ export class TokenFile {
     if (this.value) return this.value;
     try {
       const t = readFileSync(this.path, 'utf8').trim();
-      if (t.length >= 32) return (this.value = t);
+      if (t.length >= 32) {
+        makePrivate(this.path); // an older copy may be readable by others
+        return (this.value = t);
+      }
     } catch {
       /* first run */
     }

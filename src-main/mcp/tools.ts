@@ -5,6 +5,7 @@ import type { ArtifactStore } from './artifacts';
 import type { CallLog } from './calls';
 import { ARTIFACT_TYPES, CONTRACT_NAMES, type ContractName } from './config';
 import { AnalystToolError, defineMcpTool, READ, type McpToolDef, type ToolOutput } from './define';
+import { resolvePhaseWindow } from './phases';
 import type { McpSession } from './session';
 import type { GovernanceSource, ProjectSource } from './source';
 import type { Scratchpad } from './scratchpad';
@@ -204,12 +205,12 @@ export const TOOLS: Tool[] = [
   }),
   tool({
     name: 'forge_get_phase_window',
-    description: 'The deliverables of one build phase and, for context, the next one. Call it at the start of every phase (phase numbers start at 0).',
-    input: z.object({ phase_number: z.number().int().min(0).max(999) }).strict(),
+    description: "The deliverables of one build phase and, for context, the next one. Call it at the start of every phase (phase numbers start at 0). With project_id (or a project set by forge_set_session) it reads that project's plan from forge_run_planner; otherwise the contracts folder's phases.md.",
+    input: z.object({ phase_number: z.number().int().min(0).max(999), project_id: projectId.optional() }).strict(),
     annotations: READ,
     run: async (i, ctx) => {
       try {
-        const w = await ctx.source.phaseWindow(i.phase_number);
+        const w = await resolvePhaseWindow(ctx, i.phase_number, { given: i.project_id, session: ctx.session.get().project_id });
         return { ...w };
       } catch (e) {
         if (isAppError(e)) throw e;

@@ -133,6 +133,51 @@ describe('SKILL.md frontmatter', () => {
   });
 });
 
+describe('lenient mode: published skills load when they only bend a nicety', () => {
+  const lenient = (text: string, folder = 'demo') => parseSkillFile(text, FILE, folder, 'lenient');
+
+  it('keeps a description over 1,024 characters and warns, naming file and field; strict refuses it', () => {
+    const long = 'Use this when '.padEnd(1500, 'x');
+    const r = lenient(doc(`name: demo\ndescription: ${long}`));
+    expect(r.frontmatter.description).toBe(long);
+    expect(r.problems).toEqual([{ severity: 'warning', file: FILE, field: 'description', message: 'is 1500 characters; the limit is 1024' }]);
+    expect(fields(doc(`name: demo\ndescription: ${long}`), 'strict')).toEqual(['error:description']);
+  });
+
+  it('warns about an upper-case, long or mismatched name instead of refusing the skill', () => {
+    expect(fields(doc('name: PDF-Tools\ndescription: d'), 'lenient', 'PDF-Tools')).toEqual(['warning:name']);
+    expect(fields(doc(`name: ${'a'.repeat(70)}\ndescription: d`), 'lenient', 'a'.repeat(70))).toEqual(['warning:name']);
+    expect(fields(doc('name: pdf\ndescription: d'), 'lenient', 'pdf-main')).toEqual(['warning:name']);
+    expect(fields(doc('name: pdf\ndescription: d'), 'strict', 'pdf-main')).toEqual(['error:name']);
+  });
+
+  it('uses the folder name when the name is missing, and the first paragraph when the description is', () => {
+    expect(fields(doc('description: Fill PDF forms.'), 'lenient')).toEqual(['warning:name']);
+    const r = lenient(doc('name: demo', '# Demo\n\nFill in PDF forms from\na JSON answer sheet.\n\n## Steps\n1. Go.\n'));
+    expect(r.frontmatter.description).toBe('Fill in PDF forms from a JSON answer sheet.');
+    expect(r.problems.map((p) => `${p.severity}:${p.field}`)).toEqual(['warning:description']);
+    expect(r.problems[0]!.message).toContain('first paragraph');
+    expect(fields(doc('name: demo'), 'strict')).toEqual(['error:description']);
+  });
+
+  it('still refuses a skill with neither a name nor a description, and frontmatter that does not parse', () => {
+    expect(fields(doc('license: MIT'), 'lenient')).toEqual(['error:name', 'error:description']);
+    expect(fields(doc('name: ""\ndescription: ""'), 'lenient')).toEqual(['error:name', 'error:description']);
+    expect(fields(doc('name: demo\ndescription: [unclosed'), 'lenient')).toEqual(['error:frontmatter']);
+    expect(fields('# No frontmatter at all\n', 'lenient')).toEqual(['error:frontmatter']);
+  });
+
+  it('reads angle brackets, non-string values and odd metadata with warnings, keeping the prompt safe', () => {
+    const r = lenient(doc('name: demo\ndescription: "files < 10 MB and <b>bold</b>"\nlicense: 2\ncompatibility: ""\nmetadata:\n  tags: [a, b]\nallowed-tools: [read, 3]'));
+    expect(r.problems.every((p) => p.severity === 'warning')).toBe(true);
+    expect(r.problems.map((p) => p.field)).toEqual(['description', 'compatibility', 'metadata.tags', 'allowed-tools[1]']);
+    expect(r.frontmatter.description).toBe('files ‹ 10 MB and ‹b›bold‹/b›');
+    expect(r.frontmatter.license).toBe('2');
+    expect(r.frontmatter.metadata).toEqual({ tags: '["a","b"]' });
+    expect(r.frontmatter.allowedTools).toEqual(['read']);
+  });
+});
+
 describe('skill body sections', () => {
   const body = [
     '# Skill',

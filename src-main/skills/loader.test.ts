@@ -203,15 +203,31 @@ describe('a real skills repository layout', () => {
     const pdf = l.load('pdf');
     expect(pdf.license).toBe('Proprietary. LICENSE.txt has complete terms');
     expect(pdf.scripts).toEqual(['fill_form.py', 'tests/test_fill.py']);
-    expect(pdf.resources.filter((r) => r.kind === 'other').map((r) => r.path)).toEqual(['forms.md', 'LICENSE.txt', 'reference.md']);
+    // Guides beside SKILL.md are references (the sub-agent reads them); the licence stays an other file.
+    expect(pdf.resources.filter((r) => r.kind === 'reference').map((r) => r.path)).toEqual(['forms.md', 'reference.md']);
+    expect(pdf.resources.filter((r) => r.kind === 'other').map((r) => r.path)).toEqual(['LICENSE.txt']);
     expect(l.readResource('pdf', 'reference.md')).toBe('advanced usage');
   });
 
-  it('lenient mode: the non-standard key becomes a warning and the skill is usable; a bad name still is not', () => {
+  it('lenient mode: the non-standard key and the underscore name become warnings and every skill is usable', () => {
     const l = open({ mode: 'lenient' });
-    expect(l.catalog().map((c) => c.name)).toEqual(['brand-guidelines', 'pdf']);
+    expect(l.catalog().map((c) => c.name)).toEqual(['brand-guidelines', 'context_retrieval', 'pdf']);
     expect(l.find('brand-guidelines')!.problems.map((p) => `${p.severity}:${p.field}`)).toEqual(['warning:version']);
     expect(l.load('brand-guidelines').metadata).toEqual({ author: 'design' });
-    expect(l.find('context-retrieval')!.valid).toBe(false);
+    expect(l.find('context-retrieval')!.problems.map((p) => `${p.severity}:${p.field}`)).toEqual(['warning:name', 'warning:allowed-tools']);
+    expect(l.load('context-retrieval').allowedTools).toEqual(['fetch', 'read', 'search']);
+  });
+
+  it('lenient mode still refuses a skill nobody could use: no name and no description, or YAML that does not parse', () => {
+    skill('empty-front', 'license: MIT');
+    skill('bad-yaml', 'name: bad-yaml\ndescription: [unclosed');
+    write('no-front/SKILL.md', '# Just instructions, no frontmatter\n');
+    const l = open({ mode: 'lenient' });
+    expect(l.catalog().map((c) => c.name)).not.toEqual(expect.arrayContaining(['empty-front']));
+    const refused = Object.fromEntries(
+      ['empty-front', 'bad-yaml', 'no-front'].map((n) => [n, l.find(n)!.problems.filter((p) => p.severity === 'error').map((p) => p.field)]),
+    );
+    expect(refused).toEqual({ 'empty-front': ['name', 'description'], 'bad-yaml': ['frontmatter'], 'no-front': ['frontmatter'] });
+    expect(() => l.load('bad-yaml')).toThrowError(/cannot be used until its SKILL.md is fixed: frontmatter the YAML does not parse/);
   });
 });

@@ -1,6 +1,8 @@
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
+import { closeSync, openSync } from 'node:fs';
 import { AppError } from '../common/errors';
+import { makePrivate } from '../common/private-files';
 import { migrations, type Migration } from './migrations';
 
 export type Db = Database.Database;
@@ -23,10 +25,23 @@ export interface OpenDatabaseOptions {
  * fsync rate (a few hundred per second on laptops), which the analyst's bursts of writes cannot afford.
  */
 export function openDatabase(path: string, options: OpenDatabaseOptions = {}): Db {
+  const onDisk = path !== ':memory:' && path !== '' && !path.startsWith('file:');
+  // SQLite would create the file 0644 (less the umask): create it owner-only first, and tighten
+  // a database an older version left readable. SQLite gives the -wal and -shm files it creates
+  // the database file's mode.
+  if (onDisk) {
+    closeSync(openSync(path, 'a', 0o600));
+    makePrivate(path);
+  }
   const db = new Database(path, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   try {
     db.pragma('busy_timeout = 10000');
     if (path !== ':memory:') db.pragma('journal_mode = WAL');
+    if (onDisk) {
+      // Ones left behind by an older version keep their old mode until tightened here.
+      makePrivate(`${path}-wal`);
+      makePrivate(`${path}-shm`);
+    }
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     // Checkpoint (the only fsync under NORMAL) every ~16 MB of log rather than SQLite's 4 MB:

@@ -9,7 +9,7 @@ import type { ForgeBridge } from './client';
  */
 
 /** Every event the renderer listens to. `satisfies` keeps this list honest against the contract. */
-export const knownEvents = ['settings/changed', 'app/notice', 'search/reindex-progress', 'tasks/changed', 'skills/changed'] as const satisfies readonly EventName[];
+export const knownEvents = ['settings/changed', 'app/notice', 'search/reindex-progress', 'tasks/changed', 'skills/changed', 'portfolio/changed'] as const satisfies readonly EventName[];
 
 export type ConnectionState = 'connecting' | 'connected' | 'disconnected';
 

@@ -111,13 +111,16 @@ export function ApprovalPanel(props: { id: string; status: string; onDecided: (d
   );
 }
 
-/** A refusal at approval time: each broken limit with the value the trade would reach and the limit. */
-export function GuardrailBlock(props: { result: { id: string; violations: Violation[]; message: string } }) {
+/**
+ * A refusal by the risk limits (at approval, or when the PM saves an Expression): each broken
+ * limit with the value the trade would reach and the limit. `heading`/`hint` reword it for the editor.
+ */
+export function GuardrailBlock(props: { result: { id: string; violations: Violation[]; message: string }; heading?: string; hint?: string }) {
   const v = props.result.violations;
   return (
     <div className="guardrail-block" role="alert" data-testid="guardrail-block">
       <strong>
-        Not approved: {v.length === 1 ? 'a guardrail blocks' : `${v.length} guardrails block`} {props.result.id}.
+        {props.heading ?? `Not approved: ${v.length === 1 ? 'a guardrail blocks' : `${v.length} guardrails block`} ${props.result.id}.`}
       </strong>
       {v.length > 0 ? (
         <table>
@@ -147,7 +150,7 @@ export function GuardrailBlock(props: { result: { id: string; violations: Violat
       ) : (
         <p>{props.result.message}</p>
       )}
-      <p className="hint">It stays proposed. Ask the analyst to resize it, or reject it.</p>
+      <p className="hint">{props.hint ?? 'It stays proposed. Ask the analyst to resize it, or reject it.'}</p>
     </div>
   );
 }

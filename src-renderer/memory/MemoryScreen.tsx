@@ -10,6 +10,8 @@ import { SearchResults } from './SearchResults';
 import { hasToken, quickFilters, searchMemory, toggleToken } from './search';
 import { useDebounced } from './useDebounced';
 import { ErrorPanel } from '../app/ErrorPanel';
+import { RecordEditor } from './RecordEditor';
+import { fileOf } from './draft';
 
 const PAGE = 200;
 const SEARCH_RESULTS = 20;
@@ -21,7 +23,8 @@ const examples: Record<'views' | 'expressions', string> = {
 
 /**
  * Views and Expressions: a filterable, virtualised listing (memory/list + the query language), a
- * search by meaning across a chosen scope (memory/search), and the selected record in full.
+ * search by meaning across a chosen scope (memory/search), the selected record in full, and the
+ * PM's own New / Edit (memory/write).
  */
 export function MemoryScreen(props: {
   screen: 'views' | 'expressions';
@@ -40,6 +43,10 @@ export function MemoryScreen(props: {
   const searchQuery = useDebounced(searchText.trim(), 300);
   const searching = searchQuery.length > 0;
   const searchInput = useRef<HTMLInputElement>(null);
+  /** The editor, when open: on a record (`path`) or on a new one (`path: null`). */
+  const [editing, setEditing] = useState<{ path: string | null } | null>(null);
+  const unsaved = useRef(false);
+  const noteDirty = useCallback((dirty: boolean) => void (unsaved.current = dirty), []);
 
   // "/" jumps to the search box from anywhere on the screen, as in most mail and chat apps.
   useEffect(() => {
@@ -89,8 +96,21 @@ export function MemoryScreen(props: {
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   const selectedPath = props.selected ? (props.selected.startsWith('/') ? props.selected : props.folder + props.selected) : null;
+  // Leaving the editor for another record asks first when there are unsaved changes.
+  const select = (nameOrPath: string | null) => {
+    if (editing && unsaved.current && !window.confirm('Discard your unsaved changes?')) return;
+    unsaved.current = false;
+    setEditing(null);
+    props.onSelect(nameOrPath);
+  };
   const selectPath = (path: string) =>
-    props.onSelect(path.startsWith(props.folder) && !path.slice(props.folder.length).includes('/') ? path.slice(props.folder.length) : path);
+    select(path.startsWith(props.folder) && !path.slice(props.folder.length).includes('/') ? path.slice(props.folder.length) : path);
+  // Back/forward to another record closes the editor too.
+  useEffect(() => {
+    unsaved.current = false;
+    setEditing(null);
+  }, [selectedPath]);
+  const kindNoun = props.screen === 'views' ? 'View' : 'Expression';
 
   let summary = '';
   if (searching) {
@@ -102,8 +122,22 @@ export function MemoryScreen(props: {
   return (
     <section className="screen memory-screen" data-testid={`screen-${props.screen}`} aria-labelledby={`title-${props.screen}`}>
       <div className="list-pane">
-        <header className="screen-header compact">
-          <h1 id={`title-${props.screen}`}>{info.label}</h1>
+        <header className="screen-header compact memory-header">
+          <div className="memory-header-line">
+            <h1 id={`title-${props.screen}`}>{info.label}</h1>
+            <button
+              type="button"
+              className="button small"
+              data-testid="memory-new"
+              disabled={editing?.path === null}
+              onClick={() => {
+                if (editing && unsaved.current && !window.confirm('Discard your unsaved changes?')) return;
+                setEditing({ path: null });
+              }}
+            >
+              New {kindNoun}
+            </button>
+          </div>
           <p className="screen-purpose">{info.purpose}</p>
         </header>
 
@@ -233,7 +267,7 @@ export function MemoryScreen(props: {
                 No {noun} match <code>{query}</code>.
               </p>
             ) : (
-              <p>No {noun} yet. The analyst writes them as it works with you.</p>
+              <p>No {noun} yet. The analyst writes them as it works with you; you can also write one with New {kindNoun}.</p>
             )}
           </div>
         ) : (
@@ -241,7 +275,7 @@ export function MemoryScreen(props: {
             <RecordList
               entries={list.isError ? [] : entries}
               selected={props.selected}
-              onSelect={props.onSelect}
+              onSelect={select}
               hasMore={Boolean(hasNextPage) && !list.isError}
               loadMore={loadMore}
               label={`${info.label} list`}
@@ -250,8 +284,31 @@ export function MemoryScreen(props: {
         )}
       </div>
       <div className="detail-pane">
-        {selectedPath ? (
-          <RecordView key={selectedPath} path={selectedPath} onClose={() => props.onSelect(null)} />
+        {editing ? (
+          <RecordEditor
+            key={editing.path ?? 'new'}
+            kind={props.screen}
+            folder={props.folder}
+            path={editing.path}
+            onDirty={noteDirty}
+            onCancel={() => {
+              if (unsaved.current && !window.confirm('Discard your unsaved changes?')) return;
+              unsaved.current = false;
+              setEditing(null);
+            }}
+            onSaved={(path) => {
+              unsaved.current = false;
+              setEditing(null);
+              props.onSelect(fileOf(path));
+            }}
+          />
+        ) : selectedPath ? (
+          <RecordView
+            key={selectedPath}
+            path={selectedPath}
+            onClose={() => select(null)}
+            onEdit={selectedPath.startsWith(props.folder) ? () => setEditing({ path: selectedPath }) : undefined}
+          />
         ) : (
           <div className="empty-state subtle">
             <div className="empty-icon">

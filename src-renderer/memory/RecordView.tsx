@@ -8,6 +8,7 @@ import { Markdown } from '../markdown';
 import { headerValue, recordBody, relativeTime, screenOfId } from './format';
 import { awaitsDecision, expressionIdOf, isDemoRecord } from './approval';
 import { ApprovalPanel } from './ApprovalPanel';
+import { canEdit } from './draft';
 import { ErrorPanel } from '../app/ErrorPanel';
 
 type Decision = { kind: 'approved' | 'rejected'; message: string };
@@ -15,7 +16,7 @@ type Decision = { kind: 'approved' | 'rejected'; message: string };
 /** Header fields already shown as the record's title and chips. */
 const shownAbove = new Set(['id', 'title', 'status', 'confidence', 'weight', 'scope', 'created', 'updated', 'created_at', 'updated_at']);
 
-export function RecordView(props: { path: string; onClose: () => void }) {
+export function RecordView(props: { path: string; onClose: () => void; /** Opens the editor on this record (Views, proposed Expressions). */ onEdit?: () => void }) {
   const [archivePath, setArchivePath] = useState<string | null>(null);
   /** What the PM's last approve/reject did, kept after the record refreshes to its new status. */
   const [decided, setDecided] = useState<Decision | null>(null);
@@ -23,11 +24,17 @@ export function RecordView(props: { path: string; onClose: () => void }) {
   const read = useProcedure('memory/read', { path: shownPath, depth: 'full' });
   const history = useProcedure('memory/history', { path: props.path });
   const version = history.data?.versions.find((v) => v.archivePath === archivePath) ?? null;
+  const editable = Boolean(props.onEdit) && !archivePath && Boolean(read.data?.record) && canEdit(props.path, read.data?.record?.status);
 
   return (
     <article className="record-view" data-testid="record-view" aria-label={`Record ${props.path}`}>
       <div className="record-toolbar">
         <code className="record-path">{shownPath}</code>
+        {editable && (
+          <button type="button" className="button small" data-testid="record-edit" onClick={props.onEdit}>
+            Edit
+          </button>
+        )}
         <button type="button" className="icon-button" aria-label="Close record" onClick={props.onClose}>
           <Icon name="close" size={16} />
         </button>
@@ -89,6 +96,9 @@ function RecordContent({ data, path, decided, onDecided }: { data: ReadData; pat
             </span>
           )}
           {r.status && <span className={`chip status status-${r.status}`}>{r.status}</span>}
+          <span className="chip subtle" data-testid="record-version" title="1 as first written, +1 for every change">
+            version {r.version}
+          </span>
           {r.confidence !== null && <span className="chip">confidence {r.confidence}</span>}
           {r.weight !== null && <span className="chip">weight {r.weight}</span>}
           {r.scope && <span className="chip">{r.scope}</span>}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { field, fieldValue, limitRows, splitDoc, usedShare } from './doc';
+import { field, fieldValue, figure, limitRows, splitDoc, usedShare } from './doc';
 
 // The demo workspace's files as shipped in resources/seed/portfolio/ (renderer tests cannot read disk).
 const files: Record<string, string> = {
@@ -19,19 +19,22 @@ describe('portfolio files', () => {
     expect(doc.body).not.toContain('nav_musd');
   });
 
-  it('shows the limits the core enforces, with gross measured against the book', () => {
+  it('shows the limits the core enforces, each against the computed book figure the core reports', () => {
     const inForce = {
       limits: { maxSingleRisk: 5, maxGross: 200, maxDuration: 5, maxFactorConcentration: 30 },
       fromConstraints: { maxSingleRisk: true, maxGross: true, maxDuration: true, maxFactorConcentration: true },
+      usage: [
+        { rule: 'max_gross_exposure' as const, value: 142.5, limit: 200 },
+        { rule: 'max_factor_concentration' as const, value: 28.77, limit: 30, detail: 'fx' },
+        { rule: 'max_single_risk' as const, value: 1.2, limit: 5, detail: 'E-001' },
+      ],
     };
-    const rows = limitRows(inForce, splitDoc(seed('state.md')));
-    expect(rows.map((r) => [r.key, r.limit, r.fromFile])).toEqual([
-      ['max_single_risk', 5, true], ['max_gross', 200, true], ['max_duration', 5, true], ['max_factor_concentration', 30, true],
+    const rows = limitRows(inForce);
+    expect(rows.map((r) => [r.key, r.limit, r.fromFile, r.now, r.detail])).toEqual([
+      ['max_single_risk', 5, true, 1.2, 'E-001'], ['max_gross', 200, true, 142.5, null], ['max_duration', 5, true, null, null], ['max_factor_concentration', 30, true, 28.77, 'fx'],
     ]);
-    const gross = rows.find((r) => r.key === 'max_gross')!;
-    expect(gross.now).toBe(142.5);
-    expect(usedShare(gross)).toBeCloseTo(0.7125, 4);
-    expect(usedShare(rows[0])).toBeNull();
+    expect(usedShare(rows[1]!)).toBeCloseTo(0.7125, 4);
+    expect(usedShare(rows[2]!)).toBeNull();
   });
 
   it('says which limits come from constraints.md and which are defaults, and shows nothing before the core answers', () => {
@@ -39,10 +42,14 @@ describe('portfolio files', () => {
       limits: { maxSingleRisk: 3, maxGross: 200, maxDuration: 5, maxFactorConcentration: 30 },
       fromConstraints: { maxSingleRisk: true, maxGross: false, maxDuration: false, maxFactorConcentration: false },
     };
-    expect(limitRows(inForce, null).map((r) => [r.key, r.limit, r.fromFile, r.now])).toEqual([
+    expect(limitRows(inForce).map((r) => [r.key, r.limit, r.fromFile, r.now])).toEqual([
       ['max_single_risk', 3, true, null], ['max_gross', 200, false, null], ['max_duration', 5, false, null], ['max_factor_concentration', 30, false, null],
     ]);
-    expect(limitRows(null, null)).toEqual([]);
+    expect(limitRows(null)).toEqual([]);
+  });
+
+  it('writes figures with fixed decimals and a real minus sign', () => {
+    expect([figure(142.5), figure(-25), figure(null), figure(28.7719, 2)]).toEqual(['142.5', '−25.0', '—', '28.77']);
   });
 
   it('treats a file without a header as all body', () => {

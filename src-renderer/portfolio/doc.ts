@@ -49,37 +49,51 @@ export interface LimitRow {
   /** What applies: the constraints file's value, else Forge's default. */
   limit: number;
   fromFile: boolean;
-  /** The book's current figure where one limit is portfolio-wide (gross); null for per-trade limits. */
+  /** The computed book's figure for this limit (largest open trade for per-trade limits); null before the core answers. */
   now: number | null;
+  /** What the figure is about: the largest factor, or the open Expression with the largest figure. */
+  detail: string | null;
   /** How the limit is checked, in the PM's words. */
   scope: string;
 }
+
+type UsageRule = 'max_gross_exposure' | 'max_factor_concentration' | 'max_single_risk' | 'max_duration_contribution';
 
 /** The limits in force as the core serves them (`guardrails/limits`): the same numbers the write tool checks. */
 export interface LimitsInForce {
   limits: { maxSingleRisk: number; maxGross: number; maxDuration: number; maxFactorConcentration: number };
   fromConstraints: { maxSingleRisk: boolean; maxGross: boolean; maxDuration: boolean; maxFactorConcentration: boolean };
+  /** Each limit against the computed book now. */
+  usage?: { rule: UsageRule; value: number; limit: number; detail?: string }[];
 }
 
-/** Each limit, with the name the PM writes in constraints.md. */
-const limitInfo: { key: keyof LimitsInForce['limits']; file: string; label: string; unit: string; scope: string }[] = [
-  { key: 'maxSingleRisk', file: 'max_single_risk', label: 'Single-trade risk', unit: '% of NAV', scope: 'each Expression’s max loss' },
-  { key: 'maxGross', file: 'max_gross', label: 'Gross exposure', unit: '% of NAV', scope: 'the book including the new trade' },
-  { key: 'maxDuration', file: 'max_duration', label: 'Duration contribution', unit: 'years', scope: 'each Expression' },
-  { key: 'maxFactorConcentration', file: 'max_factor_concentration', label: 'Factor concentration', unit: '% of gross', scope: 'any one factor after the trade' },
+/** Each limit, with the name the PM writes in constraints.md and the rule the core reports. */
+const limitInfo: { key: keyof LimitsInForce['limits']; file: string; rule: UsageRule; label: string; unit: string; scope: string }[] = [
+  { key: 'maxSingleRisk', file: 'max_single_risk', rule: 'max_single_risk', label: 'Single-trade risk', unit: '% of NAV', scope: 'each Expression’s max loss (largest open shown)' },
+  { key: 'maxGross', file: 'max_gross', rule: 'max_gross_exposure', label: 'Gross exposure', unit: '% of NAV', scope: 'the book including the new trade' },
+  { key: 'maxDuration', file: 'max_duration', rule: 'max_duration_contribution', label: 'Duration contribution', unit: 'years', scope: 'each Expression (largest open shown)' },
+  { key: 'maxFactorConcentration', file: 'max_factor_concentration', rule: 'max_factor_concentration', label: 'Factor concentration', unit: '% of gross', scope: 'any one factor after the trade (largest shown)' },
 ];
 
-export function limitRows(inForce: LimitsInForce | null, state: PortfolioDoc | null): LimitRow[] {
+/** The limits as rows, each with the computed book's figure against it (never a figure read from prose). */
+export function limitRows(inForce: LimitsInForce | null): LimitRow[] {
   if (!inForce) return [];
   return limitInfo.map((info) => {
-    const now = info.key === 'maxGross' ? positiveNumber(field(state, 'gross')) : null;
-    return { key: info.file, label: info.label, unit: info.unit, limit: inForce.limits[info.key], fromFile: inForce.fromConstraints[info.key], now, scope: info.scope };
+    const use = inForce.usage?.find((u) => u.rule === info.rule);
+    return { key: info.file, label: info.label, unit: info.unit, limit: inForce.limits[info.key], fromFile: inForce.fromConstraints[info.key], now: use ? use.value : null, detail: use?.detail ?? null, scope: info.scope };
   });
 }
 
 /** Share of a limit in use, 0..1+ (may exceed 1 when the book is already over). */
 export function usedShare(row: LimitRow): number | null {
   return row.now === null ? null : row.now / row.limit;
+}
+
+/** A figure for a table: fixed decimals, a real minus sign, right-aligned by the caller. */
+export function figure(value: number | null | undefined, decimals = 1): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '—';
+  const text = Math.abs(value).toFixed(decimals);
+  return value < 0 ? `−${text}` : text;
 }
 
 const headerWords: Record<string, string> = {

@@ -28,6 +28,21 @@ describe('mock Anthropic server', () => {
     expect(mock.requests[0]!.status).toBe(429);
   });
 
+  it('can overload inside a stream after answering 200, as the API does, so clients can be tested against it', async () => {
+    mock.reset();
+    mock.enqueue({ fault: 'error_in_stream', afterEvents: 4, reply: { text: 'The start of an answer that never finishes.' } });
+    const res = await post('/v1/messages', { ...minimal, stream: true });
+    expect(res.status).toBe(200);
+    const body = await res.text();
+    const events = body.trim().split('\n\n').map((e) => e.split('\n')[0]);
+    expect(events).toEqual(['event: message_start', 'event: ping', 'event: content_block_start', 'event: content_block_delta', 'event: error']);
+    const last = JSON.parse(body.trim().split('\n').at(-1)!.slice('data: '.length)) as { type: string; error: { type: string } };
+    expect(last).toMatchObject({ type: 'error', error: { type: 'overloaded_error' } });
+    // Without stream: true the same fault is an HTTP 529, as a JSON answer cannot fail half way.
+    mock.enqueue({ fault: 'error_in_stream' });
+    expect((await post('/v1/messages', minimal)).status).toBe(529);
+  });
+
   it('answers from the responder once the queue is empty, and records what it was sent', async () => {
     mock.reset();
     mock.setResponder((r) => ({ text: `You said ${(r.body.messages as { content: string }[])[0]!.content}` }));
