@@ -2,7 +2,8 @@ import { secretName } from '../../api/procedures';
 import type { CoreContext } from '../context';
 import type { PartialHandlerMap } from './types';
 
-function view(ctx: CoreContext) {
+/** What settings/get answers and settings/changed carries (also sent when a skill's script permission changes). */
+export function settingsViewOf(ctx: CoreContext) {
   const secrets = Object.fromEntries(secretName.options.map((n) => [n, Boolean(ctx.secrets.get(n))])) as Record<
     (typeof secretName.options)[number],
     boolean
@@ -11,13 +12,13 @@ function view(ctx: CoreContext) {
 }
 
 export const settingsHandlers: PartialHandlerMap = {
-  'settings/get': (_input, ctx) => view(ctx),
+  'settings/get': (_input, ctx) => settingsViewOf(ctx),
   'settings/set': (input, ctx) => {
     if (input.settings) ctx.settings.update(input.settings);
     for (const [name, value] of Object.entries(input.secrets ?? {})) {
       ctx.secrets.set(name as (typeof secretName.options)[number], value || undefined);
     }
-    const next = view(ctx);
+    const next = settingsViewOf(ctx);
     ctx.events.emit('settings/changed', next);
     return next;
   },

@@ -12,7 +12,9 @@ import {
   type SkillLoader,
   type SkillResourceKind,
 } from '../../skills';
+import { NotFoundError } from '../../common/errors';
 import type { CoreContext } from '../context';
+import { settingsViewOf } from './settings';
 import type { PartialHandlerMap } from './types';
 
 /** The viewer opens files up to the loader's cap (1 MB); larger ones come back as `too_large`. */
@@ -82,8 +84,8 @@ export function skillsHandlers(getLoader: () => SkillLoader): PartialHandlerMap 
       // Kept by folder name: the key the loader finds the skill under, whatever its frontmatter says.
       const before = ctx.settings.get().allowedSkillScripts ?? [];
       const after = input.allow ? [...new Set([...before, entry.name])].sort() : before.filter((n) => n !== entry.name);
-      const settings = ctx.settings.update({ allowedSkillScripts: after });
-      ctx.events.emit('settings/changed', settingsViewOf(ctx, settings));
+      ctx.settings.update({ allowedSkillScripts: after });
+      ctx.events.emit('settings/changed', settingsViewOf(ctx));
       ctx.events.emit('skills/changed', {});
       return toSkillView(entry, loader.scriptsAllowed(entry.name));
     },
