@@ -6,9 +6,13 @@ import { extractSection, parseRecord, renderRecord, sha256 } from '../fs';
 /**
  * The synthesis output contract (skill portfolio-synthesis, templates/synthesis.md): the
  * `## VIEW UPDATES` and `## EXPRESSION IMPLICATIONS` sections each hold one fenced yaml block —
- * a list, or `[]`. Parsed and validated here so they become concrete memory updates, not prose.
+ * a list, or `[]`; `## NEW EXPRESSIONS` and `## PROCESS KNOWLEDGE` may add one each. Parsed and
+ * validated here so they become concrete memory updates, not prose; the executor writes them
+ * through the write pipeline (see synthesis-step.ts).
  */
-export const SYNTHESIS_BLOCKS = ['VIEW UPDATES', 'EXPRESSION IMPLICATIONS'] as const;
+export const SYNTHESIS_BLOCKS = ['VIEW UPDATES', 'EXPRESSION IMPLICATIONS', 'NEW EXPRESSIONS', 'PROCESS KNOWLEDGE'] as const;
+/** Blocks a synthesis may leave out (nothing proposed). */
+const OPTIONAL_BLOCKS: readonly SynthesisBlock[] = ['NEW EXPRESSIONS', 'PROCESS KNOWLEDGE'];
 export type SynthesisBlock = (typeof SYNTHESIS_BLOCKS)[number];
 
 const probability = z.number().min(0).max(1);
@@ -38,12 +42,44 @@ export const expressionImplicationSchema = z
     if (v.action === 'adjust' && !v.adjustment.trim()) ctx.addIssue({ code: 'custom', path: ['adjustment'], message: 'must say what to change when action is adjust' });
   });
 
+const oneLine = (max: number) => z.string().trim().min(1).max(max).refine((v) => !v.includes('\n'), 'must be one line');
+
+/** A trade the synthesis proposes; it lands `proposed` after the hard limits and a review, like any agent's. */
+export const newExpressionSchema = z
+  .object({
+    title: oneLine(200),
+    view_id: z.string().regex(/^V-\d{3,}$/, 'must be a View id such as V-001'),
+    instrument: oneLine(300),
+    notional: z.number().positive(),
+    max_loss_pct: z.number().positive(),
+    duration_impact: z.number(),
+    factor: oneLine(80).optional(),
+    rationale: z.string().trim().min(1, 'must say how the trade expresses the View'),
+    exit_rules: z.string().trim().default(''),
+  })
+  .strict();
+
+/** A process lesson the synthesis draws; a new PK record starts light (weight 0.3 unless given). */
+export const processKnowledgeSchema = z
+  .object({
+    title: oneLine(200),
+    lesson: z.string().trim().min(1, 'must state the lesson'),
+    category: z.string().regex(/^[a-z][a-z0-9_]{0,40}$/, 'must be a lowercase word such as sizing'),
+    skill: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'must be a skill name such as expression-design').optional(),
+    weight: probability.default(0.3),
+  })
+  .strict();
+
 export type ViewUpdate = z.output<typeof viewUpdateSchema>;
 export type ExpressionImplication = z.output<typeof expressionImplicationSchema>;
+export type NewExpression = z.output<typeof newExpressionSchema>;
+export type NewProcessKnowledge = z.output<typeof processKnowledgeSchema>;
 
 export interface SynthesisContract {
   viewUpdates: ViewUpdate[];
   expressionImplications: ExpressionImplication[];
+  newExpressions: NewExpression[];
+  processKnowledge: NewProcessKnowledge[];
 }
 
 /** A malformed block: names the block and the field, so the sub-agent (or PM) can fix exactly that. */
@@ -70,6 +106,7 @@ function fieldPath(path: PropertyKey[]): string {
 
 function parseBlock<S extends z.ZodType>(text: string, block: SynthesisBlock, item: S): z.output<S>[] {
   const section = extractSection(text, block);
+  if (section === null && OPTIONAL_BLOCKS.includes(block)) return [];
   if (section === null) throw new SynthesisContractError(block, '', `the "## ${block}" section is missing; add it with a yaml list, or [] when nothing is affected.`);
   let value: unknown;
   try {
@@ -96,12 +133,17 @@ export function parseSynthesis(text: string): SynthesisContract {
   if (dv) throw new SynthesisContractError('VIEW UPDATES', 'view_id', `${dv} appears twice; give one item per View.`);
   const de = dupe(expressionImplications.map((e) => e.expression_id));
   if (de) throw new SynthesisContractError('EXPRESSION IMPLICATIONS', 'expression_id', `${de} appears twice; give one item per Expression.`);
-  return { viewUpdates, expressionImplications };
+  const newExpressions = parseBlock(text, 'NEW EXPRESSIONS', newExpressionSchema);
+  const processKnowledge = parseBlock(text, 'PROCESS KNOWLEDGE', processKnowledgeSchema);
+  return { viewUpdates, expressionImplications, newExpressions, processKnowledge };
 }
 
-/** One concrete memory change a synthesis proposes; applied by the analyst's write tool or the PM. */
+/**
+ * One concrete memory change a synthesis proposes. Those with `proposedContent` are written by the
+ * executor through the write pipeline; Expression actions are for the PM (agents never edit a live trade).
+ */
 export interface ProposedMemoryUpdate {
-  kind: 'view_update' | 'expression_action';
+  kind: 'view_update' | 'expression_action' | 'new_expression' | 'process_knowledge';
   target: string;
   path: string;
   /** What changes, in the PM's words (one line). */
@@ -166,6 +208,36 @@ export function planSynthesisUpdates(
       baseHash: exists ? sha256(files.readFile(path)) : null,
       urgency: e.urgency,
       warnings: exists ? [] : [`${e.expression_id} is not in memory.`],
+    });
+  }
+  for (const e of contract.newExpressions) {
+    out.push({
+      kind: 'new_expression', target: e.title, path: '/memory/expressions/new.md',
+      summary: `new Expression "${e.title}" on ${e.view_id}: ${e.instrument}, notional ${e.notional}, max loss ${e.max_loss_pct}%`,
+      proposedContent: renderRecord({
+        id: 'new',
+        title: e.title,
+        header: {
+          status: 'proposed', view_id: e.view_id, instrument: e.instrument, notional: e.notional, max_loss_pct: e.max_loss_pct,
+          duration_impact: e.duration_impact, ...(e.factor ? { factor: e.factor } : {}), source: 'synthesis',
+        },
+        body: [`## SUMMARY`, e.rationale, ...(e.exit_rules ? ['', '## EXIT RULES', e.exit_rules] : [])].join('\n'),
+      }),
+      baseHash: null, urgency: null,
+      warnings: files.exists(`/memory/views/${e.view_id}.md`) ? [] : [`${e.view_id} is not in memory.`],
+    });
+  }
+  for (const k of contract.processKnowledge) {
+    out.push({
+      kind: 'process_knowledge', target: k.title, path: '/memory/pk/new.md',
+      summary: `new PK "${k.title}" (${k.category}, weight ${k.weight})`,
+      proposedContent: renderRecord({
+        id: 'new',
+        title: k.title,
+        header: { weight: k.weight, category: k.category, ...(k.skill ? { skill: k.skill } : {}), status: 'active', corroborations: 1, source: 'synthesis' },
+        body: `## SUMMARY\n${k.lesson}`,
+      }),
+      baseHash: null, urgency: null, warnings: [],
     });
   }
   return out;

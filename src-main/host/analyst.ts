@@ -69,7 +69,9 @@ export function buildAnalyst(deps: AnalystDeps): AnalystService {
   const csvDir = deps.csvDir ?? findBundledDir(join('resources', 'demo', 'data'));
   const providers = deps.providers ?? new ProviderRegistry();
   if (csvDir && existsSync(csvDir) && !providers.get('market')) providers.register(new CsvProvider({ dir: csvDir }));
-  const ownSkills = deps.skills ? null : new SkillLoader(join(deps.dataDir, 'skills'), { mode: 'lenient' });
+  const ownSkills = deps.skills
+    ? null
+    : new SkillLoader(join(deps.dataDir, 'skills'), { mode: 'lenient', scriptsAllowed: (name) => (deps.settings.get().allowedSkillScripts ?? []).includes(name) });
   const skills = deps.skills ?? ownSkills!;
   const skillCatalog = deps.skillCatalog ?? (() => skills.formatCatalog({ maxDescription: 100 }));
   const limits = () => {

@@ -77,7 +77,12 @@ export function createCore(config: CoreConfig): Core {
     memory,
   };
   // One loader over the workspace's skills copy: the prompt's catalogue and the sub-agents both read it.
-  const skills = new SkillLoader(join(config.dataDir, 'skills'), { mode: 'lenient', watch: config.mode !== 'test' });
+  // Lenient: published skills load with warnings. Python/shell scripts run only for skills the PM allowed (Settings → Skills).
+  const skills = new SkillLoader(join(config.dataDir, 'skills'), {
+    mode: 'lenient',
+    watch: config.mode !== 'test',
+    scriptsAllowed: (name) => (context.settings.get().allowedSkillScripts ?? []).includes(name),
+  });
   const analyst = buildAnalyst({
     fs: memory.fs, ready: memory.ready, dataDir: config.dataDir,
     settings: context.settings, secrets: context.secrets, events, skills,

@@ -77,20 +77,24 @@ export function subAgentToolFactory(options: {
   };
 }
 
-/** Runs a script of the sub-agent's own skill (JSON in, JSON out, sandboxed child process). */
+/**
+ * Runs a script of the sub-agent's own skill (JSON in, JSON or text out, sandboxed child process).
+ * Python and shell scripts run only when the PM allowed the skill in Settings → Skills; otherwise the
+ * refusal (naming that setting) is what the sub-agent reads.
+ */
 export function runScriptTool(skills: SkillLoader, skill: string) {
   return defineTool({
     name: 'run_script',
-    description: `Run a script of the ${skill} skill (listed under Available Scripts) with a JSON input; returns the script's JSON output. Scripts compute numbers (sizing, payoffs, scenario values, z-scores); they cannot reach the network or memory.`,
+    description: `Run a script of the ${skill} skill (listed under Available Scripts) with a JSON input on stdin and optional command-line args; returns what the script prints (usually JSON). Scripts compute (sizing, payoffs, scenario values, summaries); they cannot reach the network or memory, and write only to a scratch folder. Python and shell scripts run only if the PM allowed this skill's scripts.`,
     input: z.object({
-      script: z.string().min(1).max(200).describe('File name under scripts/, e.g. kelly.mjs'),
+      script: z.string().min(1).max(200).describe('File name under scripts/, e.g. kelly.mjs or summarize.py'),
       input: z.record(z.string(), z.unknown()).default({}),
+      args: z.array(z.string().max(1000)).max(32).optional().describe('command-line arguments, when the script takes them'),
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     async run(input, ctx: AnalystToolContext) {
-      const r = await runScriptOfSkill(skills, skill, input.script, input.input, { signal: ctx.signal });
-      return { content: JSON.stringify(r.output, null, 2) };
+      const r = await runScriptOfSkill(skills, skill, input.script, input.input, { signal: ctx.signal, args: input.args });
+      return { content: typeof r.output === 'string' ? r.output : JSON.stringify(r.output, null, 2) };
     },
   });
 }
-
