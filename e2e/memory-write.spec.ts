@@ -77,5 +77,43 @@ test('the PM creates a View, edits it to version 2, and sees a broken line marke
   await expect(record.getByTestId('record-version')).toHaveText('version 2');
   await expect(record.locator('.record-chips')).toContainText('confidence 0.35');
 
-  expect(problems).toEqual([]);
+  // The one refused save is an HTTP 400 the browser logs; nothing else went wrong on the page.
+  expect(problems).toEqual(['console: Failed to load resource: the server responded with a status of 400 (Bad Request)']);
+});
+
+test('an Expression the PM writes is checked against the limits on save and lands proposed', async ({ page, forge }) => {
+  await page.goto(`${forge.url}#/expressions`);
+  await expect(page.getByTestId('memory-row').first()).toBeVisible();
+  await page.getByTestId('memory-new').click();
+  const editor = page.getByTestId('record-editor');
+  await expect(editor.locator('.monaco-editor .view-lines')).toContainText('status: proposed', { timeout: 20_000 });
+
+  const draft = (maxLoss: number) =>
+    [
+      '# new — Pay 10y SOFR swaps',
+      'view_id: V-004',
+      'instrument: USD 10y SOFR swap (pay fixed)',
+      'notional: 4',
+      `max_loss_pct: ${maxLoss}`,
+      'duration_impact: -0.4',
+      'factor: oil',
+      'status: active',
+      '---',
+      '## SUMMARY',
+      'Pay 10y as the term premium rebuilds.',
+    ].join('\n');
+  await replaceText(page, draft(7.5));
+  await page.getByTestId('editor-save').click();
+  const row = page.getByTestId('editor-guardrail-error').locator('[data-testid="guardrail-violation"][data-rule="max_single_risk"]');
+  await expect(row).toContainText('7.5 % of NAV');
+  await expect(row).toContainText('5 % of NAV');
+  await expect(page.getByTestId('editor-guardrail-error')).toContainText('Not saved');
+
+  await replaceText(page, draft(0.5));
+  await page.getByTestId('editor-save').click();
+  const record = page.getByTestId('record-view');
+  await expect(record.locator('h1')).toHaveText('Pay 10y SOFR swaps');
+  // It claimed `active`; only an approval activates capital.
+  await expect(record.locator('.record-chips .status-proposed')).toBeVisible();
+  await expect(record.getByTestId('approval')).toBeVisible();
 });

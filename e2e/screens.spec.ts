@@ -175,7 +175,9 @@ test('search by meaning ranks records with scores, within a chosen scope', async
     data: { scope: '/memory/views/', query: 'inflation' },
     headers: { authorization: `Bearer ${forge.token}` },
   });
-  test.skip(probe.status() === 404, 'memory/search is not in this build yet');
+  // The procedure is part of the contract: a build without it is broken, not "not ready yet".
+  expect(probe.status(), 'POST /api/memory/search must exist and answer').toBe(200);
+  expect(((await probe.json()) as { ok: boolean }).ok).toBe(true);
 
   await page.goto(`${forge.url}#/views`);
   await page.getByTestId('memory-search').fill('central bank cutting rates');

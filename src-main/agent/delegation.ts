@@ -7,6 +7,7 @@ import type { SearchRequest, SearchResponse } from '../search';
 import type { SkillLoader } from '../skills';
 import { analystTools, reviewerToolFactory, subAgentToolFactory, type AnalystTool, type AnalystToolContext } from '../tools';
 import { runAgent } from '../tools/loop';
+import { synthesisWriter } from './synthesis-writer';
 
 export interface DelegationOptions {
   fs: ForgeFS;
@@ -46,6 +47,13 @@ export function buildDelegation(o: DelegationOptions): Delegation {
     model: o.model,
     now: o.now,
   });
+  const reviews = new ReviewLedger(o.fs.store.db, o.now);
+  const reviewer = new Reviewer<AnalystTool, AnalystToolContext>({
+    model: o.model,
+    runLoop: runAgent,
+    ledger: reviews,
+    toolsFor: reviewerToolFactory({ available: base, contextFor }),
+  });
   const executor = new TaskExecutor<AnalystTool, AnalystToolContext>({
     db: o.fs.store.db,
     files: o.fs,
@@ -53,16 +61,11 @@ export function buildDelegation(o: DelegationOptions): Delegation {
     model: o.model,
     runLoop: runAgent,
     toolsFor: subAgentToolFactory({ available: base, skills: o.skills, contextFor }),
+    // A synthesis's YAML updates go through the write pipeline, the limits and the review gate.
+    writeSynthesis: synthesisWriter({ fs: o.fs, limits: o.limits, reviews, reviewer, now: o.now }),
     concurrency: o.concurrency,
     budget: o.budget,
     now: o.now,
-  });
-  const reviews = new ReviewLedger(o.fs.store.db, o.now);
-  const reviewer = new Reviewer<AnalystTool, AnalystToolContext>({
-    model: o.model,
-    runLoop: runAgent,
-    ledger: reviews,
-    toolsFor: reviewerToolFactory({ available: base, contextFor }),
   });
   return { executor, reviewer, reviews, close: () => executor.close() };
 }

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, fchmodSync, mkdirSync, openSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -10,10 +10,15 @@ import { join } from 'node:path';
 
 const POSIX = process.platform !== 'win32';
 
-/** chmod that leaves files we do not own alone (e.g. FORGE_HOME pointed at a shared folder). */
-function tighten(path: string, mode: number): void {
+/**
+ * Takes away every group and other permission (and, for a folder, gives the owner rwx). The
+ * owner's own bits are otherwise kept, so an executable someone put in FORGE_HOME stays
+ * executable. Paths owned by another account are left alone.
+ */
+function tighten(path: string, ownerBits = 0): void {
   try {
     const st = statSync(path);
+    const mode = (st.mode & 0o700) | ownerBits;
     if ((st.mode & 0o777) === mode) return;
     if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return;
     chmodSync(path, mode);
@@ -30,9 +35,23 @@ export function ensurePrivateDir(dir: string): string {
   return dir;
 }
 
-/** Makes an existing file owner-only (0600); a missing file is fine. */
+/** Makes an existing file owner-only (a 0644 file becomes 0600); a missing file is fine. */
 export function makePrivate(file: string): void {
-  if (POSIX) tighten(file, 0o600);
+  if (POSIX) tighten(file);
+}
+
+/** Creates an empty file with exactly 0600 unless it exists (then it is only tightened). */
+export function createPrivateFile(file: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'wx', 0o600);
+    if (POSIX) fchmodSync(fd, 0o600);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    makePrivate(file);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 /**

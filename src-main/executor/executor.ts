@@ -11,6 +11,8 @@ import { grantTools } from './grants';
 import { SkillCache } from './skill-cache';
 import { abortable } from './retry';
 import { checkTaskId, freshSpec, retrySpec, type DispatchInput } from './spec';
+import { SynthesisContractError } from './synthesis';
+import { completeSynthesis, synthesisRepairMessage, type SynthesisWriter } from './synthesis-step';
 import { TaskStore, type TaskListFilter } from './task-store';
 import { isTerminal, type NamedTool, type SubAgentLoop, type TaskEvent, type TaskFailure, type TaskRecord, type TaskSpec, type TaskStatus, type ToolGrant } from './types';
 import { CONTRASTIVE_VALIDATION_PROMPT, parseVerdict, STANDARD_VALIDATION_PROMPT, validationUserMessage } from './validation';
@@ -32,6 +34,8 @@ export interface TaskExecutorOptions<T extends NamedTool, C> {
   runLoop: SubAgentLoop<T, C>;
   /** Builds a sub-agent's tools for a grant; anything outside `grant.allowed` is dropped here anyway. */
   toolsFor: (grant: ToolGrant) => { tools: readonly T[]; context: C };
+  /** Writes a synthesis task's memory updates through the write pipeline (absent: they are reported, not written). */
+  writeSynthesis?: SynthesisWriter;
   concurrency?: number;
   maxRounds?: number;
   maxTokensPerCall?: number;
@@ -365,13 +369,17 @@ export class TaskExecutor<T extends NamedTool = NamedTool, C = unknown> {
       const made = this.opts.toolsFor({ sessionId, taskId: spec.id, skill: skill.name, skillDir: skill.dir, allowed: granted, signal });
       const tools = made.tools.filter((t) => granted.includes(t.name));
       const model = this.modelFor(l);
+      // A synthesis skill's output carries memory updates: it runs under the synthesis role and is read below.
+      const synthesis = skill.metadata?.category === 'synthesis';
+      const system = [{ text: buildSubAgentSystem(skill, tools.map((t) => t.name)), stable: true }];
+      const brief = buildSubAgentMessage(spec, summaries, files);
 
       // 4. The sub-agent runs the same bounded loop as the analyst.
       const result = await this.opts.runLoop({
         model,
-        role: 'subagent',
-        system: [{ text: buildSubAgentSystem(skill, tools.map((t) => t.name)), stable: true }],
-        messages: [{ role: 'user', content: buildSubAgentMessage(spec, summaries, files) }],
+        role: synthesis ? 'synthesis' : 'subagent',
+        system,
+        messages: [{ role: 'user', content: brief }],
         tools,
         toolContext: made.context,
         maxRounds: this.opts.maxRounds ?? 12,
@@ -391,13 +399,52 @@ export class TaskExecutor<T extends NamedTool = NamedTool, C = unknown> {
         return;
       }
 
-      // 5. Full output to /session/results/<id>.md; SUMMARY for collect and dependants.
+      // 5. A synthesis: its YAML read (one repair call at most) and its updates written, each outcome reported.
+      let output = result.text;
+      let rounds = result.rounds;
+      let memoryLine = '';
+      if (synthesis) {
+        try {
+          const done = await completeSynthesis({
+            text: output,
+            repair: async (problem) => {
+              this.store.event(sessionId, spec.id, this.iso(), 'synthesis_repair', problem);
+              const messages = [{ role: 'user' as const, content: brief }, { role: 'assistant' as const, content: output }, { role: 'user' as const, content: synthesisRepairMessage(problem) }];
+              const answer = await model.call({ role: 'synthesis', system, messages, maxTokens: this.opts.maxTokensPerCall ?? 4096, signal });
+              this.addUsage(l, answer.usage, ++rounds);
+              return answer.text;
+            },
+            files,
+            today: this.iso().slice(0, 10),
+            write: async (w) => {
+              signal.throwIfAborted();
+              const out = this.opts.writeSynthesis
+                ? await this.opts.writeSynthesis({ sessionId, taskId: spec.id, write: w, signal })
+                : { ok: false, message: 'Not written — memory writes are not connected in this run.' };
+              this.store.event(sessionId, spec.id, this.iso(), out.ok ? 'memory_written' : 'memory_refused', `${w.summary}: ${out.message}`.slice(0, 2000));
+              return out;
+            },
+            actor: `subagent:${spec.id}`,
+          });
+          output = done.text;
+          memoryLine = done.line;
+        } catch (e) {
+          if (!(e instanceof SynthesisContractError)) throw e;
+          this.finish(l, {
+            status: 'failed', failure: 'output', rounds,
+            error: `The synthesis's YAML could not be read, even after one repair: ${e.message} Nothing was written to memory. Retry the task; the retry's notes carry this error.`,
+          }, 'failed');
+          return;
+        }
+      }
+
+      // 6. Full output to /session/results/<id>.md; SUMMARY for collect and dependants.
       const resultPath = `/session/results/${spec.id}.md`;
-      await files.writeFile(resultPath, result.text, { actor: `subagent:${spec.id}`, taskId: spec.id });
-      const summary = extractOutputSummary(result.text);
+      await files.writeFile(resultPath, output, { actor: `subagent:${spec.id}`, taskId: spec.id });
+      const summary = [extractOutputSummary(output), memoryLine].filter(Boolean).join('\n');
       this.update(l, { resultPath, summary }, { kind: 'output_saved', detail: resultPath });
 
-      // 6. Validation (standard or contrastive) against the skill's Eval Criteria.
+      // 7. Validation (standard or contrastive) against the skill's Eval Criteria.
       let validation = null;
       if (spec.validate || spec.validateContrastive) {
         const contrastive = spec.validateContrastive;
@@ -406,7 +453,7 @@ export class TaskExecutor<T extends NamedTool = NamedTool, C = unknown> {
           const answer = await model.call({
             role: contrastive ? 'contrastive' : 'validation',
             system: contrastive ? CONTRASTIVE_VALIDATION_PROMPT : STANDARD_VALIDATION_PROMPT,
-            messages: [{ role: 'user', content: validationUserMessage(spec.objective, skillSection(skill.body, 'Eval Criteria') ?? '', result.text) }],
+            messages: [{ role: 'user', content: validationUserMessage(spec.objective, skillSection(skill.body, 'Eval Criteria') ?? '', output) }],
             maxTokens: 800,
             signal,
           });
@@ -417,7 +464,7 @@ export class TaskExecutor<T extends NamedTool = NamedTool, C = unknown> {
           validation = { contrastive, verdict: 'unclear' as const, feedback: `Validation could not run: ${(e as Error).message}`, counterargument: '', raw: '' };
         }
       }
-      this.finish(l, { status: 'ok', validation, rounds: result.rounds }, 'finished', validation ? `verdict ${validation.verdict}` : '');
+      this.finish(l, { status: 'ok', validation, rounds }, 'finished', validation ? `verdict ${validation.verdict}` : '');
     } catch (e) {
       if (l.settled) return; // cancelled or stopped by a budget: already recorded
       if (l.stopReason) return this.stop(l, l.stopReason);

@@ -21,12 +21,24 @@ export {
   SYNTHESIS_BLOCKS,
   viewUpdateSchema,
   expressionImplicationSchema,
+  newExpressionSchema,
+  processKnowledgeSchema,
   type SynthesisBlock,
   type SynthesisContract,
   type ViewUpdate,
   type ExpressionImplication,
+  type NewExpression,
+  type NewProcessKnowledge,
   type ProposedMemoryUpdate,
 } from './synthesis';
+export {
+  completeSynthesis,
+  synthesisRepairMessage,
+  synthesisReport,
+  type SynthesisWrite,
+  type SynthesisWriteOutcome,
+  type SynthesisWriter,
+} from './synthesis-step';
 export {
   Reviewer,
   ReviewLedger,

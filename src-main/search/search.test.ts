@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ForgeFS } from '../fs';
 import { Store } from '../store';
-import { HashNgramEmbedder } from './hash-embedder';
+import { l2normalize, type Embedder } from './embedder';
+import { HashNgramEmbedder, tokenize } from './hash-embedder';
 import { OpenAICompatibleEmbedder } from './http-embedder';
 import { SearchIndex } from './search-index';
 
@@ -261,5 +262,67 @@ describe('switching embedders', () => {
     expect(index.status()).toMatchObject({ stale: false, indexed: 5, dims: 256 });
     const r = await index.search({ scope: '/memory/', query: 'credit spreads 3' });
     expect(r.results[0].vector).toBeGreaterThan(0);
+  });
+});
+
+/**
+ * An embedder with known meaning: each word maps to a concept (central bank, easing, copper ...),
+ * so "central bank loosening" means "Fed cuts" while sharing no word or stem with it. Words it
+ * does not know carry no meaning at all, so they can be found by keyword only.
+ */
+class ConceptEmbedder implements Embedder {
+  readonly id = 'test-concepts-16';
+  readonly dims = 16;
+  private static readonly concepts: Record<string, number> = {
+    fed: 0, federal: 0, central: 0, bank: 0, fomc: 0,
+    cuts: 1, cut: 1, easing: 1, loosening: 1, dovish: 1,
+    curve: 2, steepener: 2, steepens: 2, '2s10s': 2,
+    copper: 3, lme: 3, metals: 3, inventories: 3,
+    china: 4, stimulus: 4, beijing: 4,
+    oil: 5, brent: 5, crude: 5,
+  };
+
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    return texts.map((text) => {
+      const v = new Float32Array(this.dims);
+      for (const w of tokenize(text)) {
+        const c = ConceptEmbedder.concepts[w];
+        if (c !== undefined) v[c] += 1;
+      }
+      return l2normalize(v);
+    });
+  }
+}
+
+describe('hybrid search needs both halves', () => {
+  async function seeded() {
+    const index = new SearchIndex(store.db, new ConceptEmbedder());
+    const fs = fsWith(index);
+    await fs.writeFile('/memory/views/V-001.md', view('V-001', 'Curve steepener into Fed cuts', 'active', '2s10s steepens as the Fed cuts.'), pm);
+    await fs.writeFile('/memory/views/V-002.md', view('V-002', 'Long copper on China stimulus', 'active', 'LME inventories falling.'), pm);
+    // Written last, so with every score tied it would come last: only its keyword lifts it.
+    await fs.writeFile('/memory/views/V-003.md', view('V-003', 'Brent backwardation', 'active', 'Backwardation in Brent deepens.'), pm);
+    return index;
+  }
+
+  it('finds the Fed-cuts View from a paraphrase that shares no word with it, which keyword search alone cannot', async () => {
+    const index = await seeded();
+    const query = 'central bank loosening';
+    const keywordOnly = await index.search({ scope: '/memory/views/', query, mode: 'keyword' });
+    expect(keywordOnly.results.map((x) => x.id)).not.toContain('V-001'); // no shared word or stem
+    const hybrid = await index.search({ scope: '/memory/views/', query, maxResults: 3 });
+    expect(hybrid.results[0].id).toBe('V-001'); // the vector half found it
+    expect(hybrid.results[0].vector).toBeGreaterThan(0.5);
+    expect(hybrid.results[0].keyword).toBe(0);
+  });
+
+  it('finds a record by a word the embedder does not understand, which vector search alone cannot', async () => {
+    const index = await seeded();
+    const query = 'backwardation';
+    const vectorOnly = await index.search({ scope: '/memory/views/', query, mode: 'vector', maxResults: 3 });
+    expect(vectorOnly.results.every((x) => x.vector === 0)).toBe(true); // the word means nothing to it
+    const hybrid = await index.search({ scope: '/memory/views/', query, maxResults: 3 });
+    expect(hybrid.results[0].id).toBe('V-003'); // the keyword half found it
+    expect(hybrid.results[0].keyword).toBe(1);
   });
 });

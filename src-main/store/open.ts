@@ -1,8 +1,7 @@
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
-import { closeSync, openSync } from 'node:fs';
 import { AppError } from '../common/errors';
-import { makePrivate } from '../common/private-files';
+import { createPrivateFile, makePrivate } from '../common/private-files';
 import { migrations, type Migration } from './migrations';
 
 export type Db = Database.Database;
@@ -29,10 +28,7 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
   // SQLite would create the file 0644 (less the umask): create it owner-only first, and tighten
   // a database an older version left readable. SQLite gives the -wal and -shm files it creates
   // the database file's mode.
-  if (onDisk) {
-    closeSync(openSync(path, 'a', 0o600));
-    makePrivate(path);
-  }
+  if (onDisk) createPrivateFile(path);
   const db = new Database(path, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   try {
     db.pragma('busy_timeout = 10000');

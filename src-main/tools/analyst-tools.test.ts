@@ -79,10 +79,17 @@ describe('read', () => {
 
 describe('search', () => {
   it('finds the View about Fed cuts by meaning and shows its header', async () => {
-    const r = await call('search', { scope: '/memory/views/', query: 'Federal Reserve cutting rates', max_results: 3 });
+    // No word of the query is a word (or Porter stem) of V-001, so the keyword half cannot find it;
+    // the default embedder's character n-grams (Fed/Federal, labour/labor, softening/softness,
+    // inflation/disinflation) can. Were the vector half off, the PM would get nothing back.
+    const query = 'Federal labor softness disinflation';
+    const keywordOnly = await t.index.search({ scope: '/memory/views/', query, maxResults: 3, mode: 'keyword' });
+    expect(keywordOnly.results.map((h) => h.id)).not.toContain('V-001');
+    const r = await call('search', { scope: '/memory/views/', query, max_results: 3 });
     expect(r.isError).toBeFalsy();
-    expect(r.content).toMatch(/^Search: 'Federal Reserve cutting rates' in \/memory\/views\//);
-    expect(r.content).toContain('/memory/views/V-001.md');
+    expect(r.content).toMatch(/^Search: 'Federal labor softness disinflation' in \/memory\/views\//);
+    expect(/\n\n {2}\[\d\.\d\d\] (\S+)/.exec(r.content)?.[1]).toBe('/memory/views/V-001.md'); // ranked first
+    expect(r.content).toContain('# V-001 — Fed cuts twice more before the ECB moves again');
   });
 });
 

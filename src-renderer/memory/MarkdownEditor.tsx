@@ -67,7 +67,7 @@ export function MarkdownEditor(props: {
         ed.onDidChangeModelContent(() => latest.current.onChange(ed.getValue()));
         ed.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => latest.current.onSave());
         // A new record starts with the cursor after `# new — `, where its title goes.
-        ed.setPosition({ lineNumber: 1, column: ed.getModel()!.getLineMaxColumn(1) });
+        ed.setPosition({ lineNumber: 1, column: ed.getModel()?.getLineMaxColumn(1) ?? 1 });
         ed.focus();
         observer = new MutationObserver(() => monaco.editor.setTheme(currentTheme()));
         observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
@@ -87,7 +87,7 @@ export function MarkdownEditor(props: {
 
   // A reload (after a conflict) replaces the text; the PM's own typing is already in the model.
   useEffect(() => {
-    const model = editor.current?.getModel();
+    const model = engine === 'monaco' ? editor.current?.getModel() : null;
     if (model && model.getValue() !== props.value) model.setValue(props.value);
   }, [props.value, engine]);
 
@@ -96,7 +96,7 @@ export function MarkdownEditor(props: {
     const ed = editor.current;
     const monaco = api.current;
     const model = ed?.getModel();
-    if (!ed || !monaco || !model) return;
+    if (engine !== 'monaco' || !ed || !monaco || !model) return;
     const p = props.problem;
     const line = p && Math.min(Math.max(1, p.line), model.getLineCount());
     monaco.editor.setModelMarkers(

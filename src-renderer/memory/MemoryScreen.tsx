@@ -46,7 +46,9 @@ export function MemoryScreen(props: {
   /** The editor, when open: on a record (`path`) or on a new one (`path: null`). */
   const [editing, setEditing] = useState<{ path: string | null } | null>(null);
   const unsaved = useRef(false);
-  const noteDirty = useCallback((dirty: boolean) => void (unsaved.current = dirty), []);
+  const noteDirty = useCallback((dirty: boolean) => {
+    unsaved.current = dirty;
+  }, []);
 
   // "/" jumps to the search box from anywhere on the screen, as in most mail and chat apps.
   useEffect(() => {
@@ -106,7 +108,10 @@ export function MemoryScreen(props: {
   const selectPath = (path: string) =>
     select(path.startsWith(props.folder) && !path.slice(props.folder.length).includes('/') ? path.slice(props.folder.length) : path);
   // Back/forward to another record closes the editor too.
+  const shownPath = useRef(selectedPath);
   useEffect(() => {
+    if (shownPath.current === selectedPath) return;
+    shownPath.current = selectedPath;
     unsaved.current = false;
     setEditing(null);
   }, [selectedPath]);

@@ -31,6 +31,7 @@ export function RecordEditor(props: {
   const client = useClient();
   const queryClient = useQueryClient();
   const save = useProcedureMutation('memory/write');
+  const { reset: clearSaveError } = save;
   const [text, setText] = useState(() => (props.path ? '' : recordTemplate(props.kind)));
   const [original, setOriginal] = useState(text);
   const [loaded, setLoaded] = useState<Loaded>(props.path ? { state: 'loading' } : { state: 'ready', version: null });
@@ -46,12 +47,11 @@ export function RecordEditor(props: {
       setText(r.content);
       setOriginal(r.content);
       setLoaded({ state: 'ready', version: r.record?.version ?? null });
-      save.reset();
+      clearSaveError();
     } catch (error) {
       setLoaded({ state: 'failed', error });
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- `save` is stable enough; reset only clears its last error
-  }, [client, props.path]);
+  }, [client, props.path, clearSaveError]);
   useEffect(() => void load(), [load]);
 
   const dirty = text !== original;
@@ -117,7 +117,6 @@ export function RecordEditor(props: {
         {conflict && (
           <ErrorPanel error={err} testId="editor-conflict">
             {' '}
-            Someone else changed this {noun} since you opened it.{' '}
             <button type="button" className="button small" data-testid="editor-reload" onClick={() => void load()}>
               Reload (drops your changes)
             </button>

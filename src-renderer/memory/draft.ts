@@ -55,7 +55,7 @@ export function blockedLimits(err: unknown): Violation[] {
   if (!isApiError(err) || err.code !== 'guardrail_violation') return [];
   return err.issues
     .filter((i) => i.path[0] === 'guardrails' && i.path.length >= 4)
-    .map((i) => ({ rule: String(i.path[1]), actual: i.path[2]!, limit: i.path[3]!, message: i.message }));
+    .map((i) => ({ rule: String(i.path[1]), actual: i.path[2] ?? '', limit: i.path[3] ?? '', message: i.message }));
 }
 
 /** The file name a saved path is opened by on its screen (`/memory/views/V-007.md` → `V-007.md`). */

@@ -7,6 +7,7 @@ import { modelRoleInfo } from './models';
 import { draftFrom, draftValue, patchFrom, sameDraft, withValue, type DraftField } from './form';
 import { SecretsSection } from './SecretsSection';
 import { SearchIndexCard } from './SearchIndexCard';
+import { SkillScriptsSection } from './SkillScriptsSection';
 
 type SettingsView = ProcedureOutput<'settings/get'>;
 
@@ -27,7 +28,7 @@ export function SettingsScreen() {
     <section className="screen screen-scroll" data-testid="screen-settings" aria-labelledby="title-settings">
       <header className="screen-header">
         <h1 id="title-settings">Settings</h1>
-        <p className="screen-purpose">Appearance, your profile, the model connection, search weights and API keys.</p>
+        <p className="screen-purpose">Appearance, your profile, the model connection, search weights, API keys and which skills may run scripts.</p>
       </header>
       {query.isPending && <p className="muted">Loading settings…</p>}
       {query.isError && (
@@ -40,6 +41,7 @@ export function SettingsScreen() {
           <SettingsForm view={query.data} />
           <SecretsSection view={query.data} />
           <SearchIndexCard />
+          <SkillScriptsSection />
         </>
       )}
       {info.data && (

@@ -52,6 +52,15 @@ export function SkillDetail(props: { skill: SkillView; path: string; onOpenFile:
           {skill.allowedTools.length ? skill.allowedTools.map((t) => <span key={t} className="chip">{t}</span>) : <span className="muted">none</span>}
         </div>
         {skill.compatibility && <p className="muted skill-compat">Needs: {skill.compatibility}</p>}
+        {skill.scriptPermission !== 'none' && (
+          <p className="muted skill-scripts-permission" data-testid="skill-script-permission">
+            {skill.scriptPermission === 'allowed'
+              ? 'Its Python and shell scripts may run, sandboxed (no network, writes only to a scratch folder).'
+              : 'Its Python and shell scripts will be refused until you allow them'}
+            {skill.scriptPermission === 'allowed' ? ' Change this in ' : ' in '}
+            <a href="#/settings">Settings → Skills</a>.
+          </p>
+        )}
         {skill.problems.length > 0 && (
           <div className={`skill-problems ${errors.length ? 'has-errors' : ''}`} role={errors.length ? 'alert' : 'status'} data-testid="skill-problems">
             <strong>

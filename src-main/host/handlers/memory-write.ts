@@ -83,10 +83,10 @@ export async function writeAsPm(fs: ForgeFS, input: PmWriteInput, limits: Guardr
   if (route.root !== 'memory' || route.kind !== 'record') {
     throw new InvalidInputError(`${path} is not a record; write /memory/views/new.md or /memory/expressions/new.md to create one, or an existing record's path to edit it.`);
   }
-  const info = categoryInfo(route.category)!;
+  const info = categoryInfo(route.category);
   // Only versioned categories: an edit must be checkable against the version it started from.
-  if (!info.versioned) {
-    throw new InvalidInputError(`${info.noun}s are written by the analyst; here you can create and edit Views and Expressions.`);
+  if (!info?.versioned) {
+    throw new InvalidInputError(`${info?.noun ?? route.category}s are written by the analyst; here you can create and edit Views and Expressions.`);
   }
   const isNew = route.id === null;
   const opened = isNew ? null : recordVersion(fs, path);
@@ -97,7 +97,7 @@ export async function writeAsPm(fs: ForgeFS, input: PmWriteInput, limits: Guardr
     new ConflictError(
       `${route.id} was changed by someone else since you opened it (you edited version ${input.expectedVersion ?? opened}; it is now version ${current}). Reload it to see the changes, then edit again.`,
     );
-  if (!isNew && input.expectedVersion !== undefined && input.expectedVersion !== opened) throw stale(opened!);
+  if (opened !== null && input.expectedVersion !== undefined && input.expectedVersion !== opened) throw stale(opened);
 
   const doc = parseDraft(input.content, isNew ? `${info.prefix}-000` : null);
   if (!isNew && doc.id !== route.id) {
@@ -109,7 +109,7 @@ export async function writeAsPm(fs: ForgeFS, input: PmWriteInput, limits: Guardr
   let note: string | null = null;
   if (route.category === 'expressions') {
     const previous = isNew ? '' : (fs.recordInfo(path)?.status ?? '');
-    if (previous && previous !== 'proposed') throw notEditable(route.id!, previous);
+    if (previous && previous !== 'proposed') throw notEditable(doc.id, previous);
     // The write pipeline lets the PM write any status; this door only proposes (see the module note).
     const claimed = statusOf(doc);
     const stamped = STAMPS.filter((k) => k in doc.header);
@@ -138,7 +138,7 @@ export async function writeAsPm(fs: ForgeFS, input: PmWriteInput, limits: Guardr
   const written = out.path ?? path;
   return {
     path: written,
-    id: out.id ?? route.id!,
+    id: out.id ?? route.id ?? doc.id,
     version: recordVersion(fs, written) ?? 1,
     status: out.status ?? null,
     message: note ? `${out.message}\n${note}` : out.message,

@@ -1,6 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EnvSecretStore } from '../../config/secrets';
 import { createCore, type Core } from '../core';
@@ -17,6 +18,8 @@ const bundled = [
   'scenario-analysis',
   'view-validation',
 ];
+
+const PUBLISHED = fileURLToPath(new URL('../../skills/fixtures/published-skills/csv-insights', import.meta.url));
 
 let dataDir: string;
 let outside: string;
@@ -35,6 +38,12 @@ beforeAll(() => {
   );
   writeFileSync(join(broken, 'references', 'notes.md'), '# Notes\nStill readable.\n');
   symlinkSync(join(outside, 'secret.txt'), join(broken, 'references', 'escape.md'));
+  // A skill nobody could use even in lenient mode: its frontmatter names nothing and describes nothing.
+  const unusable = join(dataDir, 'skills', 'unusable-skill');
+  mkdirSync(unusable, { recursive: true });
+  writeFileSync(join(unusable, 'SKILL.md'), ['---', 'license: MIT', '---', '', '# Unusable', ''].join('\n'));
+  // A published skill dropped in as downloaded: Python and shell scripts, which need the PM's permission.
+  cpSync(PUBLISHED, join(dataDir, 'skills', 'csv-insights'), { recursive: true });
   core = createCore({ dataDir, mode: 'test', secrets: new EnvSecretStore({}) });
 });
 
@@ -72,24 +81,32 @@ describe('skills API', () => {
     expect(skills.flatMap((s) => Object.values(s.files).flat()).some((f) => f.path === 'SKILL.md')).toBe(false);
   });
 
-  it('shows a skill with a broken frontmatter with each problem named by file and field', async () => {
+  it('loads a skill that only bends the standard (lenient mode), listing each warning by file and field', async () => {
     const { skills } = await value(core.invoke('skills/list', {}));
-    const broken = skills.find((s) => s.name === 'broken-skill')!;
-    expect(broken).toBeDefined();
-    expect(broken.valid).toBe(false);
-    expect(broken.state).toBe('errors');
-    const fields = broken.problems.map((p) => [p.file, p.field, p.severity]);
-    expect(fields).toEqual(
-      expect.arrayContaining([
-        ['SKILL.md', 'name', 'error'],
-        ['SKILL.md', 'description', 'error'],
-        // lenient mode: an unknown key is a warning, not an error
-        ['SKILL.md', 'owner', 'warning'],
-      ]),
-    );
+    const bent = skills.find((s) => s.name === 'broken-skill')!;
+    expect(bent).toBeDefined();
+    expect(bent.valid).toBe(true);
+    expect(bent.state).toBe('warnings');
+    expect(bent.problems.map((p) => [p.file, p.field, p.severity])).toEqual([
+      ['SKILL.md', 'name', 'warning'], // capitals and an underscore
+      ['SKILL.md', 'name', 'warning'], // differs from the folder
+      ['SKILL.md', 'description', 'warning'], // angle brackets
+      ['SKILL.md', 'owner', 'warning'], // not a field of the standard
+    ]);
+    expect(bent.description).toBe('Checks ‹things›');
     // Never an absolute path from the PM's disk in what the screen shows.
-    expect(broken.problems.every((p) => !p.file.startsWith('/'))).toBe(true);
-    expect(broken.files.references.map((f) => f.path)).toEqual(['references/notes.md']);
+    expect(bent.problems.every((p) => !p.file.startsWith('/'))).toBe(true);
+    expect(bent.files.references.map((f) => f.path)).toEqual(['references/notes.md']);
+  });
+
+  it('still shows a skill nobody could use as errors, naming file and field', async () => {
+    const { skills } = await value(core.invoke('skills/list', {}));
+    const unusable = skills.find((s) => s.name === 'unusable-skill')!;
+    expect(unusable.state).toBe('errors');
+    expect(unusable.problems.map((p) => [p.file, p.field, p.severity])).toEqual([
+      ['SKILL.md', 'name', 'error'],
+      ['SKILL.md', 'description', 'error'],
+    ]);
   });
 
   it('opens SKILL.md and a reference of a skill as text', async () => {
@@ -128,5 +145,43 @@ describe('skills API', () => {
     const r = await core.invoke('skills/read', { name: 'broken-skill', path: 'references/huge.md' });
     expect(r.ok ? 'ok' : r.error.code).toBe('too_large');
     rmSync(big);
+  });
+
+  it('groups a published skill\'s files and says its Python and shell scripts are not allowed until the PM allows them', async () => {
+    const { skills } = await value(core.invoke('skills/list', {}));
+    const csv = skills.find((s) => s.name === 'csv-insights')!;
+    expect(csv.state).toBe('valid');
+    expect(csv.scriptPermission).toBe('not-allowed');
+    expect(csv.files.scripts.map((f) => f.path)).toEqual(['scripts/csvtool', 'scripts/lib/stats.py', 'scripts/summarize.py', 'scripts/word_count.sh']);
+    expect(csv.files.references.map((f) => f.path)).toEqual(['advanced.md', 'reference/formats.md']);
+    expect(csv.files.assets.map((f) => f.path)).toContain('scripts/README.md');
+    // Forge's own skills have .mjs scripts only: nothing to allow.
+    expect(skills.find((s) => s.name === 'expression-design')!.scriptPermission).toBe('none');
+  });
+
+  it('allows a skill to run its scripts, saves that in the settings file, and takes it back', async () => {
+    const events: string[] = [];
+    const off = core.context.events.subscribe((m) => events.push(m.event));
+    try {
+      const allowed = await value(core.invoke('skills/allow-scripts', { name: 'csv-insights', allow: true }));
+      expect(allowed.scriptPermission).toBe('allowed');
+      expect(JSON.parse(readFileSync(join(dataDir, 'settings.json'), 'utf8')).allowedSkillScripts).toEqual(['csv-insights']);
+      expect((await value(core.invoke('settings/get', {}))).settings.allowedSkillScripts).toEqual(['csv-insights']);
+      const listed = (await value(core.invoke('skills/list', {}))).skills.find((s) => s.name === 'csv-insights')!;
+      expect(listed.scriptPermission).toBe('allowed');
+      expect(events).toEqual(['settings/changed', 'skills/changed']);
+
+      // A later save of the General settings form (which never sends this field) keeps the permission.
+      await value(core.invoke('settings/set', { settings: { displayName: 'Dana' } }));
+      expect((await value(core.invoke('settings/get', {}))).settings.allowedSkillScripts).toEqual(['csv-insights']);
+
+      const revoked = await value(core.invoke('skills/allow-scripts', { name: 'csv-insights', allow: false }));
+      expect(revoked.scriptPermission).toBe('not-allowed');
+      expect(JSON.parse(readFileSync(join(dataDir, 'settings.json'), 'utf8')).allowedSkillScripts).toEqual([]);
+    } finally {
+      off();
+    }
+    const missing = await core.invoke('skills/allow-scripts', { name: 'no-such-skill', allow: true });
+    expect(missing.ok ? 'ok' : missing.error.code).toBe('not_found');
   });
 });
