@@ -163,6 +163,9 @@ async function main(): Promise<void> {
     ratio: round(naiveP50 / listP50, 1),
     writes_per_s: writesPerS,
     bytes_per_1000: bytesPer1000,
+    // Both ways of answering the query must agree, or the speed-up compares different answers.
+    list_matches: listing.total,
+    naive_matches: naiveCount,
   });
 }
 

@@ -32,7 +32,15 @@ test('the PM creates a View, edits it to version 2, and sees a broken line marke
   const title = 'Term premium rebuilds in long-end USD';
   await replaceText(
     page,
-    [`# new — ${title}`, 'status: active', 'confidence: 0.6', 'scope: US rates', '---', '## SUMMARY', 'Supply and fading QT demand push the 10y term premium up.'].join('\n'),
+    [
+      `# new — ${title}`,
+      'status: active',
+      'confidence: 0.6',
+      'scope: US rates',
+      '---',
+      '## SUMMARY',
+      'Supply and fading QT demand push the 10y term premium up.',
+    ].join('\n'),
   );
   await page.getByTestId('editor-save').click();
 
@@ -52,7 +60,15 @@ test('the PM creates a View, edits it to version 2, and sees a broken line marke
   await expect(editor.locator('.monaco-editor .view-lines')).toContainText('confidence: 0.6', { timeout: 20_000 });
   await replaceText(
     page,
-    [`# V-007 — ${title}`, 'status: active', 'confidence: 0.35', 'scope: US rates', '---', '## SUMMARY', 'Supply is absorbed better than feared; less conviction.'].join('\n'),
+    [
+      `# V-007 — ${title}`,
+      'status: active',
+      'confidence: 0.35',
+      'scope: US rates',
+      '---',
+      '## SUMMARY',
+      'Supply is absorbed better than feared; less conviction.',
+    ].join('\n'),
   );
   await page.getByTestId('editor-save').click();
   await expect(record.getByTestId('record-version')).toHaveText('version 2');

@@ -1,6 +1,9 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect, screenshotDir, test } from './fixtures';
+
+const PUBLISHED = fileURLToPath(new URL('../src-main/skills/fixtures/published-skills/csv-insights', import.meta.url));
 
 const bundled = [
   'attention-allocation',
@@ -68,7 +71,8 @@ test('the Skills screen lists the ten skills and opens SKILL.md and a reference 
 test('a skill with a broken frontmatter is listed with its problems by file and field', async ({ page, forge }) => {
   const dir = join(forge.dataDir, 'skills', 'broken-demo');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'SKILL.md'), ['---', 'name: Broken_Demo', 'description: Checks <things>', '---', '', '# Broken', ''].join('\n'));
+  // Unusable even in lenient mode: neither a name nor a description (a bent name alone would only warn).
+  writeFileSync(join(dir, 'SKILL.md'), ['---', 'name: ""', 'description: ""', 'owner: Broken_Demo', '---', '', '# Broken', ''].join('\n'));
 
   await page.goto(`${forge.url}#/skills`);
   const row = page.locator('[data-testid="skill-row"][data-name="broken-demo"]');
@@ -89,4 +93,30 @@ test('a skill with a broken frontmatter is listed with its problems by file and 
   await list.locator('li', { hasText: 'description' }).getByRole('button', { name: 'SKILL.md' }).click();
   await expect(page.getByTestId('skill-editor').locator('.line-numbers.active-line-number')).toHaveText('3');
   await page.screenshot({ path: join(screenshotDir, 'skills-invalid.png') });
+});
+
+test('a published skill dropped into the skills folder loads, and Settings → Skills allows its Python scripts', async ({ page, forge }) => {
+  cpSync(PUBLISHED, join(forge.dataDir, 'skills', 'csv-insights'), { recursive: true });
+  await page.goto(`${forge.url}#/skills`);
+  const row = page.locator('[data-testid="skill-row"][data-name="csv-insights"]');
+  await expect(async () => {
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await expect(row).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
+  await expect(row).toHaveAttribute('data-state', 'valid');
+  await row.click();
+  await expect(page.getByTestId('skill-script-permission')).toContainText('refused until you allow them');
+
+  await page.goto(`${forge.url}#/settings`);
+  const toggle = page.locator('[data-testid="skill-scripts-row"][data-name="csv-insights"]').getByTestId('skill-allow-scripts');
+  await expect(toggle).not.toBeChecked();
+  // Forge's own skills run Node modules only: nothing to allow, so no switch.
+  await expect(page.locator('[data-testid="skill-scripts-row"][data-name="expression-design"]').getByTestId('skill-allow-scripts')).toHaveCount(0);
+  await toggle.check();
+  await expect(toggle).toBeChecked();
+  await expect.poll(() => JSON.parse(readFileSync(join(forge.dataDir, 'settings.json'), 'utf8')).allowedSkillScripts).toEqual(['csv-insights']);
+  await page.screenshot({ path: join(screenshotDir, 'settings-skills.png') });
+
+  await page.goto(`${forge.url}#/skills/csv-insights`);
+  await expect(page.getByTestId('skill-script-permission')).toContainText('may run, sandboxed');
 });

@@ -1,6 +1,6 @@
 import { isAppError } from '../common/errors';
 import type { ReviewLedger, Reviewer, SynthesisWriter } from '../executor';
-import type { ForgeFS } from '../fs';
+import type { ForgeFS, WriteContext } from '../fs';
 import type { GuardrailLimits } from '../guardrails';
 import { applyWrite, type WriteOutcome } from '../tools';
 
@@ -24,7 +24,7 @@ export interface SynthesisWriterOptions {
  */
 export function synthesisWriter(o: SynthesisWriterOptions): SynthesisWriter {
   return async ({ sessionId, taskId, write, signal }) => {
-    const writer = { actor: `subagent:${taskId}`, sessionId, taskId };
+    const writer: WriteContext = { actor: `subagent:${taskId}`, sessionId, taskId };
     let unreviewed = false;
     const attempt = (): Promise<WriteOutcome> =>
       applyWrite(o.fs, write.path, write.content, writer, {

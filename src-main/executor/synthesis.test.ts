@@ -73,7 +73,7 @@ describe('synthesis output contract', () => {
   });
 
   it('accepts [] when nothing is affected', () => {
-    expect(parseSynthesis(synthesis('[]', '[]'))).toEqual({ viewUpdates: [], expressionImplications: [] });
+    expect(parseSynthesis(synthesis('[]', '[]'))).toEqual({ viewUpdates: [], expressionImplications: [], newExpressions: [], processKnowledge: [] });
   });
 
   it('parses the skill\'s own template example once its placeholders are filled', () => {
@@ -114,6 +114,37 @@ describe('synthesis output contract', () => {
     const broken = errorOf(synthesis('- view_id: V-001\n  prior_confidence: [0.7', '[]'));
     expect(broken.block).toBe('VIEW UPDATES');
     expect(broken.message).toContain('does not parse');
+  });
+
+  it('reads the optional NEW EXPRESSIONS and PROCESS KNOWLEDGE blocks, and names a bad field in them', () => {
+    const extra = `${synthesis('[]', '[]')}
+## NEW EXPRESSIONS
+\`\`\`yaml
+- title: "Pay 10y SOFR into supply"
+  view_id: V-002
+  instrument: "USD 10y SOFR swap (pay fixed)"
+  notional: 5
+  max_loss_pct: 0.4
+  duration_impact: -0.3
+  rationale: "Supply pressure lifts term premium."
+\`\`\`
+
+## PROCESS KNOWLEDGE
+\`\`\`yaml
+- title: "Check auction calendars before sizing duration"
+  lesson: "Two of three losing duration trades entered the week of a heavy auction."
+  category: sizing
+\`\`\`
+`;
+    const c = parseSynthesis(extra);
+    expect(c.newExpressions).toEqual([
+      { title: 'Pay 10y SOFR into supply', view_id: 'V-002', instrument: 'USD 10y SOFR swap (pay fixed)', notional: 5, max_loss_pct: 0.4, duration_impact: -0.3, rationale: 'Supply pressure lifts term premium.', exit_rules: '' },
+    ]);
+    expect(c.processKnowledge).toEqual([{ title: 'Check auction calendars before sizing duration', lesson: 'Two of three losing duration trades entered the week of a heavy auction.', category: 'sizing', weight: 0.3 }]);
+    const bad = errorOf(extra.replace('notional: 5', 'notional: lots'));
+    expect([bad.block, bad.field]).toEqual(['NEW EXPRESSIONS', '[0].notional']);
+    const badPk = errorOf(extra.replace('category: sizing', 'category: Sizing Rules'));
+    expect([badPk.block, badPk.field]).toEqual(['PROCESS KNOWLEDGE', '[0].category']);
   });
 
   describe('as proposed memory updates', () => {

@@ -114,10 +114,13 @@ export function parseSkillFile(text: string, file: string, folderName: string, m
       warn(field, `should be a string; read as "${String(v)}" (quote it in the YAML)`);
       return String(v);
     }
-    (lenient ? warn : err)(field, 'must be a string');
+    if (!lenient) err(field, 'must be a string'); // lenient: reported below, with what is used instead
     return null;
   };
-  const missing = (field: 'name' | 'description') => (fm[field] === undefined || fm[field] === null ? 'is required' : 'must not be empty');
+  const missing = (field: 'name' | 'description') => {
+    const v = fm[field];
+    return v === undefined || v === null ? 'is required' : typeof v === 'string' ? 'must not be empty' : 'must be a string';
+  };
   const hasError = (field: string) => problems.some((p) => p.field === field && p.severity === 'error');
 
   const name = textField('name');

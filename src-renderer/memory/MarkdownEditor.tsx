@@ -28,13 +28,7 @@ export interface LineProblem {
  * An editable markdown box for one record: Monaco when it loads (a problem is marked on its
  * line), a plain textarea when it cannot, so the PM can still write. Ctrl/Cmd+S saves.
  */
-export function MarkdownEditor(props: {
-  value: string;
-  onChange: (text: string) => void;
-  onSave: () => void;
-  problem: LineProblem | null;
-  label: string;
-}) {
+export function MarkdownEditor(props: { value: string; onChange: (text: string) => void; onSave: () => void; problem: LineProblem | null; label: string }) {
   const host = useRef<HTMLDivElement>(null);
   const editor = useRef<Monaco.editor.IStandaloneCodeEditor | null>(null);
   const api = useRef<MonacoApi | null>(null);
@@ -103,7 +97,16 @@ export function MarkdownEditor(props: {
       model,
       'forge',
       p && line
-        ? [{ severity: monaco.MarkerSeverity.Error, message: p.message, startLineNumber: line, startColumn: 1, endLineNumber: line, endColumn: model.getLineMaxColumn(line) }]
+        ? [
+            {
+              severity: monaco.MarkerSeverity.Error,
+              message: p.message,
+              startLineNumber: line,
+              startColumn: 1,
+              endLineNumber: line,
+              endColumn: model.getLineMaxColumn(line),
+            },
+          ]
         : [],
     );
     if (line) ed.revealLineInCenterIfOutsideViewport(line);

@@ -125,17 +125,18 @@ export function RecordEditor(props: {
         {err && line === null && limits.length === 0 && !conflict && <ErrorPanel error={err} testId="editor-error" />}
         {loaded.state === 'failed' && <ErrorPanel error={loaded.error} onRetry={() => void load()} />}
       </div>
-      {loaded.state !== 'failed' && (loaded.state === 'ready' ? (
-        <MarkdownEditor
-          value={text}
-          onChange={setText}
-          onSave={doSave}
-          problem={line !== null && err ? { line, message: readableMessage(err) } : null}
-          label={`${title}: the record's markdown`}
-        />
-      ) : (
-        <p className="muted pad">Opening…</p>
-      ))}
+      {loaded.state !== 'failed' &&
+        (loaded.state === 'ready' ? (
+          <MarkdownEditor
+            value={text}
+            onChange={setText}
+            onSave={doSave}
+            problem={line !== null && err ? { line, message: readableMessage(err) } : null}
+            label={`${title}: the record's markdown`}
+          />
+        ) : (
+          <p className="muted pad">Opening…</p>
+        ))}
     </article>
   );
 }

@@ -6,7 +6,15 @@ describe('the record editor', () => {
   it('starts a new Expression from its header fields, status proposed, then SUMMARY / ENTRY / EXIT RULES', () => {
     const lines = recordTemplate('expressions').split('\n');
     expect(lines.slice(0, 9)).toEqual([
-      '# new — ', 'view_id:', 'instrument:', 'notional:', 'max_loss_pct:', 'duration_impact:', 'factor:', 'status: proposed', '---',
+      '# new — ',
+      'view_id:',
+      'instrument:',
+      'notional:',
+      'max_loss_pct:',
+      'duration_impact:',
+      'factor:',
+      'status: proposed',
+      '---',
     ]);
     expect(lines.filter((l) => l.startsWith('## '))).toEqual(['## SUMMARY', '## ENTRY', '## EXIT RULES']);
   });

@@ -26,9 +26,15 @@ const newView = [
 const expression = (fields: Record<string, string | number>) =>
   [
     '# new — Pay 10y SOFR swaps',
-    ...Object.entries({ view_id: 'V-001', instrument: 'USD 10y SOFR swap (pay fixed)', notional: 4, max_loss_pct: 0.5, duration_impact: -0.4, factor: 'oil', ...fields }).map(
-      ([k, v]) => `${k}: ${v}`,
-    ),
+    ...Object.entries({
+      view_id: 'V-001',
+      instrument: 'USD 10y SOFR swap (pay fixed)',
+      notional: 4,
+      max_loss_pct: 0.5,
+      duration_impact: -0.4,
+      factor: 'oil',
+      ...fields,
+    }).map(([k, v]) => `${k}: ${v}`),
     '---',
     '## SUMMARY',
     'Pay 10y as the term premium rebuilds.',

@@ -72,7 +72,11 @@ function guardrailError(violations: Violation[]): AppError {
   const lines = violations.map((v) => `- ${v.rule}: value ${v.actual}, limit ${v.limit} — ${v.message}`);
   return new AppError(
     'guardrail_violation',
-    [`Blocked by ${violations.length === 1 ? 'a hard limit' : `${violations.length} hard limits`}; nothing was saved.`, ...lines, 'Change the Expression so every limit passes.'].join('\n'),
+    [
+      `Blocked by ${violations.length === 1 ? 'a hard limit' : `${violations.length} hard limits`}; nothing was saved.`,
+      ...lines,
+      'Change the Expression so every limit passes.',
+    ].join('\n'),
     // Structured for the editor's table: ['guardrails', rule, value, limit] (see memory/write in the API).
     { issues: violations.map((v) => ({ path: ['guardrails', v.rule, v.actual, v.limit], message: v.message })) },
   );
@@ -81,7 +85,9 @@ function guardrailError(violations: Violation[]): AppError {
 export async function writeAsPm(fs: ForgeFS, input: PmWriteInput, limits: GuardrailLimits, now?: () => Date): Promise<PmWriteResult> {
   const { path, route } = routePath(input.path);
   if (route.root !== 'memory' || route.kind !== 'record') {
-    throw new InvalidInputError(`${path} is not a record; write /memory/views/new.md or /memory/expressions/new.md to create one, or an existing record's path to edit it.`);
+    throw new InvalidInputError(
+      `${path} is not a record; write /memory/views/new.md or /memory/expressions/new.md to create one, or an existing record's path to edit it.`,
+    );
   }
   const info = categoryInfo(route.category);
   // Only versioned categories: an edit must be checkable against the version it started from.
@@ -120,17 +126,23 @@ export async function writeAsPm(fs: ForgeFS, input: PmWriteInput, limits: Guardr
     }
   }
 
-  const out = await applyWrite(fs, path, content, { actor: 'pm' }, {
-    limits,
-    now,
-    // Checked again under the write lock: nothing may have changed between the read above and the write.
-    precondition: () => {
-      if (isNew) return;
-      const current = recordVersion(fs, path);
-      if (current === null) throw new NotFoundError(`${route.id} was deleted while you were editing it.`);
-      if (current !== (input.expectedVersion ?? opened)) throw stale(current);
+  const out = await applyWrite(
+    fs,
+    path,
+    content,
+    { actor: 'pm' },
+    {
+      limits,
+      now,
+      // Checked again under the write lock: nothing may have changed between the read above and the write.
+      precondition: () => {
+        if (isNew) return;
+        const current = recordVersion(fs, path);
+        if (current === null) throw new NotFoundError(`${route.id} was deleted while you were editing it.`);
+        if (current !== (input.expectedVersion ?? opened)) throw stale(current);
+      },
     },
-  });
+  );
   if (!out.ok) {
     if (out.violations?.length) throw guardrailError(out.violations);
     throw new AppError('blocked', out.message);
