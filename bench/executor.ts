@@ -32,7 +32,11 @@ const ws = openWorkspace({ dataDir: dir, bundledSkillsDir: null, seedDir: null }
 const skills = new SkillLoader(join(process.cwd(), 'skills'));
 const providers = new ProviderRegistry([]);
 
-const output = (k: string) => `## SUMMARY\nResult of ${k}: claims rose for a fifth week; V-001 holds.\n\n## EVIDENCE\n- Continuing claims 1.97m (2026-11-19).\n`;
+const output = (k: string) =>
+  k.startsWith('synthesis:')
+    ? // A synthesis task's output is read for its YAML blocks (empty here: nothing to write).
+      `## SUMMARY\nResult of ${k}: V-001 holds.\n\n## VIEW UPDATES\n\`\`\`yaml\n[]\n\`\`\`\n\n## EXPRESSION IMPLICATIONS\n\`\`\`yaml\n[]\n\`\`\`\n`
+    : `## SUMMARY\nResult of ${k}: claims rose for a fifth week; V-001 holds.\n\n## EVIDENCE\n- Continuing claims 1.97m (2026-11-19).\n`;
 // Overhead tasks (objective word starting with "O") answer at once: their wall time is nearly all executor.
 const model = new ScriptedSubAgents(
   (k) => ({ turns: [{ reply: { text: output(k) } }] }),

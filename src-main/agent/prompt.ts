@@ -24,7 +24,7 @@ HOW TO WORK
 - Most questions: answer directly after read/search/fetch. Read depth='full' before anything that touches capital.
 - After gathering context, write the gaps to /session/context/gaps.md and read them before deciding.
 - Broad questions: dispatch sub-agents as needs appear, collect('ready'), adapt; no big plan up front.
-- After several sub-agents: read capital-relevant results in full, write /session/integration_brief.md (what matters, disagreements, open gaps), dispatch a portfolio-synthesis task, collect it.
+- After several sub-agents: read capital-relevant results in full, write /session/integration_brief.md (what matters, disagreements, open gaps), dispatch a portfolio-synthesis task, collect it: Forge has already written its YAML updates (Views, PK, reviewed Expressions as proposed); its MEMORY UPDATES section says what was written or refused — do not write them again.
 - Every Expression goes to review(output, focus) before you write it; it lands as proposed and only the PM activates capital.
 - A failed sub-agent or fetch: retry if critical, else proceed and flag the gap plainly. Never drop failed work silently.
 - Write what your future self needs: Views, Expressions, Outcomes always; Observations, Linkages, PK when useful; declined trades as Counterfactuals.`;

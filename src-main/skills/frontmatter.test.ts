@@ -153,6 +153,10 @@ describe('lenient mode: published skills load when they only bend a nicety', () 
 
   it('uses the folder name when the name is missing, and the first paragraph when the description is', () => {
     expect(fields(doc('description: Fill PDF forms.'), 'lenient')).toEqual(['warning:name']);
+    expect(lenient(doc('name: [pdf]\ndescription: Fill PDF forms.')).problems.map((p) => `${p.severity}:${p.field} ${p.message}`)).toEqual([
+      'warning:name must be a string; the folder name "demo" is used',
+    ]);
+    expect(fields(doc('name: [pdf]\ndescription: Fill PDF forms.'), 'strict')).toEqual(['error:name']);
     const r = lenient(doc('name: demo', '# Demo\n\nFill in PDF forms from\na JSON answer sheet.\n\n## Steps\n1. Go.\n'));
     expect(r.frontmatter.description).toBe('Fill in PDF forms from a JSON answer sheet.');
     expect(r.problems.map((p) => `${p.severity}:${p.field}`)).toEqual(['warning:description']);

@@ -105,7 +105,7 @@ export function parseSkillFile(text: string, file: string, folderName: string, m
   // A number or true/false where the standard wants text: lenient mode reads it as text.
   const scalarText = (v: unknown): string | null =>
     typeof v === 'string' ? v : lenient && (typeof v === 'number' || typeof v === 'boolean') ? String(v) : null;
-  /** A text field: its trimmed value, or null when absent, empty or not text (type problems reported here). */
+  /** A text field: its trimmed value, or null when absent, empty or not text (strict mode reports the type here). */
   const textField = (field: 'name' | 'description'): string | null => {
     const v = fm[field];
     if (typeof v === 'string') return v.trim() || null;

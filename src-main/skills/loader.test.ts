@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SkillLoader, normaliseSkillName, type SkillsChange } from './loader';
+import { MAX_INLINE_REFERENCE_BYTES, SkillLoader, normaliseSkillName, type SkillsChange } from './loader';
 
 let root: string;
 const loaders: SkillLoader[] = [];
@@ -100,6 +100,17 @@ describe('SkillLoader progressive loading', () => {
     expect(s.templates).toEqual({ 'templates/expression.md': 'TEMPLATE' });
     expect(s.references).toEqual({ 'references/guide.md': 'GUIDE' });
     expect(l.readResource('expression-design', 'assets/curve.csv')).toBe('1,2');
+  });
+
+  it('puts a published skill\'s references in the sub-agent prompt only as text and within the prompt budget', () => {
+    write('expression-design/reference/a-big.md', 'A'.repeat(120 * 1024));
+    write('expression-design/reference/b-big.md', 'B'.repeat(120 * 1024));
+    write('expression-design/reference/chart.png', '\x89PNG\0\0binary');
+    const refs = open().loadWithFiles('expression-design').references;
+    expect(refs['reference/a-big.md']).toHaveLength(120 * 1024);
+    expect(refs['reference/b-big.md']).toBe(`(${120 * 1024} bytes; left out: the skill's references exceed the ${MAX_INLINE_REFERENCE_BYTES}-byte prompt budget)`);
+    expect(refs['reference/chart.png']).toMatch(/^\(not text: \d+ bytes; not included\)$/);
+    expect(refs['references/guide.md']).toBe('GUIDE');
   });
 
   it('accepts the seed underscore spelling of a skill name', () => {

@@ -128,8 +128,8 @@ describe('write', () => {
     const noView = await call('write', { path: '/memory/expressions/new.md', content: expression({ view: 'V-999' }) });
     expect(noView.content).toContain('- expression_requires_view: actual V-999, limit an existing View');
     const conc = await call('write', { path: '/memory/expressions/new.md', content: expression({ notional: 20, factor: 'US rates' }) });
-    // (48 + 20) / (142.5 + 20) = 41.8% of gross > 30%
-    expect(conc.content).toMatch(/- max_factor_concentration: actual 41\.846\d*, limit 30/);
+    // (40 + 20) / (142.5 + 20) = 36.9% of gross > 30% (us_rates in the computed book)
+    expect(conc.content).toMatch(/- max_factor_concentration: actual 36\.923\d*, limit 30/);
   });
 
   it('archives the previous version when a View is updated', async () => {
@@ -182,9 +182,10 @@ describe('write', () => {
     expect(r.isError).toBe(true);
     expect(r.content).toContain('only the PM changes a live trade');
     expect(t.ws.fs.recordInfo('/memory/expressions/E-001.md')!.header.notional).toBe('12.0');
-    const p = await call('write', { path: '/portfolio/state.md', content: '# state — x\ngross: 0\n---\n' });
+    const before = t.ws.fs.readFile('/portfolio/state.md');
+    const p = await call('write', { path: '/portfolio/state.md', content: '# state — x\nas_of: 2026-11-22\n---\n' });
     expect(p.isError).toBe(true);
-    expect(t.ws.fs.readFile('/portfolio/state.md')).toContain('gross: 142.5');
+    expect(t.ws.fs.readFile('/portfolio/state.md')).toBe(before);
   });
 
   it('writes session notes under the run\'s session', async () => {

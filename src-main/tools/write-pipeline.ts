@@ -44,7 +44,7 @@ interface Plan {
   extra: { path: string; content: string }[];
 }
 
-const STAMPS = ['approved_by', 'approved_at', 'activated_at', 'closed_at'];
+const STAMPS = ['approved_by', 'approved_at', 'activated_at', 'closed_at', 'proposed_by'];
 const PLACEHOLDER = (prefix: string) => `${prefix}-000`;
 const day = (d: Date) => d.toISOString().slice(0, 10);
 const one = (v: unknown) => (v === undefined || v === null || v === '' ? undefined : String(v));
@@ -119,7 +119,7 @@ function plan(prevStatusOf: (p: string) => string | null, rawPath: string, conte
     // book places trades by those stamps, so a writer claiming them could hide exposure.
     const forged = !isTrustedActor(writer.actor) && STAMPS.some((k) => k in doc.header);
     if (landing.status !== claimed || forged) {
-      const { approved_by: _by, approved_at: _at, activated_at: _act, closed_at: _cl, ...rest } = doc.header;
+      const { approved_by: _by, approved_at: _at, activated_at: _act, closed_at: _cl, proposed_by: _pb, ...rest } = doc.header;
       p.doc = { ...doc, header: { ...(forged ? rest : doc.header), status: landing.status } };
       p.content = renderRecord(p.doc);
     }

@@ -14,7 +14,7 @@ const memoryKeys = ['memory/list', 'memory/read', 'memory/history', 'memory/audi
  * refuse, showing rule, actual value and limit) or Reject with a reason (a Counterfactual then
  * tracks what declining cost or saved).
  */
-export function ApprovalPanel(props: { id: string; status: string; onDecided: (decision: { kind: 'approved' | 'rejected'; message: string }) => void }) {
+export function ApprovalPanel(props: { id: string; status: string; proposedBy?: unknown; onDecided: (decision: { kind: 'approved' | 'rejected'; message: string }) => void }) {
   const queryClient = useQueryClient();
   const approve = useProcedureMutation('expressions/approve');
   const reject = useProcedureMutation('expressions/reject');
@@ -58,7 +58,7 @@ export function ApprovalPanel(props: { id: string; status: string; onDecided: (d
   return (
     <section className="approval" data-testid="approval" aria-label="Your decision">
       <div className="approval-banner" role="status" data-testid="approval-banner">
-        <strong>{decisionBanner(props.status)}.</strong>
+        <strong>{decisionBanner(props.status, props.proposedBy)}.</strong>
         <span>Nothing is traded until you approve; the risk guardrails are checked again at that moment.</span>
       </div>
       {!rejecting ? (

@@ -85,7 +85,7 @@ function RecordContent({ data, path, decided, onDecided }: { data: ReadData; pat
           {decided.message}
         </p>
       )}
-      {expressionId && awaitsDecision(path, r.status) && <ApprovalPanel id={expressionId} status={r.status ?? ''} onDecided={onDecided} />}
+      {expressionId && awaitsDecision(path, r.status) && <ApprovalPanel id={expressionId} status={r.status ?? ''} proposedBy={r.header?.proposed_by} onDecided={onDecided} />}
       <header className="record-head">
         <div className="record-id">{r.id}</div>
         <h1 className="record-title">{r.title}</h1>

@@ -15,6 +15,7 @@ describe('the approval gate', () => {
 
   it('says who is waiting on whom', () => {
     expect(decisionBanner('proposed')).toBe('Proposed by the analyst — awaiting your approval');
+    expect(decisionBanner('proposed', 'pm')).toBe('Written by you — awaiting your approval');
     expect(decisionBanner('review_required')).toMatch(/review/);
   });
 

@@ -21,10 +21,9 @@ export function expressionIdOf(path: string): string | null {
 }
 
 /** The banner over a record waiting on the PM. */
-export function decisionBanner(status: string | null | undefined): string {
-  return status === 'review_required'
-    ? 'Sent back for review — awaiting your decision'
-    : 'Proposed by the analyst — awaiting your approval';
+export function decisionBanner(status: string | null | undefined, proposedBy?: unknown): string {
+  if (status === 'review_required') return 'Sent back for review — awaiting your decision';
+  return proposedBy === 'pm' ? 'Written by you — awaiting your approval' : 'Proposed by the analyst — awaiting your approval';
 }
 
 /** Records written by the sample workspace or the offline demo carry `source: demo`. */

@@ -119,9 +119,10 @@ export async function writeAsPm(fs: ForgeFS, input: PmWriteInput, limits: Guardr
     // The write pipeline lets the PM write any status; this door only proposes (see the module note).
     const claimed = statusOf(doc);
     const stamped = STAMPS.filter((k) => k in doc.header);
-    if (claimed !== 'proposed' || stamped.length) {
+    // proposed_by tells the approval banner whose idea it is (the analyst's proposals never carry `pm`).
+    if (claimed !== 'proposed' || stamped.length || doc.header.proposed_by !== 'pm') {
       const header = Object.fromEntries(Object.entries(doc.header).filter(([k]) => !STAMPS.includes(k)));
-      content = renderRecord({ ...doc, id: isNew ? 'new' : doc.id, header: { ...header, status: 'proposed' } });
+      content = renderRecord({ ...doc, id: isNew ? 'new' : doc.id, header: { ...header, status: 'proposed', proposed_by: 'pm' } });
       if (claimed && claimed !== 'proposed') note = `You wrote status "${claimed}"; it was saved as proposed. Approve it to make it active.`;
     }
   }
