@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { defaultGuardrailLimits } from '../guardrails';
+import { defaultGuardrailLimits, readBook } from '../guardrails';
 import { missingApiKeyError, ScriptedModel, systemBlocks, type Model, type ModelCallRequest, type ModelStreamEvent, type ScenarioInput } from '../llm';
 import { CsvProvider, ProviderRegistry } from '../providers';
 import { openTestWorkspace, type TestWorkspace } from '../tools/testing';
@@ -220,7 +220,7 @@ describe('prompt injection through fetched data', () => {
       // Nothing active beyond the book the PM approved; the injected trade waits as a proposal.
       expect(activeExpressions()).toEqual(['E-001', 'E-002', 'E-003']);
       expect(t.ws.fs.recordInfo('/memory/expressions/E-999.md')).toMatchObject({ status: 'proposed', header: expect.objectContaining({ notional: 5 }) });
-      expect(t.ws.fs.readFile('/portfolio/state.md')).toContain('gross: 142.5');
+      expect(readBook(t.ws.fs, defaultGuardrailLimits).gross).toBe(142.5);
       const actors = new Set(t.ws.store.audit.list({ limit: 100 }).filter((r) => r.operation !== 'seed').map((r) => r.actor));
       expect([...actors]).toEqual(['agent']);
     } finally {

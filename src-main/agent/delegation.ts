@@ -1,6 +1,6 @@
 import { Reviewer, ReviewLedger, TaskExecutor, type TaskBudget } from '../executor';
 import type { ForgeFS } from '../fs';
-import type { GuardrailLimits } from '../guardrails';
+import { formatBook, readBook, type GuardrailLimits } from '../guardrails';
 import type { Model } from '../llm';
 import type { ProviderRegistry } from '../providers';
 import type { SearchRequest, SearchResponse } from '../search';
@@ -53,6 +53,8 @@ export function buildDelegation(o: DelegationOptions): Delegation {
     runLoop: runAgent,
     ledger: reviews,
     toolsFor: reviewerToolFactory({ available: base, contextFor }),
+    // The reviewer judges fit against the computed book, the one the guardrails check.
+    portfolio: () => formatBook(readBook(o.fs, o.limits())),
   });
   const executor = new TaskExecutor<AnalystTool, AnalystToolContext>({
     db: o.fs.store.db,

@@ -96,6 +96,8 @@ export interface ReviewerOptions<T extends NamedTool, C> {
   toolsFor: (grant: { sessionId: string; allowed: string[]; signal: AbortSignal }) => { tools: readonly T[]; context: C };
   ledger: ReviewLedger;
   maxRounds?: number;
+  /** The book as the guardrails compute it (the host wires readBook); without it, the snapshot file. */
+  portfolio?: () => string;
 }
 
 /** The calibration file matching the output's category (first category named in it), or null. */
@@ -135,6 +137,15 @@ export function relevantPk(focus: string, files: ReviewFiles): { id: string; hea
 export class Reviewer<T extends NamedTool = NamedTool, C = unknown> {
   constructor(private readonly opts: ReviewerOptions<T, C>) {}
 
+  private portfolioText(files: ReviewFiles): string {
+    try {
+      if (this.opts.portfolio) return this.opts.portfolio();
+    } catch (e) {
+      return `(the book cannot be computed: ${(e as Error).message})`;
+    }
+    return files.exists('/portfolio/state.md') ? files.readFile('/portfolio/state.md') : '(no portfolio state on file)';
+  }
+
   async review(sessionId: string, output: string, focus: string, files: ReviewFiles, signal?: AbortSignal): Promise<ReviewResult> {
     const controller = new AbortController();
     const onAbort = () => controller.abort(signal?.reason);
@@ -143,7 +154,7 @@ export class Reviewer<T extends NamedTool = NamedTool, C = unknown> {
       const calibration = relevantCalibration(output, files);
       const pk = relevantPk(focus, files);
       const parts = [`OUTPUT TO REVIEW:\n${output}`, `REVIEW FOCUS:\n${focus}`];
-      parts.push(`PORTFOLIO:\n${files.exists('/portfolio/state.md') ? files.readFile('/portfolio/state.md') : '(no portfolio state on file)'}`);
+      parts.push(`PORTFOLIO:\n${this.portfolioText(files)}`);
       if (calibration) parts.push(`CALIBRATION (${calibration.category}):\n${calibration.text}`);
       if (pk.length) parts.push(`PROCESS KNOWLEDGE:\n${pk.map((p) => p.header).join('\n---\n')}`);
       const allowed = ['read', 'fetch'];

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAgent } from '../../tools/loop';
 import { Reviewer, ReviewLedger } from '../../executor';
+import { defaultGuardrailLimits, formatBook, readBook } from '../../guardrails';
 import { ScriptedSubAgents } from '../../executor/testing';
 import { analystTools, runTool } from '../../tools';
 import { collectTool } from '../../tools/collect';
@@ -37,7 +38,7 @@ describe('review', () => {
           {
             expect: {
               role: 'review',
-              contains: ['OUTPUT TO REVIEW:\n# new — Pay 2y SOFR', 'REVIEW FOCUS:\nsizing against the stop', 'PORTFOLIO:\n# state — Demo portfolio state', 'CALIBRATION (macro_regime):\n# macro_regime', 'PROCESS KNOWLEDGE:\n# PK-001 — Size rate trades from the stop'],
+              contains: ['OUTPUT TO REVIEW:\n# new — Pay 2y SOFR', 'REVIEW FOCUS:\nsizing against the stop', 'PORTFOLIO:\n# book — Computed book (read-only)', 'CALIBRATION (macro_regime):\n# macro_regime', 'PROCESS KNOWLEDGE:\n# PK-001 — Size rate trades from the stop'],
             },
             reply: { toolCalls: [{ name: 'read', input: { path: '/memory/expressions/E-001.md' } }] },
           },
@@ -51,6 +52,7 @@ describe('review', () => {
       runLoop: runAgent,
       toolsFor: reviewerToolFactory({ available: analystTools({ providers: tw.providers }), contextFor: (sid) => tw.context({ sessionId: sid }) }),
       ledger,
+      portfolio: () => formatBook(readBook(tw.ws.fs, defaultGuardrailLimits)),
     });
     const ctx = tw.context({ sessionId: 'sess_review' });
     expect(ledger.approvalFor('sess_review', expression)).toMatchObject({ approved: false, verdict: null });
