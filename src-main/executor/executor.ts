@@ -28,7 +28,7 @@ export interface TaskExecutorOptions<T extends NamedTool, C> {
   db: Db;
   /** ForgeFS (or anything with `forSession`): results go to `/session/results/<id>.md`. */
   files: { forSession(sessionId: string): TaskFiles };
-  skills: Pick<SkillLoader, 'find' | 'loadWithFiles' | 'catalog'>;
+  skills: Pick<SkillLoader, 'find' | 'loadWithFiles' | 'catalog'> & Partial<Pick<SkillLoader, 'scriptsAllowed'>>;
   model: Model;
   /** The agent's bounded tool loop (`runAgent`). */
   runLoop: SubAgentLoop<T, C>;
@@ -361,7 +361,8 @@ export class TaskExecutor<T extends NamedTool = NamedTool, C = unknown> {
         this.finish(l, { status: 'failed', failure: 'skill', error: (e as Error).message }, 'failed');
         return;
       }
-      const { granted, refused } = grantTools(skill.allowedTools);
+      const scriptsAllowedByPm = skill.scripts.length > 0 && (this.opts.skills.scriptsAllowed?.(skill.name) ?? false);
+      const { granted, refused } = grantTools(skill.allowedTools, { scriptsAllowedByPm });
       this.update(l, { status: 'running', startedAt: this.iso() }, {
         kind: 'started', detail: `tools: ${granted.join(', ')}${refused.length ? `; not granted to sub-agents: ${refused.join(', ')}` : ''}`,
       });

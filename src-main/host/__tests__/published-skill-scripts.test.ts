@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -87,5 +87,33 @@ describe.runIf(process.platform === 'linux')('a sub-agent running a published sk
     expect(q.error).toBeNull();
     expect(q.status).toBe('ok');
     expect(x.model.finished).toBe(true);
+  });
+
+  it('grants run_script on the PM\'s switch to a skill written for Claude Code (allowed-tools: Bash), and not before', async () => {
+    // Published skills name Bash for their scripts, never Forge's run_script.
+    const dir = join(root, 'csv-insights-cc');
+    cpSync(join(root, 'csv-insights'), dir, { recursive: true });
+    const md = readFileSync(join(dir, 'SKILL.md'), 'utf8').replace('name: csv-insights', 'name: csv-insights-cc').replace(/^allowed-tools: .*$/m, 'allowed-tools: Bash(python3:*) Read');
+    writeFileSync(join(dir, 'SKILL.md'), md);
+    const before = await make({ 'subagent:R': { turns: [{ reply: { text: '## SUMMARY\nNo script tool.' } }] } });
+    const sid = `sess_pub_${++n}`;
+    before.executor.submit(sid, { id: 'R', skill: 'csv-insights-cc', objective: 'R summarise prices' });
+    const r = await before.executor.waitFor(sid, 'R');
+    expect(before.executor.events(sid, 'R').find((e) => e.kind === 'started')?.detail).toMatch(/^tools: read; not granted to sub-agents: bash/);
+    expect(r.status).toBe('ok');
+    await before.close();
+    h = null;
+
+    allowed.add('csv-insights-cc');
+    const after = await make({
+      'subagent:S': {
+        turns: [callSummarize, { expect: { toolResult: 'run_script', isError: false, contains: '"mean": 6' }, reply: { text: '## SUMMARY\nMean price is 6.' } }],
+      },
+    });
+    after.executor.submit(sid, { id: 'S', skill: 'csv-insights-cc', objective: 'S summarise prices' });
+    const s2 = await after.executor.waitFor(sid, 'S');
+    expect(after.executor.events(sid, 'S').find((e) => e.kind === 'started')?.detail).toContain('run_script');
+    expect(s2.status).toBe('ok');
+    expect(after.model.finished).toBe(true);
   });
 });
