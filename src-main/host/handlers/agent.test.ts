@@ -67,7 +67,7 @@ describe('agent API', () => {
 
   it('streams a Claude answer with a tool call through agent/* events keyed by run id', async () => {
     mock.enqueue(
-      { text: 'Checking the book.', toolCalls: [{ name: 'read', input: { path: '/portfolio/state.md' } }] },
+      { text: 'Checking the book.', toolCalls: [{ name: 'read', input: { path: '/portfolio/book.md' } }] },
       { text: 'Gross is 142.5% of NAV.' },
     );
     const r = await core.invoke('agent/send', { message: 'What is our gross?' });
@@ -105,7 +105,7 @@ describe('agent API', () => {
     ['429 rate limits', [{ fault: 'rate_limit', retryAfterMs: 5 }, { fault: 'rate_limit', retryAfterMs: 5 }, { fault: 'rate_limit', retryAfterMs: 5 }]],
     ['529 overloaded', [{ fault: 'overloaded', retryAfterMs: 5 }, { fault: 'overloaded', retryAfterMs: 5 }, { fault: 'overloaded', retryAfterMs: 5 }]],
     ['500 server errors', [{ fault: 'server_error', retryAfterMs: 5 }, { fault: 'server_error', retryAfterMs: 5 }, { fault: 'server_error', retryAfterMs: 5 }]],
-    ['a connection reset mid-stream', [{ fault: 'reset_mid_stream', afterEvents: 3 }, { fault: 'reset_mid_stream', afterEvents: 3 }]],
+    ['a connection reset mid-stream', [{ fault: 'reset_mid_stream', afterEvents: 3 }, { fault: 'reset_mid_stream', afterEvents: 3 }, { fault: 'reset_mid_stream', afterEvents: 3 }]],
   ] as const) {
     it(`after retries, ${label} surface as agent/error with the request id and nothing half-written to memory`, async () => {
       const before = memorySnapshot();
