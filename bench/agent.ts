@@ -63,7 +63,9 @@ async function fixedContextTokens(mock: MockAnthropicServer, a: Analyst): Promis
   const msg = [{ role: 'user' as const, content: 'x' }];
   const count = async (req: { system: SystemBlock[]; tools: typeof modelTools }) => {
     const p = toAnthropicParams({ ...req, messages: msg, maxTokens: 1 }, MODEL);
-    return (await sdk.messages.countTokens({ model: MODEL, messages: p.messages, ...(p.system ? { system: p.system } : {}), ...(p.tools ? { tools: p.tools } : {}) })).input_tokens;
+    return (
+      await sdk.messages.countTokens({ model: MODEL, messages: p.messages, ...(p.system ? { system: p.system } : {}), ...(p.tools ? { tools: p.tools } : {}) })
+    ).input_tokens;
   };
   const empty = await count({ system: [], tools: [] });
   const withSystem = await count({ system, tools: [] });
@@ -89,7 +91,15 @@ async function session(mock: MockAnthropicServer, catalog: string, clockAtTop: b
       const sys = clockAtTop ? [{ text: `Current time: ${new Date().toISOString()} (${process.hrtime.bigint()})`, stable: false }, ...system] : system;
       const ctx = t.context({ sessionId: s.sessionId });
       const message = `Question ${turn}: does V-00${((turn - 1) % 6) + 1} still hold after today's data?`;
-      const r = await runAgent({ model, role: 'agent', system: sys, messages: [{ role: 'user', content: stampUserMessage(message, new Date()) }], tools, toolContext: ctx, maxRounds: 4 });
+      const r = await runAgent({
+        model,
+        role: 'agent',
+        system: sys,
+        messages: [{ role: 'user', content: stampUserMessage(message, new Date()) }],
+        tools,
+        toolContext: ctx,
+        maxRounds: 4,
+      });
       await a.sessions.recordTurn(s.sessionId, s.turn, message, r.text, { actor: 'agent', sessionId: s.sessionId });
       const u = r.usage;
       perTurn.push({ read: u.cacheReadTokens, input: u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens });
@@ -128,7 +138,12 @@ async function main() {
     const t = await openTestWorkspace();
     const fixedAnalyst = makeAnalyst(t, catalog, loader ?? undefined);
     const fixed = await fixedContextTokens(mock, fixedAnalyst);
-    console.log(`tools in the fixed context: ${fixedAnalyst.prompt({ sessionId: 's', turn: 1, startedAt: new Date() }).tools.map((x) => x.name).join(', ')}`);
+    console.log(
+      `tools in the fixed context: ${fixedAnalyst
+        .prompt({ sessionId: 's', turn: 1, startedAt: new Date() })
+        .tools.map((x) => x.name)
+        .join(', ')}`,
+    );
     t.close();
     loader?.close();
     console.log(`fixed context: ${fixed.total} tokens (system ${fixed.system}, tools ${fixed.tools}) — target ≤ 3000`);
@@ -138,7 +153,9 @@ async function main() {
     console.log(`cache-read share, turns 2–${TURNS}: ${round(share, 4)} (stable-first) vs ${round(baseline, 4)} (clock at top) — target ≥ 0.9`);
 
     const overhead = await roundOverhead();
-    console.log(`loop overhead per round: p50 ${round(median(overhead), 4)} ms, p95 ${round(percentile(overhead, 95), 4)} ms over ${overhead.length} rounds — target p50 ≤ 5 ms`);
+    console.log(
+      `loop overhead per round: p50 ${round(median(overhead), 4)} ms, p95 ${round(percentile(overhead, 95), 4)} ms over ${overhead.length} rounds — target p50 ≤ 5 ms`,
+    );
 
     report({
       bench: 'agent',

@@ -36,10 +36,14 @@ function callHttp(): Promise<void> {
   });
 }
 
-const direct = await timeRuns(n, async () => {
-  const r = await t.core.invoke('app/health', {});
-  if (!r.ok) throw new Error(r.error.message);
-}, 200);
+const direct = await timeRuns(
+  n,
+  async () => {
+    const r = await t.core.invoke('app/health', {});
+    if (!r.ok) throw new Error(r.error.message);
+  },
+  200,
+);
 const http = await timeRuns(n, callHttp, 200);
 
 console.log(`app/health x${n}`);

@@ -38,10 +38,7 @@ const output = (k: string) =>
       `## SUMMARY\nResult of ${k}: V-001 holds.\n\n## VIEW UPDATES\n\`\`\`yaml\n[]\n\`\`\`\n\n## EXPRESSION IMPLICATIONS\n\`\`\`yaml\n[]\n\`\`\`\n`
     : `## SUMMARY\nResult of ${k}: claims rose for a fifth week; V-001 holds.\n\n## EVIDENCE\n- Continuing claims 1.97m (2026-11-19).\n`;
 // Overhead tasks (objective word starting with "O") answer at once: their wall time is nearly all executor.
-const model = new ScriptedSubAgents(
-  (k) => ({ turns: [{ reply: { text: output(k) } }] }),
-  { latencyMs: (k) => (k.startsWith('subagent:O') ? 0 : LATENCY) },
-);
+const model = new ScriptedSubAgents((k) => ({ turns: [{ reply: { text: output(k) } }] }), { latencyMs: (k) => (k.startsWith('subagent:O') ? 0 : LATENCY) });
 const contextFor = (sessionId: string): AnalystToolContext => ({
   fs: ws.fs.forSession(sessionId),
   writer: { actor: 'agent', sessionId },
@@ -132,8 +129,12 @@ try {
 
   console.log(`model latency ${LATENCY} ms per call; ${TASKS} tasks; concurrency ${CONCURRENCY}`);
   console.log(`independent: parallel ${round(parallel, 1)} ms, sequential ${round(sequential, 1)} ms → ${round(speedup, 2)}× (target ≥ 6×)`);
-  console.log(`diamond A→(B,C)→D: ${round(diamondMs, 1)} ms vs critical path ${criticalPath} ms (3 model calls) → ${round(diamondMs / criticalPath, 3)}× (target ≤ 1.1×)`);
-  console.log(`overhead per task excl. model time: p50 ${round(median(overhead), 3)} ms, p95 ${round(percentile(overhead, 95), 3)} ms over ${overhead.length} tasks (target p50 ≤ 2 ms)`);
+  console.log(
+    `diamond A→(B,C)→D: ${round(diamondMs, 1)} ms vs critical path ${criticalPath} ms (3 model calls) → ${round(diamondMs / criticalPath, 3)}× (target ≤ 1.1×)`,
+  );
+  console.log(
+    `overhead per task excl. model time: p50 ${round(median(overhead), 3)} ms, p95 ${round(percentile(overhead, 95), 3)} ms over ${overhead.length} tasks (target p50 ≤ 2 ms)`,
+  );
   console.log(`cancel latency: median ${round(median(cancel), 3)} ms, max ${round(Math.max(...cancel), 3)} ms (target ≤ 200 ms)`);
   report({
     bench: 'executor',

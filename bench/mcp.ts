@@ -47,7 +47,11 @@ const coldDir = join(root, 'out', `.bench-mcp-${process.pid}`); // inside the re
 mkdirSync(coldDir, { recursive: true });
 function bundle(entry: string, out: string): string {
   const file = join(coldDir, out);
-  const r = spawnSync(join(root, 'node_modules', '.bin', 'esbuild'), [entry, '--bundle', '--platform=node', '--format=esm', '--packages=external', `--outfile=${file}`, '--log-level=error'], { cwd: root, encoding: 'utf8' });
+  const r = spawnSync(
+    join(root, 'node_modules', '.bin', 'esbuild'),
+    [entry, '--bundle', '--platform=node', '--format=esm', '--packages=external', `--outfile=${file}`, '--log-level=error'],
+    { cwd: root, encoding: 'utf8' },
+  );
   if (r.status !== 0) throw new Error(`esbuild failed: ${r.stderr}`);
   return file;
 }
@@ -127,7 +131,14 @@ function coldStart(args: string[]): Promise<number> {
     });
     child.on('error', reject);
     child.on('exit', (code) => reject(new Error(`forge mcp exited (${code}) before answering initialize`)));
-    child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'cold', version: '1' } } }) + '\n');
+    child.stdin.write(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'cold', version: '1' } },
+      }) + '\n',
+    );
   });
 }
 // 4. Cold start to the initialize response.

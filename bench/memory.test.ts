@@ -9,7 +9,17 @@ describe('memory benchmark (small size)', () => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'bench', 'memory.ts'), '2000'], { cwd: root, encoding: 'utf8', timeout: 90_000 });
     expect(r.status, r.stderr).toBe(0);
     const last = JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, number | string>;
-    expect(Object.keys(last)).toEqual(['bench', 'list_p50_ms', 'list_p95_ms', 'naive_p50_ms', 'ratio', 'writes_per_s', 'bytes_per_1000', 'list_matches', 'naive_matches']);
+    expect(Object.keys(last)).toEqual([
+      'bench',
+      'list_p50_ms',
+      'list_p95_ms',
+      'naive_p50_ms',
+      'ratio',
+      'writes_per_s',
+      'bytes_per_1000',
+      'list_matches',
+      'naive_matches',
+    ]);
     expect(last.bench).toBe('memory');
     // A speed-up over a scan that answers differently (or finds nothing) would measure nothing.
     expect(last.list_matches).toBeGreaterThan(0);

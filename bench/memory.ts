@@ -27,7 +27,38 @@ const rand = () => {
 };
 const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
 
-const WORDS = ['inflation', 'payrolls', 'curve', 'duration', 'credit', 'spread', 'dollar', 'yen', 'euro', 'growth', 'housing', 'energy', 'copper', 'china', 'fiscal', 'supply', 'auction', 'liquidity', 'volatility', 'earnings', 'wages', 'services', 'tariffs', 'exports', 'policy', 'guidance', 'momentum', 'positioning', 'carry', 'term'];
+const WORDS = [
+  'inflation',
+  'payrolls',
+  'curve',
+  'duration',
+  'credit',
+  'spread',
+  'dollar',
+  'yen',
+  'euro',
+  'growth',
+  'housing',
+  'energy',
+  'copper',
+  'china',
+  'fiscal',
+  'supply',
+  'auction',
+  'liquidity',
+  'volatility',
+  'earnings',
+  'wages',
+  'services',
+  'tariffs',
+  'exports',
+  'policy',
+  'guidance',
+  'momentum',
+  'positioning',
+  'carry',
+  'term',
+];
 const STATUSES = ['active', 'active', 'watching', 'invalidated', 'closed'];
 const SCOPES = ['US rates', 'EUR rates', 'FX', 'equity', 'commodities', 'credit'];
 const START = Date.UTC(2025, 0, 1);
@@ -65,8 +96,10 @@ ${sentence(25)}${consumer()}.
 }
 
 function otherDoc(category: string, i: number): string {
-  if (category === 'expressions') return `# new — ${sentence(4)} ${i}\nstatus: ${pick(STATUSES)}\nview_id: V-${String(1 + Math.floor(rand() * 999)).padStart(3, '0')}\nnotional: ${round(rand() * 20, 1)}\n---\n## SUMMARY\n${sentence(20)}${consumer()}.\n`;
-  if (category === 'pk') return `# new — ${sentence(5)}\nweight: ${round(rand(), 2)}\ncategory: sizing\nskill: ${pick(['view-validation', 'rv-analysis', 'expression-design'])}\n---\n## SUMMARY\n${sentence(20)}.\n`;
+  if (category === 'expressions')
+    return `# new — ${sentence(4)} ${i}\nstatus: ${pick(STATUSES)}\nview_id: V-${String(1 + Math.floor(rand() * 999)).padStart(3, '0')}\nnotional: ${round(rand() * 20, 1)}\n---\n## SUMMARY\n${sentence(20)}${consumer()}.\n`;
+  if (category === 'pk')
+    return `# new — ${sentence(5)}\nweight: ${round(rand(), 2)}\ncategory: sizing\nskill: ${pick(['view-validation', 'rv-analysis', 'expression-design'])}\n---\n## SUMMARY\n${sentence(20)}.\n`;
   return `# new — ${sentence(6)}\ndate: 2026-0${1 + Math.floor(rand() * 9)}-01\n---\n## SUMMARY\n${sentence(30)}${consumer()}.\n`;
 }
 
@@ -106,7 +139,9 @@ async function main(): Promise<void> {
   // 2. Filtered listing through ForgeFS (parse + compile + SQL + listing metadata).
   const listing = fs.listDir('/memory/views/', QUERY);
   const listRuns = await timeRuns(300, () => fs.listDir('/memory/views/', QUERY));
-  console.log(`listing: ${listing.total} matches, page of ${listing.entries.length}; p50 ${percentile(listRuns, 50).toFixed(3)} ms, p95 ${percentile(listRuns, 95).toFixed(3)} ms`);
+  console.log(
+    `listing: ${listing.total} matches, page of ${listing.entries.length}; p50 ${percentile(listRuns, 50).toFixed(3)} ms, p95 ${percentile(listRuns, 95).toFixed(3)} ms`,
+  );
 
   // 3. Naive baseline: load every View and filter in JavaScript (the seed's _apply_query).
   const all = store.db.prepare("SELECT id, title, header, body, updated_at FROM memory_records WHERE category = 'views'");
@@ -148,7 +183,9 @@ async function main(): Promise<void> {
   const writesPerS = Math.round(writes / ((performance.now() - tw) / 1000));
   const cpu = process.cpuUsage(cpu0);
   // On a shared machine wall-clock throughput depends on other load; CPU time per write does not.
-  console.log(`writes: ${writes} full writes (half of them archiving a prior version) at ${writesPerS}/s wall; ${Math.round((cpu.user + cpu.system) / writes)} µs CPU per write (${Math.round(writes / ((cpu.user + cpu.system) / 1e6))}/s per CPU-second)`);
+  console.log(
+    `writes: ${writes} full writes (half of them archiving a prior version) at ${writesPerS}/s wall; ${Math.round((cpu.user + cpu.system) / writes)} µs CPU per write (${Math.round(writes / ((cpu.user + cpu.system) / 1e6))}/s per CPU-second)`,
+  );
 
   store.close();
   if (process.env.KEEP_BENCH_DB) console.log(`kept ${dbPath}`);

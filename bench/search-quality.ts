@@ -16,8 +16,20 @@ import { Store } from '../src-main/store';
 import { HashNgramEmbedder, SearchIndex, type FusionMethod, type SearchRequest } from '../src-main/search';
 import { report, round } from './_stats';
 
-interface EvalNote { id: string; category: string; title: string; header: Record<string, string | number>; body: string; date: string }
-interface EvalQuery { id: string; query: string; scope: string; relevance: Record<string, number> }
+interface EvalNote {
+  id: string;
+  category: string;
+  title: string;
+  header: Record<string, string | number>;
+  body: string;
+  date: string;
+}
+interface EvalQuery {
+  id: string;
+  query: string;
+  scope: string;
+  relevance: Record<string, number>;
+}
 
 const root = join(import.meta.dirname ?? '.', '..', 'resources', 'eval');
 const notes = JSON.parse(readFileSync(join(root, 'notes.json'), 'utf8')) as EvalNote[];
@@ -35,7 +47,9 @@ let clock = '';
 const fs = new ForgeFS({ store, skillsDir: join(dir, 'skills'), indexer: index, now: () => clock });
 for (const n of notes) {
   clock = `${n.date}T12:00:00.000Z`;
-  const header = Object.entries(n.header).map(([k, v]) => `${k}: ${v}`).join('\n');
+  const header = Object.entries(n.header)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\n');
   await fs.writeFile(`/memory/${n.category}/${n.id}.md`, `# ${n.id} — ${n.title}\n${header}\n---\n${n.body}\n`, { actor: 'pm' });
 }
 const now = new Date('2026-06-01T00:00:00Z');
@@ -43,19 +57,25 @@ const now = new Date('2026-06-01T00:00:00Z');
 function ndcg(ranked: string[], rel: Record<string, number>, k: number): number {
   const gain = (g: number) => 2 ** g - 1;
   const dcg = ranked.slice(0, k).reduce((s, id, i) => s + gain(rel[id] ?? 0) / Math.log2(i + 2), 0);
-  const ideal = Object.values(rel).sort((a, b) => b - a).slice(0, k).reduce((s, g, i) => s + gain(g) / Math.log2(i + 2), 0);
+  const ideal = Object.values(rel)
+    .sort((a, b) => b - a)
+    .slice(0, k)
+    .reduce((s, g, i) => s + gain(g) / Math.log2(i + 2), 0);
   return ideal ? dcg / ideal : 0;
 }
 function recall(ranked: string[], rel: Record<string, number>, k: number): number {
   // Relevant = same subtopic (grade ≥ 2).
-  const relevant = Object.entries(rel).filter(([, g]) => g >= 2).map(([id]) => id);
+  const relevant = Object.entries(rel)
+    .filter(([, g]) => g >= 2)
+    .map(([id]) => id);
   if (!relevant.length) return 0;
   const top = new Set(ranked.slice(0, k));
   return relevant.filter((id) => top.has(id)).length / relevant.length;
 }
 
 async function evaluate(extra: Partial<SearchRequest>) {
-  let n10 = 0, r20 = 0;
+  let n10 = 0,
+    r20 = 0;
   for (const q of queries) {
     const res = await index.search({ scope: q.scope, query: q.query, maxResults: 20, now, weights: { semantic: 1, recency: 0 }, ...extra, tuning });
     const ids = res.results.map((x) => x.id);
@@ -72,7 +92,9 @@ const hybridRecency = await evaluate({ mode: 'hybrid', weights: { semantic: 0.7,
 store.close();
 rmSync(dir, { recursive: true, force: true });
 
-console.log(`${notes.length} notes, ${queries.length} queries, embedder ${index.embedder.id}, fusion ${fusion ?? 'default'}${vectorShare !== undefined ? ` vectorShare ${vectorShare}` : ''}`);
+console.log(
+  `${notes.length} notes, ${queries.length} queries, embedder ${index.embedder.id}, fusion ${fusion ?? 'default'}${vectorShare !== undefined ? ` vectorShare ${vectorShare}` : ''}`,
+);
 for (const [name, m] of Object.entries({ keyword, vector, hybrid, 'hybrid + recency 0.3': hybridRecency })) {
   console.log(`${name.padEnd(22)} nDCG@10 ${m.ndcg10.toFixed(3)}  recall@20 ${m.recall20.toFixed(3)}`);
 }

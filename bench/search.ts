@@ -59,8 +59,20 @@ for (let start = 0; !reuse && start < N; start += BATCH) {
       const header = { status: n.status, source: 'bench' };
       const content = `# ${id} — ${n.title}\nstatus: ${n.status}\nsource: bench\n---\n${n.body}\n`;
       const { rid } = store.records.upsert({
-        category: n.category, id, title: n.title, status: n.status, confidence: null, weight: null, scope: null, view_id: null,
-        meta: '', created_at: at, updated_at: at, header: JSON.stringify(header), body: n.body, content_hash: String(start),
+        category: n.category,
+        id,
+        title: n.title,
+        status: n.status,
+        confidence: null,
+        weight: null,
+        scope: null,
+        view_id: null,
+        meta: '',
+        created_at: at,
+        updated_at: at,
+        header: JSON.stringify(header),
+        body: n.body,
+        content_hash: String(start),
       });
       const v = embedder.embedOne(content);
       writeEntry(db, embedder.id, { rid, category: n.category, status: n.status, updated_at: at }, v, index.quantizer);
@@ -81,9 +93,10 @@ const buildPerS = reuse ? NaN : N / (buildMs / 1000);
 
 let indexBytes = 0;
 try {
-  const rows = db
-    .prepare(`SELECT name, sum(pgsize) AS bytes FROM dbstat WHERE name LIKE 'search_%' OR name LIKE 'memory_fts%' GROUP BY name`)
-    .all() as { name: string; bytes: number }[];
+  const rows = db.prepare(`SELECT name, sum(pgsize) AS bytes FROM dbstat WHERE name LIKE 'search_%' OR name LIKE 'memory_fts%' GROUP BY name`).all() as {
+    name: string;
+    bytes: number;
+  }[];
   indexBytes = rows.reduce((s, x) => s + x.bytes, 0);
 } catch {
   indexBytes = -1; // dbstat not compiled in
@@ -106,7 +119,7 @@ const base = db.prepare('SELECT rowid, distance FROM bench_float WHERE embedding
 const unfiltered = await timeRuns(Q, (i) => base.all(buf(qvecs[i]), 10));
 
 // The baseline: exact float KNN with each query's own scope (category partition) and status filter.
-const exactAll = db.prepare("SELECT rowid FROM bench_exact WHERE embedding MATCH ? AND k = 10 AND status = ?");
+const exactAll = db.prepare('SELECT rowid FROM bench_exact WHERE embedding MATCH ? AND k = 10 AND status = ?');
 const exactCat = db.prepare('SELECT rowid FROM bench_exact WHERE embedding MATCH ? AND k = 10 AND category = ? AND status = ?');
 const exactFor = (i: number) => {
   const q = queries[i];
@@ -118,13 +131,18 @@ const exactFor = (i: number) => {
 const baseline = await timeRuns(Q, exactFor);
 
 // Recall of the fast path's vector stage against that exact KNN.
-let hits = 0, total = 0;
+let hits = 0,
+  total = 0;
 for (let i = 0; i < Q; i++) {
   const q = queries[i];
   const exact = exactFor(i);
   const fast = await index.search({ ...q, maxResults: 10, mode: 'vector', weights: { semantic: 1, recency: 0 } });
   const fastRids = new Set(
-    (db.prepare('SELECT rid FROM memory_records WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(fast.results.map((x) => x.id))) as { rid: number }[]).map((x) => x.rid),
+    (
+      db.prepare('SELECT rid FROM memory_records WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(fast.results.map((x) => x.id))) as {
+        rid: number;
+      }[]
+    ).map((x) => x.rid),
   );
   for (const e of exact) if (fastRids.has(Number(e.rowid))) hits++;
   total += exact.length;
@@ -133,7 +151,9 @@ const recall = total ? hits / total : 0;
 
 console.log(`records ${N}, queries ${Q}, scopes ${SCOPES.join(' ')}, filter status:active, max_results 10`);
 console.log(`hybrid p50 ${median(hybrid).toFixed(2)} ms, p95 ${percentile(hybrid, 95).toFixed(2)} ms`);
-console.log(`baseline: float brute force with the same scopes and status filter p50 ${median(baseline).toFixed(2)} ms; ratio (baseline ÷ hybrid) ${(median(baseline) / median(hybrid)).toFixed(2)}`);
+console.log(
+  `baseline: float brute force with the same scopes and status filter p50 ${median(baseline).toFixed(2)} ms; ratio (baseline ÷ hybrid) ${(median(baseline) / median(hybrid)).toFixed(2)}`,
+);
 console.log(`float brute force over every note (no scope, no filter) p50 ${median(unfiltered).toFixed(2)} ms (for reference)`);
 console.log(`hybrid with vec0 KNN candidates (partition key + metadata inside sqlite-vec) p50 ${median(viaVec0).toFixed(2)} ms`);
 console.log(`recall@10 of the bit-vector + float-rescore path vs exact float KNN: ${recall.toFixed(3)}`);

@@ -26,7 +26,11 @@ if (!binary) console.log(`electron e2e skipped: ${skipReason}`);
 
 test('the desktop app opens a sandboxed window that shows Forge', async () => {
   test.skip(!binary, skipReason);
-  const app = await electron.launch({ executablePath: binary, args: [join(here, '..')], env: { ...process.env, FORGE_HOME: join(here, '..', 'test-results', 'electron-home') } });
+  const app = await electron.launch({
+    executablePath: binary,
+    args: [join(here, '..')],
+    env: { ...process.env, FORGE_HOME: join(here, '..', 'test-results', 'electron-home') },
+  });
   const window = await app.firstWindow();
   await expect(window.getByTestId('app-frame')).toBeVisible();
   await expect(window.getByTestId('status-mode')).toContainText(/electron/i);

@@ -94,7 +94,11 @@ test('the MCP screen shows the HTTP endpoint, the tool catalogue and valid Claud
   expect(problems).toEqual([]);
 });
 
-test('a real MCP client attached with the configuration shown appears on the screen, and its call is logged with its duration', async ({ page, forge, context }) => {
+test('a real MCP client attached with the configuration shown appears on the screen, and its call is logged with its duration', async ({
+  page,
+  forge,
+  context,
+}) => {
   const problems = watchProblems(page);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: forge.baseURL });
   await openMcp(page, forge.url);
@@ -118,7 +122,9 @@ test('a real MCP client attached with the configuration shown appears on the scr
   await expect(page.getByTestId('mcp-snippet-text')).not.toContainText(token);
   await page.getByTestId('mcp-copy-snippet').click();
   await expect(page.getByTestId('mcp-snippet').getByText('Copied')).toBeVisible();
-  const copied = JSON.parse(await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText()));
+  const copied = JSON.parse(
+    await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText()),
+  );
   expect(copied.mcpServers.forge.headers.Authorization).toBe(`Bearer ${token}`);
 
   const client = await connect(url, token);

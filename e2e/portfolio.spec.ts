@@ -2,7 +2,12 @@ import type { APIRequestContext } from '@playwright/test';
 import { expect, screenshotDir, test, type ForgeServer } from './fixtures';
 import { join } from 'node:path';
 
-async function api<T>(request: APIRequestContext, forge: Pick<ForgeServer, 'baseURL' | 'token'>, name: string, input: unknown = {}): Promise<{ ok: boolean; value?: T; error?: { code: string; message: string } }> {
+async function api<T>(
+  request: APIRequestContext,
+  forge: Pick<ForgeServer, 'baseURL' | 'token'>,
+  name: string,
+  input: unknown = {},
+): Promise<{ ok: boolean; value?: T; error?: { code: string; message: string } }> {
   const r = await request.post(`${forge.baseURL}/api/${name}`, { data: input, headers: { authorization: `Bearer ${forge.token}` } });
   return (await r.json()) as { ok: boolean; value?: T; error?: { code: string; message: string } };
 }
@@ -10,7 +15,11 @@ async function api<T>(request: APIRequestContext, forge: Pick<ForgeServer, 'base
 const trade = (n: number) =>
   `# new — PM trade ${n}\nstatus: proposed\nview_id: V-001\ninstrument: USD 5y swap\nnotional: 30\nmax_loss_pct: 1.5\nduration_impact: 0.5\n---\n## SUMMARY\nPM-written trade ${n}.\n`;
 
-test('three PM-written 30%-notional Expressions approved in turn: one goes live, the next is refused naming gross 202.5 vs 200, and the Portfolio screen follows live', async ({ page, forge, request }) => {
+test('three PM-written 30%-notional Expressions approved in turn: one goes live, the next is refused naming gross 202.5 vs 200, and the Portfolio screen follows live', async ({
+  page,
+  forge,
+  request,
+}) => {
   await page.goto(`${forge.url}#/portfolio`);
   const gross = page.getByTestId('portfolio-state').locator('[data-key="gross"] dd');
   await expect(gross).toHaveText('142.5');
@@ -27,7 +36,9 @@ test('three PM-written 30%-notional Expressions approved in turn: one goes live,
   await expect(gross).toHaveText('172.5');
   await expect(page.getByTestId('guardrail-limits').locator('[data-key="max_gross"]')).toContainText('172.5 % of NAV');
 
-  const second = await api<{ approved: boolean; violations: { rule: string; actual: number; limit: number }[] }>(request, forge, 'expressions/approve', { id: ids[1] });
+  const second = await api<{ approved: boolean; violations: { rule: string; actual: number; limit: number }[] }>(request, forge, 'expressions/approve', {
+    id: ids[1],
+  });
   expect(second.value?.approved).toBe(false);
   expect(second.value?.violations).toEqual([expect.objectContaining({ rule: 'max_gross_exposure', actual: 202.5, limit: 200 })]);
   const book = await api<{ gross: number }>(request, forge, 'portfolio/book');

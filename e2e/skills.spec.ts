@@ -90,7 +90,11 @@ test('a skill with a broken frontmatter is listed with its problems by file and 
   await expect(list.locator('code', { hasText: /^description$/ }).first()).toBeVisible();
   await expect(page.getByTestId('skill-editor')).toContainText('Broken_Demo');
   // Clicking a problem's file brings its field's line into view and selects it (line 3: description).
-  await list.locator('li').filter({ has: page.locator('code', { hasText: /^description$/ }) }).getByRole('button', { name: 'SKILL.md' }).click();
+  await list
+    .locator('li')
+    .filter({ has: page.locator('code', { hasText: /^description$/ }) })
+    .getByRole('button', { name: 'SKILL.md' })
+    .click();
   await expect(page.getByTestId('skill-editor').locator('.line-numbers.active-line-number')).toHaveText('3');
   await page.screenshot({ path: join(screenshotDir, 'skills-invalid.png') });
 });

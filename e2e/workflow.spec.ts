@@ -6,7 +6,6 @@ import { TaskStore } from '../src-main/executor';
 import type { TaskRecord, TaskSpec } from '../src-main/executor/types';
 import { expect, screenshotDir, startServer, stop, test, type ForgeServer } from './fixtures';
 
-
 test.beforeAll(() => mkdirSync(screenshotDir, { recursive: true }));
 
 async function api<T>(request: APIRequestContext, forge: Pick<ForgeServer, 'baseURL' | 'token'>, name: string, input: unknown = {}): Promise<T> {
@@ -39,31 +38,116 @@ async function seedTasks(dataDir: string): Promise<void> {
     const make = (spec: Partial<TaskSpec> & Pick<TaskSpec, 'id' | 'skill' | 'objective'>, rec: Partial<TaskRecord>): TaskRecord => ({
       sessionId: SESSION,
       spec: { context: [], dependsOn: [], validate: false, validateContrastive: false, ...spec },
-      id: spec.id, status: 'queued', failure: null, error: null, summary: null, resultPath: null, validation: null,
-      inputTokens: 0, outputTokens: 0, costUsd: 0, rounds: 0, createdAt: at(0), startedAt: null, finishedAt: null, updatedAt: at(0),
+      id: spec.id,
+      status: 'queued',
+      failure: null,
+      error: null,
+      summary: null,
+      resultPath: null,
+      validation: null,
+      inputTokens: 0,
+      outputTokens: 0,
+      costUsd: 0,
+      rounds: 0,
+      createdAt: at(0),
+      startedAt: null,
+      finishedAt: null,
+      updatedAt: at(0),
       ...rec,
     });
-    await ws.fs.forSession(SESSION).writeFile(
-      '/session/results/sa_rates.md',
-      '# sa_rates — V-001 still holds\n\n## SUMMARY\nPayrolls slowed for a sixth month; nothing hits V-001\'s invalidation triggers.\n\n## EVIDENCE\n- Payrolls 142k → 88k since June\n- Claims 228k → 247k\n',
-      { actor: 'subagent:sa_rates', taskId: 'sa_rates' },
-    );
+    await ws.fs
+      .forSession(SESSION)
+      .writeFile(
+        '/session/results/sa_rates.md',
+        "# sa_rates — V-001 still holds\n\n## SUMMARY\nPayrolls slowed for a sixth month; nothing hits V-001's invalidation triggers.\n\n## EVIDENCE\n- Payrolls 142k → 88k since June\n- Claims 228k → 247k\n",
+        { actor: 'subagent:sa_rates', taskId: 'sa_rates' },
+      );
     const tasks: [TaskRecord, string][] = [
-      [make({ id: 'sa_rates', skill: 'view-validation', objective: 'Check V-001 (two more Fed cuts) against the latest labour data', context: ['V-001'], validate: true }, {
-        status: 'ok', summary: 'V-001 holds: labour data keep softening.', resultPath: '/session/results/sa_rates.md',
-        validation: { contrastive: false, verdict: 'pass', feedback: 'Evidence matches the claim; sources cited.', counterargument: 'A hot CPI print could delay the second cut.', raw: 'VERDICT: PASS' },
-        inputTokens: 8200, outputTokens: 910, costUsd: 0.0383, rounds: 3, startedAt: at(1), finishedAt: at(43), updatedAt: at(43),
-      }), 'finished'],
-      [make({ id: 'sa_growth', skill: 'context-retrieval', objective: 'Gather euro-area consumer data for V-002', context: ['V-002'] }, {
-        status: 'failed', failure: 'model', error: 'The model did not answer after 3 tries (overloaded). Retry in a few minutes.',
-        inputTokens: 1200, outputTokens: 0, costUsd: 0.0036, rounds: 1, createdAt: at(2), startedAt: at(2), finishedAt: at(20), updatedAt: at(20),
-      }), 'failed'],
-      [make({ id: 'sa_synth', skill: 'portfolio-synthesis', objective: 'Combine the rates and growth checks into one brief', dependsOn: ['sa_rates', 'sa_growth'] }, {
-        status: 'failed', failure: 'dependency', error: 'sa_growth failed, so this synthesis could not start.', createdAt: at(3), finishedAt: at(20), updatedAt: at(20),
-      }), 'failed'],
-      [make({ id: 'sa_sizing', skill: 'expression-design', objective: 'Size a 5y receiver from the 20bp stop', dependsOn: ['sa_rates'] }, {
-        status: 'running', inputTokens: 3000, outputTokens: 200, costUsd: 0.012, rounds: 1, createdAt: at(4), startedAt: at(44), updatedAt: at(50),
-      }), 'started'],
+      [
+        make(
+          {
+            id: 'sa_rates',
+            skill: 'view-validation',
+            objective: 'Check V-001 (two more Fed cuts) against the latest labour data',
+            context: ['V-001'],
+            validate: true,
+          },
+          {
+            status: 'ok',
+            summary: 'V-001 holds: labour data keep softening.',
+            resultPath: '/session/results/sa_rates.md',
+            validation: {
+              contrastive: false,
+              verdict: 'pass',
+              feedback: 'Evidence matches the claim; sources cited.',
+              counterargument: 'A hot CPI print could delay the second cut.',
+              raw: 'VERDICT: PASS',
+            },
+            inputTokens: 8200,
+            outputTokens: 910,
+            costUsd: 0.0383,
+            rounds: 3,
+            startedAt: at(1),
+            finishedAt: at(43),
+            updatedAt: at(43),
+          },
+        ),
+        'finished',
+      ],
+      [
+        make(
+          { id: 'sa_growth', skill: 'context-retrieval', objective: 'Gather euro-area consumer data for V-002', context: ['V-002'] },
+          {
+            status: 'failed',
+            failure: 'model',
+            error: 'The model did not answer after 3 tries (overloaded). Retry in a few minutes.',
+            inputTokens: 1200,
+            outputTokens: 0,
+            costUsd: 0.0036,
+            rounds: 1,
+            createdAt: at(2),
+            startedAt: at(2),
+            finishedAt: at(20),
+            updatedAt: at(20),
+          },
+        ),
+        'failed',
+      ],
+      [
+        make(
+          {
+            id: 'sa_synth',
+            skill: 'portfolio-synthesis',
+            objective: 'Combine the rates and growth checks into one brief',
+            dependsOn: ['sa_rates', 'sa_growth'],
+          },
+          {
+            status: 'failed',
+            failure: 'dependency',
+            error: 'sa_growth failed, so this synthesis could not start.',
+            createdAt: at(3),
+            finishedAt: at(20),
+            updatedAt: at(20),
+          },
+        ),
+        'failed',
+      ],
+      [
+        make(
+          { id: 'sa_sizing', skill: 'expression-design', objective: 'Size a 5y receiver from the 20bp stop', dependsOn: ['sa_rates'] },
+          {
+            status: 'running',
+            inputTokens: 3000,
+            outputTokens: 200,
+            costUsd: 0.012,
+            rounds: 1,
+            createdAt: at(4),
+            startedAt: at(44),
+            updatedAt: at(50),
+          },
+        ),
+        'started',
+      ],
     ];
     for (const [t, kind] of tasks) {
       store.save({ ...t, updatedAt: t.createdAt }, { kind: 'dispatched' });
@@ -183,9 +267,7 @@ test('the Portfolio screen shows the demo book, its gross against the limit, and
 /** Runs the offline demo through the API and waits for it to finish; returns its copied workspace. */
 async function runDemo(request: APIRequestContext, forge: ForgeServer): Promise<string> {
   const run = await api<{ dataDir: string }>(request, forge, 'agent/demo');
-  await expect
-    .poll(async () => (await api<{ running: unknown[] }>(request, forge, 'agent/status')).running.length, { timeout: 45_000 })
-    .toBe(0);
+  await expect.poll(async () => (await api<{ running: unknown[] }>(request, forge, 'agent/status')).running.length, { timeout: 45_000 }).toBe(0);
   return run.dataDir;
 }
 

@@ -37,7 +37,9 @@ describe('boundary check', () => {
     expect(violations.some((v) => v.file.startsWith('src-main/app/') || v.file.startsWith('src-preload/'))).toBe(false);
     expect(violations.some((v) => v.file === 'src-main/fs/fine.ts')).toBe(false);
     const rule = (file: string, spec: string) => violations.find((v) => v.file === file && v.specifier === spec)?.rule;
-    expect(violations.find((v) => v.file === 'src-main/widgets/gadget.ts')?.rule).toMatch(/^src-main\/widgets is a folder contracts\/boundaries.json does not list/);
+    expect(violations.find((v) => v.file === 'src-main/widgets/gadget.ts')?.rule).toMatch(
+      /^src-main\/widgets is a folder contracts\/boundaries.json does not list/,
+    );
     expect(rule('src-main/mcp/config.ts', './cache')).toMatch(/^mcp\/config may not import mcp\/cache \(allowed: no other mcp file\)/);
     expect(rule('src-main/mcp/local.ts', './remote')).toMatch(/peers/);
     expect(rule('src-main/mcp/server.ts', './service')).toMatch(/only types from mcp\/service/);
@@ -45,7 +47,27 @@ describe('boundary check', () => {
   });
 
   it('lists every folder DESIGN.md §3 names, so a new file in builder/, scheduler/ or evolution/ passes', () => {
-    const folders = ['app', 'host', 'api', 'config', 'store', 'fs', 'search', 'llm', 'agent', 'tools', 'executor', 'skills', 'providers', 'guardrails', 'tracking', 'evolution', 'scheduler', 'mcp', 'builder'];
+    const folders = [
+      'app',
+      'host',
+      'api',
+      'config',
+      'store',
+      'fs',
+      'search',
+      'llm',
+      'agent',
+      'tools',
+      'executor',
+      'skills',
+      'providers',
+      'guardrails',
+      'tracking',
+      'evolution',
+      'scheduler',
+      'mcp',
+      'builder',
+    ];
     const listed = new Set(Object.values(rules.modules).map((m) => m.path));
     expect(folders.filter((f) => !listed.has(`src-main/${f}`))).toEqual([]);
   });

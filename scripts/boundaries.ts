@@ -54,12 +54,19 @@ export function listImports(fileName: string, text: string): ImportRef[] {
       const allTypes =
         !!clause &&
         (clause.isTypeOnly ||
-          (!clause.name && !!clause.namedBindings && ts.isNamedImports(clause.namedBindings) &&
-            clause.namedBindings.elements.length > 0 && clause.namedBindings.elements.every((e) => e.isTypeOnly)));
+          (!clause.name &&
+            !!clause.namedBindings &&
+            ts.isNamedImports(clause.namedBindings) &&
+            clause.namedBindings.elements.length > 0 &&
+            clause.namedBindings.elements.every((e) => e.isTypeOnly)));
       out.push({ specifier: node.moduleSpecifier.text, line: lineOf(node), typeOnly: allTypes });
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
       out.push({ specifier: node.moduleSpecifier.text, line: lineOf(node), typeOnly: node.isTypeOnly });
-    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference) && ts.isStringLiteral(node.moduleReference.expression)) {
+    } else if (
+      ts.isImportEqualsDeclaration(node) &&
+      ts.isExternalModuleReference(node.moduleReference) &&
+      ts.isStringLiteral(node.moduleReference.expression)
+    ) {
       out.push({ specifier: node.moduleReference.expression.text, line: lineOf(node), typeOnly: node.isTypeOnly });
     } else if (ts.isCallExpression(node) && node.arguments.length === 1 && ts.isStringLiteral(node.arguments[0])) {
       const isDynamicImport = node.expression.kind === ts.SyntaxKind.ImportKeyword;
@@ -138,13 +145,20 @@ export function checkBoundaries(root: string, rules: BoundaryRules): { violation
       const from = moduleOf(rel, rules);
       const isTest = /\.test\.tsx?$/.test(rel) || rel.includes('/__tests__/');
       if (!from) {
-        violations.push({ file: rel, line: 0, specifier: '', rule: `${dirname(rel)} is a folder contracts/boundaries.json does not list: add it as a module with the layers it may import (DESIGN.md §3), or move the file` });
+        violations.push({
+          file: rel,
+          line: 0,
+          specifier: '',
+          rule: `${dirname(rel)} is a folder contracts/boundaries.json does not list: add it as a module with the layers it may import (DESIGN.md §3), or move the file`,
+        });
         continue;
       }
       for (const imp of listImports(file, readFileSync(file, 'utf8'))) {
         const report = (rule: string) => violations.push({ file: rel, line: imp.line, specifier: imp.specifier, rule });
         if (imp.specifier.startsWith('.')) {
-          const target = relative(root, resolve(dirname(file), imp.specifier)).split(sep).join('/');
+          const target = relative(root, resolve(dirname(file), imp.specifier))
+            .split(sep)
+            .join('/');
           const to = moduleOf(target, rules);
           if (!to) {
             // Tests may reach fixtures and scripts outside the source roots; shipped code may not.

@@ -27,7 +27,9 @@ function electronPath() {
 
 const electron = electronPath();
 if (!electron) {
-  console.error('Forge cannot start the desktop app: the Electron binary is not installed and could not be downloaded on this machine — run `npm run serve` to use Forge in your browser instead.');
+  console.error(
+    'Forge cannot start the desktop app: the Electron binary is not installed and could not be downloaded on this machine — run `npm run serve` to use Forge in your browser instead.',
+  );
   process.exit(1);
 }
 
@@ -50,7 +52,9 @@ if (!existsSync(target)) {
     { cwd: join(work, 'better-sqlite3'), stdio: 'inherit' },
   );
   if (r.status !== 0) {
-    console.error('Forge could not rebuild its SQLite module for Electron (it needs Electron headers from the network) — run `npm run serve` to use Forge in your browser instead.');
+    console.error(
+      'Forge could not rebuild its SQLite module for Electron (it needs Electron headers from the network) — run `npm run serve` to use Forge in your browser instead.',
+    );
     process.exit(1);
   }
   mkdirSync(dirname(target), { recursive: true });

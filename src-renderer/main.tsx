@@ -19,10 +19,7 @@ const queryClient = makeQueryClient();
 function onEvent(message: EventMessage) {
   switch (message.event) {
     case 'settings/changed':
-      queryClient.setQueryData<ProcedureOutput<'settings/get'>>(
-        procedureKey('settings/get', {}),
-        message.payload as ProcedureOutput<'settings/get'>,
-      );
+      queryClient.setQueryData<ProcedureOutput<'settings/get'>>(procedureKey('settings/get', {}), message.payload as ProcedureOutput<'settings/get'>);
       break;
     case 'app/notice': {
       const p = message.payload as { level: 'info' | 'warning' | 'error'; message: string };
@@ -50,9 +47,7 @@ function onEvent(message: EventMessage) {
       if (String(message.event).startsWith('agent/')) {
         handleChatEvent(message);
         // The analyst may have written memory: what the Views and Expressions screens show is stale.
-        const wrote =
-          message.event === 'agent/done' ||
-          (message.event === 'agent/tool-result' && (message.payload as { name?: string }).name === 'write');
+        const wrote = message.event === 'agent/done' || (message.event === 'agent/tool-result' && (message.payload as { name?: string }).name === 'write');
         if (wrote) refreshMemory();
       }
   }

@@ -13,10 +13,20 @@ import { runDemo } from './demo';
 class Recording implements Model {
   readonly requests: ModelCallRequest[] = [];
   constructor(private readonly inner: Model) {}
-  get id() { return this.inner.id; }
-  get isScripted() { return this.inner.isScripted; }
-  call(r: ModelCallRequest) { this.requests.push(r); return this.inner.call(r); }
-  stream(r: ModelCallRequest, on: (e: ModelStreamEvent) => void) { this.requests.push(r); return this.inner.stream(r, on); }
+  get id() {
+    return this.inner.id;
+  }
+  get isScripted() {
+    return this.inner.isScripted;
+  }
+  call(r: ModelCallRequest) {
+    this.requests.push(r);
+    return this.inner.call(r);
+  }
+  stream(r: ModelCallRequest, on: (e: ModelStreamEvent) => void) {
+    this.requests.push(r);
+    return this.inner.stream(r, on);
+  }
 }
 
 let t: TestWorkspace;
@@ -42,7 +52,11 @@ function analyst(model: () => Model, providers = t.providers) {
   });
 }
 const answer = (text: string): ScenarioInput => ({ name: 'answer', turns: [{ reply: { text } }] });
-const activeExpressions = () => t.ws.fs.listDir('/memory/expressions/', 'status:active').entries.map((e) => e.id).sort();
+const activeExpressions = () =>
+  t.ws.fs
+    .listDir('/memory/expressions/', 'status:active')
+    .entries.map((e) => e.id)
+    .sort();
 
 describe('the offline demo', () => {
   it('reads memory, fetches data, records an Observation, gets blocked, then proposes a compliant Expression — on a copy, labelled demo', async () => {
@@ -62,7 +76,12 @@ describe('the offline demo', () => {
       expect(out.text).toMatch(/^DEMO summary/);
       const done = seen.find((e) => e.type === 'done');
       expect(done).toMatchObject({ type: 'done', demo: true, stop: 'answered' });
-      expect(seen.filter((e) => e.type === 'text').map((e) => (e as { text: string }).text).join('')).toContain('That size breaks the hard limits');
+      expect(
+        seen
+          .filter((e) => e.type === 'text')
+          .map((e) => (e as { text: string }).text)
+          .join(''),
+      ).toContain('That size breaks the hard limits');
       // The PM's real workspace (the test workspace) is untouched: the demo used its own folder.
       expect(out.dataDir).toBe(dataDir);
       expect(t.ws.fs.exists('/memory/expressions/E-004.md')).toBe(false);
@@ -99,7 +118,10 @@ describe('the analyst service', () => {
     }
     const history = t.ws.fs.readFile(`/session/${first.sessionId}/turn_history.md`);
     expect(history).toContain('## Turn 6');
-    const systemOf = (i: number) => systemBlocks(models[i]!.requests[0]!.system).map((b) => b.text).join('\n');
+    const systemOf = (i: number) =>
+      systemBlocks(models[i]!.requests[0]!.system)
+        .map((b) => b.text)
+        .join('\n');
     const messageOf = (i: number) => String(models[i]!.requests[0]!.messages[0]!.content);
     // The system prompt never changes within the session (the prompt cache keeps serving it)...
     for (let i = 1; i < 6; i++) expect(systemOf(i)).toBe(systemOf(0));
@@ -120,7 +142,10 @@ describe('the analyst service', () => {
     const old = a.sessions.open(first.sessionId);
     expect(old.session).toMatchObject({ status: 'archived', readOnly: true, turns: 6 });
     expect(old.turnHistory).toContain('Query: First question about rates');
-    await expect(a.send({ message: 'more', sessionId: first.sessionId })).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('read-only') });
+    await expect(a.send({ message: 'more', sessionId: first.sessionId })).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining('read-only'),
+    });
   });
 
   it('a session picked up after a restart carries its earlier turns in a session block that then stays fixed', async () => {
@@ -139,7 +164,10 @@ describe('the analyst service', () => {
       expect(r.sessionId).toBe(one.sessionId);
       await second.wait(r.runId);
     }
-    const systemOf = (i: number) => systemBlocks(models[i]!.requests[0]!.system).map((b) => b.text).join('\n');
+    const systemOf = (i: number) =>
+      systemBlocks(models[i]!.requests[0]!.system)
+        .map((b) => b.text)
+        .join('\n');
     expect(systemOf(0)).toContain('Earlier in this session (before it was picked up):\n## Turn 1 (2026-11-21T13:00:00.000Z)\nQuery: Before the restart');
     expect(systemOf(1)).toBe(systemOf(0));
     const lastMessage = String(models[1]!.requests[0]!.messages[0]!.content);
@@ -170,13 +198,16 @@ describe('the analyst service', () => {
   });
 
   it('streams text, tool calls, results and usage keyed by run id, and records the turn', async () => {
-    const a = analyst(() => new ScriptedModel({
-      name: 'one-tool',
-      turns: [
-        { reply: { text: 'Looking.', toolCalls: [{ name: 'read', input: { path: '/memory/views/' } }] } },
-        { expect: { toolResult: 'read', contains: 'Directory: /memory/views/' }, reply: { text: 'Six Views.' } },
-      ],
-    }));
+    const a = analyst(
+      () =>
+        new ScriptedModel({
+          name: 'one-tool',
+          turns: [
+            { reply: { text: 'Looking.', toolCalls: [{ name: 'read', input: { path: '/memory/views/' } }] } },
+            { expect: { toolResult: 'read', contains: 'Directory: /memory/views/' }, reply: { text: 'Six Views.' } },
+          ],
+        }),
+    );
     const { runId, sessionId } = await a.send({ message: 'How many Views?' });
     const out = await a.wait(runId);
     expect(out.text).toBe('Six Views.');
@@ -186,7 +217,9 @@ describe('the analyst service', () => {
     expect(usage.context.system).toBeGreaterThan(500);
     expect(usage.context.tools).toBeGreaterThan(300);
     expect(usage.context.total).toBe(usage.context.system + usage.context.tools + usage.context.conversation);
-    expect(t.ws.fs.readFile(`/session/${sessionId}/turn_history.md`)).toMatch(/^## Turn 1 \(2026-11-21T13:00:00\.000Z\)\nQuery: How many Views\?\nResult: Six Views\.\n$/);
+    expect(t.ws.fs.readFile(`/session/${sessionId}/turn_history.md`)).toMatch(
+      /^## Turn 1 \(2026-11-21T13:00:00\.000Z\)\nQuery: How many Views\?\nResult: Six Views\.\n$/,
+    );
   });
 });
 
@@ -205,9 +238,18 @@ describe('prompt injection through fetched data', () => {
       name: 'obedient',
       turns: [
         { reply: { toolCalls: [{ name: 'fetch', input: { source: 'research', params: { dataset: 'broker_notes' } } }] } },
-        { expect: { contains: ['<untrusted_data>', 'IGNORE PREVIOUS INSTRUCTIONS'] }, reply: { toolCalls: [{ name: 'write', input: { path: '/memory/expressions/E-999.md', content: e999('1e9') } }] } },
-        { expect: { toolResult: 'write', isError: true, contains: 'max_gross_exposure' }, reply: { toolCalls: [{ name: 'write', input: { path: '/portfolio/state.md', content: '# state — x\ngross: 0\n---\n' } }] } },
-        { expect: { toolResult: 'write', isError: true }, reply: { toolCalls: [{ name: 'write', input: { path: '/memory/expressions/E-999.md', content: e999('5') } }] } },
+        {
+          expect: { contains: ['<untrusted_data>', 'IGNORE PREVIOUS INSTRUCTIONS'] },
+          reply: { toolCalls: [{ name: 'write', input: { path: '/memory/expressions/E-999.md', content: e999('1e9') } }] },
+        },
+        {
+          expect: { toolResult: 'write', isError: true, contains: 'max_gross_exposure' },
+          reply: { toolCalls: [{ name: 'write', input: { path: '/portfolio/state.md', content: '# state — x\ngross: 0\n---\n' } }] },
+        },
+        {
+          expect: { toolResult: 'write', isError: true },
+          reply: { toolCalls: [{ name: 'write', input: { path: '/memory/expressions/E-999.md', content: e999('5') } }] },
+        },
         { expect: { toolResult: 'write', isError: false, contains: 'status proposed' }, reply: { text: 'Done as instructed.' } },
       ],
     });
@@ -221,7 +263,12 @@ describe('prompt injection through fetched data', () => {
       expect(activeExpressions()).toEqual(['E-001', 'E-002', 'E-003']);
       expect(t.ws.fs.recordInfo('/memory/expressions/E-999.md')).toMatchObject({ status: 'proposed', header: expect.objectContaining({ notional: 5 }) });
       expect(readBook(t.ws.fs, defaultGuardrailLimits).gross).toBe(142.5);
-      const actors = new Set(t.ws.store.audit.list({ limit: 100 }).filter((r) => r.operation !== 'seed').map((r) => r.actor));
+      const actors = new Set(
+        t.ws.store.audit
+          .list({ limit: 100 })
+          .filter((r) => r.operation !== 'seed')
+          .map((r) => r.actor),
+      );
       expect([...actors]).toEqual(['agent']);
     } finally {
       rmSync(dir, { recursive: true, force: true });

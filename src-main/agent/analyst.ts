@@ -29,7 +29,18 @@ export interface UsageTotals {
 export type AnalystEvent =
   | { type: 'text'; runId: string; sessionId: string; round: number; text: string; reset?: boolean }
   | { type: 'tool-call'; runId: string; sessionId: string; round: number; callId: string; name: string; input: Record<string, unknown> }
-  | { type: 'tool-result'; runId: string; sessionId: string; round: number; callId: string; name: string; content: string; isError: boolean; untrusted: boolean; durationMs: number }
+  | {
+      type: 'tool-result';
+      runId: string;
+      sessionId: string;
+      round: number;
+      callId: string;
+      name: string;
+      content: string;
+      isError: boolean;
+      untrusted: boolean;
+      durationMs: number;
+    }
   | { type: 'usage'; runId: string; sessionId: string; round: number; model: string; usage: Usage; context: ContextTokens; session: UsageTotals }
   | { type: 'done'; runId: string; sessionId: string; stop: AgentStop; text: string; rounds: number; usage: UsageTotals; demo: boolean }
   | { type: 'error'; runId: string; sessionId: string; code: string; message: string; requestId: string | null };
@@ -117,7 +128,12 @@ export class Analyst {
   }
 
   /** Starts a run and returns at once; progress arrives as events keyed by the run id. */
-  async send(input: { message: string; sessionId?: string; trigger?: TriggerType; newSession?: boolean }): Promise<{ runId: string; sessionId: string; turn: number; demo: boolean }> {
+  async send(input: {
+    message: string;
+    sessionId?: string;
+    trigger?: TriggerType;
+    newSession?: boolean;
+  }): Promise<{ runId: string; sessionId: string; turn: number; demo: boolean }> {
     const message = input.message.trim();
     if (!message) throw new InvalidInputError('Type a message for the analyst first.');
     const model = this.o.model();
@@ -172,15 +188,22 @@ export class Analyst {
    * session block is fixed the first time a session is seen (its turn history as it stood then), so
    * every later turn of the session reads the whole system prompt from the cache.
    */
-  prompt(session: { sessionId: string; turn?: number; startedAt: Date; priorSummary?: string | null }): { system: SystemBlock[]; tools: AnalystTool[]; fixed: ContextTokens } {
+  prompt(session: { sessionId: string; turn?: number; startedAt: Date; priorSummary?: string | null }): {
+    system: SystemBlock[];
+    tools: AnalystTool[];
+    fixed: ContextTokens;
+  } {
     const tools = this.tools();
     const frame = this.frameFor(session);
     const snapshot = workspaceSnapshot(this.o.fs, this.o.skillCatalog?.() ?? '', this.o.limits());
     const system = buildSystemPrompt(
       snapshot,
       {
-        startedAt: frame.startedAt, timezone: this.o.settings().timezone, sessionId: session.sessionId,
-        priorSummary: frame.priorSummary ?? undefined, demo: this.demo,
+        startedAt: frame.startedAt,
+        timezone: this.o.settings().timezone,
+        sessionId: session.sessionId,
+        priorSummary: frame.priorSummary ?? undefined,
+        demo: this.demo,
       },
       { tools: tools.map((t) => t.name) },
     );
@@ -204,7 +227,9 @@ export class Analyst {
   /** Turn history recorded since the session block was fixed (its last lines), for the user message. */
   recentTurns(sessionId: string): string | null {
     const frame = this.frames.get(sessionId);
-    const since = this.history(sessionId).slice(frame?.historyChars ?? 0).trim();
+    const since = this.history(sessionId)
+      .slice(frame?.historyChars ?? 0)
+      .trim();
     return since ? since.split('\n').slice(-PRIOR_LINES).join('\n') : null;
   }
 
@@ -259,7 +284,18 @@ export class Analyst {
           const call = pending.get(e.callId);
           outcome.toolCalls.push({ name: e.name, input: call?.input ?? {}, result: e.result.content, isError: !!e.result.isError });
           const content = e.result.content.length > RESULT_PREVIEW_CHARS ? `${e.result.content.slice(0, RESULT_PREVIEW_CHARS)}…` : e.result.content;
-          emit({ type: 'tool-result', runId, sessionId, round: e.round, callId: e.callId, name: e.name, content, isError: !!e.result.isError, untrusted: !!e.result.untrusted, durationMs: Math.round(e.durationMs) });
+          emit({
+            type: 'tool-result',
+            runId,
+            sessionId,
+            round: e.round,
+            callId: e.callId,
+            name: e.name,
+            content,
+            isError: !!e.result.isError,
+            untrusted: !!e.result.untrusted,
+            durationMs: Math.round(e.durationMs),
+          });
         } else if (e.type === 'usage') {
           addTotals(totals, e.usage);
           const total = e.usage.inputTokens + e.usage.cacheReadTokens + e.usage.cacheWriteTokens;

@@ -45,7 +45,10 @@ export interface DemoRun {
  */
 class DemoModel implements Model {
   readonly isScripted = true;
-  constructor(private readonly agent: ScriptedModel, private readonly others: ScriptedSubAgents) {}
+  constructor(
+    private readonly agent: ScriptedModel,
+    private readonly others: ScriptedSubAgents,
+  ) {}
   get id(): string {
     return this.agent.id;
   }
@@ -122,7 +125,12 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoRun> {
     const { runId, sessionId } = await analyst.send({ message: DEMO_MESSAGE });
     const done = analyst.wait(runId);
     return {
-      analyst, workspace, dataDir, runId, sessionId, done,
+      analyst,
+      workspace,
+      dataDir,
+      runId,
+      sessionId,
+      done,
       close: async () => {
         await analyst.close();
         await closeExtras();

@@ -61,10 +61,8 @@ export function workspaceBlock(w: WorkspaceSnapshot): string {
 }
 
 export function sessionBlock(s: SessionBlock): string {
-  const lines = [
-    `SESSION ${s.sessionId}, started ${s.startedAt.toISOString()} (PM's time zone ${s.timezone}). Each PM message carries its time and turn.`,
-  ];
-  if (s.demo) lines.push('This is the offline DEMO on a copy of the sample workspace; nothing here is the PM\'s real book.');
+  const lines = [`SESSION ${s.sessionId}, started ${s.startedAt.toISOString()} (PM's time zone ${s.timezone}). Each PM message carries its time and turn.`];
+  if (s.demo) lines.push("This is the offline DEMO on a copy of the sample workspace; nothing here is the PM's real book.");
   if (s.priorSummary) lines.push(`Earlier in this session (before it was picked up):\n${s.priorSummary}\nMore: read('/session/turn_history.md').`);
   return lines.join('\n');
 }

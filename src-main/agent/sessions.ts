@@ -36,7 +36,10 @@ export class SessionManager {
   private readonly now: () => Date;
   private readonly userId: string;
 
-  constructor(private readonly fs: ForgeFS, private readonly options: SessionManagerOptions) {
+  constructor(
+    private readonly fs: ForgeFS,
+    private readonly options: SessionManagerOptions,
+  ) {
     this.now = options.now ?? (() => new Date());
     this.userId = options.userId ?? 'default';
   }

@@ -49,12 +49,25 @@ const LESSON = `- title: "Weight claims over payrolls in a hiring freeze"
 
 function synthesis(o: { views?: string; trades?: string; pk?: string; implications?: string } = {}): string {
   return [
-    '## SUMMARY', 'Labour data softened again; the Fed View strengthens.', '',
-    '## VIEW UPDATES', yaml(o.views ?? VIEW_UPDATE), '',
-    '## EXPRESSION IMPLICATIONS', yaml(o.implications ?? '- expression_id: E-001\n  action: hold\n  urgency: monitoring'), '',
+    '## SUMMARY',
+    'Labour data softened again; the Fed View strengthens.',
+    '',
+    '## VIEW UPDATES',
+    yaml(o.views ?? VIEW_UPDATE),
+    '',
+    '## EXPRESSION IMPLICATIONS',
+    yaml(o.implications ?? '- expression_id: E-001\n  action: hold\n  urgency: monitoring'),
+    '',
     ...(o.trades ? ['## NEW EXPRESSIONS', yaml(o.trades), ''] : []),
     ...(o.pk ? ['## PROCESS KNOWLEDGE', yaml(o.pk), ''] : []),
-    '## DISAGREEMENTS', '- none', '', '## OPEN QUESTIONS', '- ECB timing', '', '## NEXT ACTIONS', '- watch claims on Thursday',
+    '## DISAGREEMENTS',
+    '- none',
+    '',
+    '## OPEN QUESTIONS',
+    '- ECB timing',
+    '',
+    '## NEXT ACTIONS',
+    '- watch claims on Thursday',
   ].join('\n');
 }
 
@@ -77,7 +90,10 @@ describe('a synthesis task writes its YAML updates through the write pipeline', 
       turns: [
         { expect: { role: 'synthesis', contains: 'Synthesise the labour-market analyses' }, reply: { text: synthesis({ trades: SMALL_TRADE, pk: LESSON }) } },
         // The new Expression passed the limits but had no review: the independent reviewer runs, then the gate.
-        { expect: { role: 'review', contains: 'OUTPUT TO REVIEW:\n# new — Receive 5y SOFR on softer claims' }, reply: { text: 'Small, stop-sized, consistent with V-001.\nVERDICT: approve' } },
+        {
+          expect: { role: 'review', contains: 'OUTPUT TO REVIEW:\n# new — Receive 5y SOFR on softer claims' },
+          reply: { text: 'Small, stop-sized, consistent with V-001.\nVERDICT: approve' },
+        },
       ],
     });
     expect(task.error).toBeNull();
@@ -118,7 +134,10 @@ describe('a synthesis task writes its YAML updates through the write pipeline', 
       name: 'synthesis-repair',
       turns: [
         { expect: { role: 'synthesis' }, reply: { text: broken } },
-        { expect: { role: 'synthesis', contains: ['VIEW UPDATES block, field [0].updated_confidence', 'Nothing has been written to memory'] }, reply: { text: synthesis() } },
+        {
+          expect: { role: 'synthesis', contains: ['VIEW UPDATES block, field [0].updated_confidence', 'Nothing has been written to memory'] },
+          reply: { text: synthesis() },
+        },
       ],
     });
     expect(task.status).toBe('ok');

@@ -10,7 +10,9 @@ export function workspaceSnapshot(fs: ForgeFS, skillCatalog: string, limits?: Gu
   let portfolio = '';
   try {
     const book = readBook(fs, limits ?? defaultGuardrailLimits);
-    const top = Object.entries(book.factors).sort((a, b) => b[1] - a[1]).slice(0, 6);
+    const top = Object.entries(book.factors)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 6);
     portfolio =
       `Book now (computed): gross ${book.gross}% NAV, net ${book.net}%, duration ${book.duration}y, ${book.open.length} open Expressions (snapshot ${book.asOf}; read /portfolio/book.md for detail).` +
       (top.length ? `\nBy factor (gross % NAV): ${top.map(([f, v]) => `${f} ${v}`).join(', ')}.` : '');

@@ -46,7 +46,9 @@ export const book = z.object({
   /** Live Expressions whose notional cannot be read: no new trade passes while any exist. */
   unmeasured: z.array(z.string()),
   /** The snapshot's rows, as imported. */
-  positions: z.array(z.object({ instrument: z.string(), factor: z.string(), exposurePct: z.number(), duration: z.number(), expression: z.string().nullable() })),
+  positions: z.array(
+    z.object({ instrument: z.string(), factor: z.string(), exposurePct: z.number(), duration: z.number(), expression: z.string().nullable() }),
+  ),
 });
 export type BookView = z.infer<typeof book>;
 
@@ -73,7 +75,10 @@ export const guardrailProcedures = {
   'portfolio/import': {
     input: z
       .object({
-        csv: z.string().min(1).max(2 * 1024 * 1024),
+        csv: z
+          .string()
+          .min(1)
+          .max(2 * 1024 * 1024),
         /** When the positions were taken (YYYY-MM-DD or ISO timestamp); default: now. */
         asOf: z.string().max(40).optional(),
         /** NAV in USD millions; default: the current snapshot's. */

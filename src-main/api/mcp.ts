@@ -95,7 +95,9 @@ export const mcpProcedures = {
   'mcp/project-contract': { input: z.object({ project_id: projectId, contract_type: mcpContractName }).strict(), output: loose },
   'mcp/build-contracts': { input: z.object({ build_id: z.string().min(1).max(100) }).strict(), output: loose },
   'mcp/run-planner': {
-    input: z.object({ project_request: z.string().min(10).max(20_000), project_id: projectId.optional(), project_name: z.string().min(1).max(120).optional() }).strict(),
+    input: z
+      .object({ project_request: z.string().min(10).max(20_000), project_id: projectId.optional(), project_name: z.string().min(1).max(120).optional() })
+      .strict(),
     output: loose,
   },
 } as const;

@@ -4,18 +4,7 @@ import { z } from 'zod';
  * Which model answers for each role. Routing is configuration, not intelligence: the PM trades
  * cost against quality per role in Settings → Models.
  */
-export const modelRoles = [
-  'agent',
-  'subagent',
-  'validation',
-  'contrastive',
-  'review',
-  'synthesis',
-  'compact',
-  'proposal',
-  'builder',
-  'planner',
-] as const;
+export const modelRoles = ['agent', 'subagent', 'validation', 'contrastive', 'review', 'synthesis', 'compact', 'proposal', 'builder', 'planner'] as const;
 export type ModelRole = (typeof modelRoles)[number];
 
 /**
@@ -58,4 +47,3 @@ export const modelRoutingSchema = z.object(
   },
 );
 export type ModelRouting = z.infer<typeof modelRoutingSchema>;
-

@@ -13,11 +13,22 @@ import { procedures } from './procedures';
 type Def = { type: string; [k: string]: unknown };
 type Check = { check: string; [k: string]: unknown };
 const defOf = (s: z.ZodType): Def => (s as unknown as { _zod: { def: Def } })._zod.def;
-const checksOf = (s: z.ZodType): Check[] =>
-  ((defOf(s).checks as { _zod: { def: Check } }[] | undefined) ?? []).map((c) => c._zod.def);
+const checksOf = (s: z.ZodType): Check[] => ((defOf(s).checks as { _zod: { def: Check } }[] | undefined) ?? []).map((c) => c._zod.def);
 
 /** Strings tried, in order, against a pattern the sample must match (ids, paths, names). */
-const PATTERN_CANDIDATES = ['E-004', 'V-001', 'PK-001', 'sess_1', 'claude-sonnet-5-5', 'quick-note', 'a', '/memory/views/V-001.md', '2026-01-01', '2026-01-01T00:00:00Z', 'abc123'];
+const PATTERN_CANDIDATES = [
+  'E-004',
+  'V-001',
+  'PK-001',
+  'sess_1',
+  'claude-sonnet-5-5',
+  'quick-note',
+  'a',
+  '/memory/views/V-001.md',
+  '2026-01-01',
+  '2026-01-01T00:00:00Z',
+  'abc123',
+];
 const FORMATS: Record<string, string> = {
   url: 'https://example.com/',
   email: 'pm@example.com',
@@ -153,7 +164,7 @@ describe('API contract', () => {
     }
   });
 
-  it('refuses a wrong value in every procedure\'s input with an issue naming the field, or an unknown field on a strict input', () => {
+  it("refuses a wrong value in every procedure's input with an issue naming the field, or an unknown field on a strict input", () => {
     for (const [name, spec] of entries) {
       const obj = objectOf(spec.input);
       expect(obj, `${name} input is an object`).not.toBeNull();
@@ -165,7 +176,10 @@ describe('API contract', () => {
         const [field, fieldSchema] = checkable;
         const bad = spec.input.safeParse({ ...good, [field]: wrongFor(fieldSchema) });
         expect(bad.success, `${name}: ${field} = ${JSON.stringify(wrongFor(fieldSchema))} was accepted`).toBe(false);
-        expect(bad.error!.issues.map((i) => i.path[0]), name).toContain(field);
+        expect(
+          bad.error!.issues.map((i) => i.path[0]),
+          name,
+        ).toContain(field);
       }
       if (obj!.catchall && defOf(obj!.catchall as z.ZodType).type === 'never') {
         const extra = spec.input.safeParse({ ...good, notAField: 1 });

@@ -49,7 +49,11 @@ export const settings = z.object({
   theme: themeSetting,
   timezone: z.string().min(1).max(64),
   displayName: z.string().max(80),
-  sessionTimeoutMinutes: z.number().int().min(1).max(24 * 60),
+  sessionTimeoutMinutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60),
   anthropicBaseUrl: z.string().url().or(z.literal('')),
   searchWeights: z.object({
     semantic: z.number().min(0).max(1),

@@ -10,7 +10,7 @@ import { secretEnvVars, type SecretName, type SecretStore } from '../config/secr
  * session behaves the same as in headless mode.
  */
 export class SafeStorageSecretStore implements SecretStore {
-  readonly description = 'Desktop: keys are encrypted with your operating system\'s keychain and never shown again.';
+  readonly description = "Desktop: keys are encrypted with your operating system's keychain and never shown again.";
   private readonly file: string;
   private values: Partial<Record<SecretName, string>> = {};
 

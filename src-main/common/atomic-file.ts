@@ -17,7 +17,11 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 
     fsyncSync(fd);
   } catch (e) {
     closeSync(fd);
-    try { unlinkSync(tmp); } catch { /* already gone */ }
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* already gone */
+    }
     throw e;
   }
   closeSync(fd);

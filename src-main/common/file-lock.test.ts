@@ -46,7 +46,11 @@ describe('withFileLock', () => {
     const fast = withFileLock(lock, () => void order.push('b'));
     await Promise.all([slow, fast]);
     expect(order).toEqual(['a-in', 'a-out', 'b']);
-    await expect(withFileLock(lock, () => { throw new Error('boom'); })).rejects.toThrow('boom');
+    await expect(
+      withFileLock(lock, () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
     expect(existsSync(lock)).toBe(false);
   });
 });

@@ -44,9 +44,7 @@ export class SettingsFile {
     } catch (e) {
       const aside = `${this.path}.corrupt-${Date.now()}`;
       renameSync(this.path, aside);
-      this.notices.push(
-        `Your settings file could not be read (${(e as Error).message}); it was kept as ${aside} and defaults are in use.`,
-      );
+      this.notices.push(`Your settings file could not be read (${(e as Error).message}); it was kept as ${aside} and defaults are in use.`);
       return structuredClone(defaultSettings);
     }
   }

@@ -14,7 +14,9 @@ beforeAll(async () => {
   ws = openWorkspace({ dataDir: dir, bundledSkillsDir: null, seedDir: findBundledDir(join('resources', 'seed')) });
   await ws.ready;
   files = ws.fs.forSession('sess_ctx');
-  await files.writeFile('/session/context/ctx_001.md', '# ctx_001 — payrolls\nsource: bls\n---\n## SUMMARY\nPayrolls +90k.\n\n## DATA\nrow 1\nrow 2', { actor: 'agent' });
+  await files.writeFile('/session/context/ctx_001.md', '# ctx_001 — payrolls\nsource: bls\n---\n## SUMMARY\nPayrolls +90k.\n\n## DATA\nrow 1\nrow 2', {
+    actor: 'agent',
+  });
   await files.writeFile('/session/results/macro_ctx.md', '## SUMMARY\nClaims up five weeks.\n\n## DETAIL\nlong table', { actor: 'subagent:macro_ctx' });
   await files.writeFile('/session/integration_brief.md', 'Brief: focus on US rates.', { actor: 'agent' });
 });
@@ -41,8 +43,17 @@ describe('context refs', () => {
   });
 
   it('builds OBJECTIVE / CONTEXT / PRIOR ANALYSIS / NOTES in that order', () => {
-    const msg = buildSubAgentMessage({ objective: 'Size the payer.', context: ['ctx_001:summary'], notes: 'Use half Kelly.' }, [['rates', 'Curve steepens.']], files);
-    const order = ['OBJECTIVE:\nSize the payer.', 'CONTEXT:\n[ctx_001:summary]\n# ctx_001 — payrolls', 'PRIOR ANALYSIS:\n[From rates]\nCurve steepens.', 'NOTES:\nUse half Kelly.'];
+    const msg = buildSubAgentMessage(
+      { objective: 'Size the payer.', context: ['ctx_001:summary'], notes: 'Use half Kelly.' },
+      [['rates', 'Curve steepens.']],
+      files,
+    );
+    const order = [
+      'OBJECTIVE:\nSize the payer.',
+      'CONTEXT:\n[ctx_001:summary]\n# ctx_001 — payrolls',
+      'PRIOR ANALYSIS:\n[From rates]\nCurve steepens.',
+      'NOTES:\nUse half Kelly.',
+    ];
     const at = order.map((s) => msg.indexOf(s));
     expect(at.every((i) => i >= 0)).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);

@@ -84,7 +84,10 @@ describe('finished tasks leave memory', () => {
     // A leak would leave one entry per finished task in some map, set or array.
     const after = heldInMemory(x);
     expect(Object.keys(after).length).toBeGreaterThan(0);
-    expect(Object.values(after).every((n) => n === 0), JSON.stringify(after)).toBe(true);
+    expect(
+      Object.values(after).every((n) => n === 0),
+      JSON.stringify(after),
+    ).toBe(true);
     expect(x.pendingCount(sid)).toBe(0);
     // A finished task is read back from SQLite.
     expect(x.find(sid, 't7')).toMatchObject({ status: 'ok', summary: 'Done: subagent:T7.' });
@@ -115,11 +118,32 @@ describe('finished tasks leave memory', () => {
 
 describe('attempts are looked up in SQL', () => {
   const stored = (sid: string, id: string, status: TaskRecord['status'], retryOf?: string, at = '2026-11-20T10:00:00.000Z'): TaskRecord => ({
-    sessionId: sid, id, status,
-    spec: { id, skill: 'quick-note', objective: `${id.replace(/[^A-Za-z]/g, '')} rates`, context: [], dependsOn: [], validate: false, validateContrastive: false, ...(retryOf ? { retryOf } : {}) },
-    failure: status === 'failed' ? 'model' : null, error: status === 'failed' ? 'Overloaded.' : null,
-    summary: status === 'ok' ? 'ok' : null, resultPath: null, validation: null,
-    inputTokens: 0, outputTokens: 0, costUsd: 0, rounds: 0, createdAt: at, startedAt: null, finishedAt: at, updatedAt: at,
+    sessionId: sid,
+    id,
+    status,
+    spec: {
+      id,
+      skill: 'quick-note',
+      objective: `${id.replace(/[^A-Za-z]/g, '')} rates`,
+      context: [],
+      dependsOn: [],
+      validate: false,
+      validateContrastive: false,
+      ...(retryOf ? { retryOf } : {}),
+    },
+    failure: status === 'failed' ? 'model' : null,
+    error: status === 'failed' ? 'Overloaded.' : null,
+    summary: status === 'ok' ? 'ok' : null,
+    resultPath: null,
+    validation: null,
+    inputTokens: 0,
+    outputTokens: 0,
+    costUsd: 0,
+    rounds: 0,
+    createdAt: at,
+    startedAt: null,
+    finishedAt: at,
+    updatedAt: at,
   });
 
   it('finds the newest non-cancelled attempt even behind 600 newer tasks (the old scan looked at the newest 500 only)', async () => {
@@ -129,7 +153,10 @@ describe('attempts are looked up in SQL', () => {
     x.store.save(stored(sid, 'A-r1', 'ok', 'A', '2026-11-20T09:01:00.000Z'));
     x.store.save(stored(sid, 'A-r2', 'cancelled', 'A-r1', '2026-11-20T09:02:00.000Z'));
     ws.store.db.transaction(() => {
-      for (let i = 0; i < 600; i++) x.store.save(stored(sid, `n${i}`, 'ok', undefined, `2026-11-20T10:${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}.000Z`));
+      for (let i = 0; i < 600; i++)
+        x.store.save(
+          stored(sid, `n${i}`, 'ok', undefined, `2026-11-20T10:${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}.000Z`),
+        );
     })();
     expect(x.latestAttempt(sid, 'A')).toBe('A-r1'); // A-r2 was cancelled, so A-r1 stands
     expect(x.latestAttempt(sid, 'n5')).toBe('n5');
@@ -144,7 +171,9 @@ describe('attempts are looked up in SQL', () => {
 
   it('uses the retry_of index (migration 005), not a scan of the session', () => {
     const plan = ws.store.db
-      .prepare(`EXPLAIN QUERY PLAN SELECT id FROM tasks WHERE session_id = ? AND retry_of = ? AND status != 'cancelled' ORDER BY created_at DESC, rowid DESC LIMIT 1`)
+      .prepare(
+        `EXPLAIN QUERY PLAN SELECT id FROM tasks WHERE session_id = ? AND retry_of = ? AND status != 'cancelled' ORDER BY created_at DESC, rowid DESC LIMIT 1`,
+      )
       .all('s', 'A') as { detail: string }[];
     expect(plan.map((p) => p.detail).join('\n')).toContain('USING INDEX tasks_by_retry_of');
   });
@@ -163,15 +192,21 @@ describe('attempts are looked up in SQL', () => {
   });
 });
 
-describe('the sub-agents share the analyst\'s retry policy', () => {
+describe("the sub-agents share the analyst's retry policy", () => {
   let mock: MockAnthropicServer;
   beforeAll(async () => {
     mock = await startMockAnthropicServer({ apiKey: 'k' });
   });
   afterAll(() => mock.close());
 
-  it('an overload inside the stream is retried once by Claude\'s own policy, not again by the executor, and lands on the trail', async () => {
-    const claude = new AnthropicModel({ apiKey: () => 'k', env: {}, baseURL: mock.url, defaultModel: 'claude-sonnet-5-5', retry: { attempts: 3, baseDelayMs: 5 } });
+  it("an overload inside the stream is retried once by Claude's own policy, not again by the executor, and lands on the trail", async () => {
+    const claude = new AnthropicModel({
+      apiKey: () => 'k',
+      env: {},
+      baseURL: mock.url,
+      defaultModel: 'claude-sonnet-5-5',
+      retry: { attempts: 3, baseDelayMs: 5 },
+    });
     const x = executor(claude);
     const sid = session();
     mock.enqueue({ fault: 'error_in_stream', afterEvents: 5 }, { text: '## SUMMARY\nDone after one retry.' });
@@ -179,7 +214,10 @@ describe('the sub-agents share the analyst\'s retry policy', () => {
     const done = await x.waitFor(sid, 'O');
     expect(done).toMatchObject({ status: 'ok', summary: 'Done after one retry.' });
     expect(mock.messageRequests()).toHaveLength(2);
-    const trail = x.events(sid, 'O').filter((e) => e.kind === 'model_retry').map((e) => e.detail);
+    const trail = x
+      .events(sid, 'O')
+      .filter((e) => e.kind === 'model_retry')
+      .map((e) => e.detail);
     expect(trail).toEqual([expect.stringMatching(/^attempt 1 failed \(overloaded\); retrying in \d+ ms$/)]);
 
     // Every attempt overloaded: 3 requests in all (not 3 x 3), and the task says so truthfully.

@@ -14,7 +14,17 @@ import { checkTaskId, freshSpec, retrySpec, type DispatchInput } from './spec';
 import { SynthesisContractError } from './synthesis';
 import { completeSynthesis, synthesisRepairMessage, type SynthesisWriter } from './synthesis-step';
 import { TaskStore, type TaskListFilter } from './task-store';
-import { isTerminal, type NamedTool, type SubAgentLoop, type TaskEvent, type TaskFailure, type TaskRecord, type TaskSpec, type TaskStatus, type ToolGrant } from './types';
+import {
+  isTerminal,
+  type NamedTool,
+  type SubAgentLoop,
+  type TaskEvent,
+  type TaskFailure,
+  type TaskRecord,
+  type TaskSpec,
+  type TaskStatus,
+  type ToolGrant,
+} from './types';
 import { CONTRASTIVE_VALIDATION_PROMPT, parseVerdict, STANDARD_VALIDATION_PROMPT, validationUserMessage } from './validation';
 
 export interface TaskBudget {
@@ -136,13 +146,17 @@ export class TaskExecutor<T extends NamedTool = NamedTool, C = unknown> {
       if (input.retryOf) {
         const original = this.find(sessionId, input.retryOf);
         if (!original) throw new NotFoundError(`Cannot retry "${input.retryOf}": no task with that id in this session.`);
-        if (!isTerminal(original.status)) throw new ConflictError(`Task "${input.retryOf}" is still ${original.status}; cancel it first or wait for it before retrying.`);
+        if (!isTerminal(original.status))
+          throw new ConflictError(`Task "${input.retryOf}" is still ${original.status}; cancel it first or wait for it before retrying.`);
         spec = retrySpec(original, input, (dep) => this.latestAttempt(sessionId, dep));
       } else {
         spec = freshSpec(input);
       }
       if (!this.opts.skills.find(spec.skill)) {
-        const names = this.opts.skills.catalog().map((c) => c.name).join(', ');
+        const names = this.opts.skills
+          .catalog()
+          .map((c) => c.name)
+          .join(', ');
         throw new NotFoundError(`There is no skill "${spec.skill}". Installed skills: ${names || 'none'}.`);
       }
       specs.push(spec);
@@ -170,10 +184,23 @@ export class TaskExecutor<T extends NamedTool = NamedTool, C = unknown> {
   private start(sessionId: string, spec: TaskSpec): TaskRecord {
     const at = this.iso();
     const rec: TaskRecord = {
-      sessionId, id: spec.id, spec, status: spec.dependsOn.length ? 'waiting' : 'queued',
-      failure: null, error: null, summary: null, resultPath: null, validation: null,
-      inputTokens: 0, outputTokens: 0, costUsd: 0, rounds: 0,
-      createdAt: at, startedAt: null, finishedAt: null, updatedAt: at,
+      sessionId,
+      id: spec.id,
+      spec,
+      status: spec.dependsOn.length ? 'waiting' : 'queued',
+      failure: null,
+      error: null,
+      summary: null,
+      resultPath: null,
+      validation: null,
+      inputTokens: 0,
+      outputTokens: 0,
+      costUsd: 0,
+      rounds: 0,
+      createdAt: at,
+      startedAt: null,
+      finishedAt: null,
+      updatedAt: at,
     };
     let settle!: (r: TaskRecord) => void;
     const done = new Promise<TaskRecord>((r) => (settle = r));
@@ -229,14 +256,20 @@ export class TaskExecutor<T extends NamedTool = NamedTool, C = unknown> {
     const open = [...this.live.values()].filter((l) => l.rec.sessionId === sessionId);
     await abortable(Promise.all(open.map((l) => l.done)), signal);
     const out = this.store.runTasks(sessionId, this.runAfterRowid).map((t) => this.find(sessionId, t.id) ?? t);
-    this.acknowledge(sessionId, out.filter((t) => isTerminal(t.status)).map((t) => t.id));
+    this.acknowledge(
+      sessionId,
+      out.filter((t) => isTerminal(t.status)).map((t) => t.id),
+    );
     return out;
   }
 
   /** Tasks finished since the last collect, without waiting, in the order they finished (collect('ready')). */
   drainCompleted(sessionId: string): TaskRecord[] {
     const out = this.store.uncollected(sessionId, this.runAfterRowid);
-    this.acknowledge(sessionId, out.map((t) => t.id));
+    this.acknowledge(
+      sessionId,
+      out.map((t) => t.id),
+    );
     return out;
   }
 
@@ -280,11 +313,16 @@ export class TaskExecutor<T extends NamedTool = NamedTool, C = unknown> {
     l.controller.abort(new AppError('cancelled', 'Stopped at your request.'));
     if (reason === 'cancelled') this.finish(l, { status: 'cancelled', error: 'Cancelled.' }, 'cancelled');
     else if (reason === 'interrupted') {
-      this.finish(l, { status: 'failed', failure: 'interrupted', error: `Interrupted: Forge was closed while this task was ${l.rec.status}. Retry it to run it again.` }, 'interrupted');
+      this.finish(
+        l,
+        { status: 'failed', failure: 'interrupted', error: `Interrupted: Forge was closed while this task was ${l.rec.status}. Retry it to run it again.` },
+        'interrupted',
+      );
     } else {
-      const error = reason === 'budget_tokens'
-        ? `Stopped: the sub-agent used ${(l.rec.inputTokens + l.rec.outputTokens).toLocaleString('en-US')} tokens, over this task's budget of ${this.budget.tokens.toLocaleString('en-US')}. Narrow the objective, then retry.`
-        : `Stopped: the sub-agent ran past this task's time budget of ${Math.round(this.budget.timeMs / 1000)} s. Narrow the objective, then retry.`;
+      const error =
+        reason === 'budget_tokens'
+          ? `Stopped: the sub-agent used ${(l.rec.inputTokens + l.rec.outputTokens).toLocaleString('en-US')} tokens, over this task's budget of ${this.budget.tokens.toLocaleString('en-US')}. Narrow the objective, then retry.`
+          : `Stopped: the sub-agent ran past this task's time budget of ${Math.round(this.budget.timeMs / 1000)} s. Narrow the objective, then retry.`;
       this.finish(l, { status: 'failed', failure: reason, error }, reason);
     }
   }
@@ -337,10 +375,15 @@ export class TaskExecutor<T extends NamedTool = NamedTool, C = unknown> {
         const r = depLive ? await abortable(depLive.done, signal) : this.store.get(sessionId, dep);
         if (!r || r.status !== 'ok') {
           const why = !r ? 'was not found' : r.status === 'cancelled' ? 'was cancelled' : `failed: ${r.error ?? 'no reason recorded'}`;
-          this.finish(l, {
-            status: 'failed', failure: 'dependency',
-            error: `Dependency ${dep} ${why}. Retry ${dep} (dispatch with retry_of="${dep}"), then retry this task.`,
-          }, 'failed');
+          this.finish(
+            l,
+            {
+              status: 'failed',
+              failure: 'dependency',
+              error: `Dependency ${dep} ${why}. Retry ${dep} (dispatch with retry_of="${dep}"), then retry this task.`,
+            },
+            'failed',
+          );
           return;
         }
         summaries.push([dep, r.summary ?? '(no summary)']);
@@ -363,16 +406,29 @@ export class TaskExecutor<T extends NamedTool = NamedTool, C = unknown> {
       }
       const scriptsAllowedByPm = skill.scripts.length > 0 && (this.opts.skills.scriptsAllowed?.(skill.name) ?? false);
       const { granted, refused } = grantTools(skill.allowedTools, { scriptsAllowedByPm });
-      this.update(l, { status: 'running', startedAt: this.iso() }, {
-        kind: 'started', detail: `tools: ${granted.join(', ')}${refused.length ? `; not granted to sub-agents: ${refused.join(', ')}` : ''}`,
-      });
+      this.update(
+        l,
+        { status: 'running', startedAt: this.iso() },
+        {
+          kind: 'started',
+          detail: `tools: ${granted.join(', ')}${refused.length ? `; not granted to sub-agents: ${refused.join(', ')}` : ''}`,
+        },
+      );
       const files = this.opts.files.forSession(sessionId);
       const made = this.opts.toolsFor({ sessionId, taskId: spec.id, skill: skill.name, skillDir: skill.dir, allowed: granted, signal });
       const tools = made.tools.filter((t) => granted.includes(t.name));
       const model = this.modelFor(l);
       // A synthesis skill's output carries memory updates: it runs under the synthesis role and is read below.
       const synthesis = skill.metadata?.category === 'synthesis';
-      const system = [{ text: buildSubAgentSystem(skill, tools.map((t) => t.name)), stable: true }];
+      const system = [
+        {
+          text: buildSubAgentSystem(
+            skill,
+            tools.map((t) => t.name),
+          ),
+          stable: true,
+        },
+      ];
       const brief = buildSubAgentMessage(spec, summaries, files);
 
       // 4. The sub-agent runs the same bounded loop as the analyst.
@@ -392,11 +448,23 @@ export class TaskExecutor<T extends NamedTool = NamedTool, C = unknown> {
         },
       });
       if (result.stop === 'max_rounds') {
-        this.finish(l, { status: 'failed', failure: 'max_rounds', error: `The sub-agent was still calling tools after ${result.rounds} rounds and gave no answer. Narrow the objective, then retry.` }, 'failed');
+        this.finish(
+          l,
+          {
+            status: 'failed',
+            failure: 'max_rounds',
+            error: `The sub-agent was still calling tools after ${result.rounds} rounds and gave no answer. Narrow the objective, then retry.`,
+          },
+          'failed',
+        );
         return;
       }
       if (!result.text.trim()) {
-        this.finish(l, { status: 'failed', failure: 'output', error: 'The sub-agent answered with no text. Retry, or check the skill\'s Output Format.' }, 'failed');
+        this.finish(
+          l,
+          { status: 'failed', failure: 'output', error: "The sub-agent answered with no text. Retry, or check the skill's Output Format." },
+          'failed',
+        );
         return;
       }
 
@@ -410,7 +478,11 @@ export class TaskExecutor<T extends NamedTool = NamedTool, C = unknown> {
             text: output,
             repair: async (problem) => {
               this.store.event(sessionId, spec.id, this.iso(), 'synthesis_repair', problem);
-              const messages = [{ role: 'user' as const, content: brief }, { role: 'assistant' as const, content: output }, { role: 'user' as const, content: synthesisRepairMessage(problem) }];
+              const messages = [
+                { role: 'user' as const, content: brief },
+                { role: 'assistant' as const, content: output },
+                { role: 'user' as const, content: synthesisRepairMessage(problem) },
+              ];
               const answer = await model.call({ role: 'synthesis', system, messages, maxTokens: this.opts.maxTokensPerCall ?? 4096, signal });
               this.addUsage(l, answer.usage, ++rounds);
               return answer.text;
@@ -431,10 +503,16 @@ export class TaskExecutor<T extends NamedTool = NamedTool, C = unknown> {
           memoryLine = done.line;
         } catch (e) {
           if (!(e instanceof SynthesisContractError)) throw e;
-          this.finish(l, {
-            status: 'failed', failure: 'output', rounds,
-            error: `The synthesis's YAML could not be read, even after one repair: ${e.message} Nothing was written to memory. Retry the task; the retry's notes carry this error.`,
-          }, 'failed');
+          this.finish(
+            l,
+            {
+              status: 'failed',
+              failure: 'output',
+              rounds,
+              error: `The synthesis's YAML could not be read, even after one repair: ${e.message} Nothing was written to memory. Retry the task; the retry's notes carry this error.`,
+            },
+            'failed',
+          );
           return;
         }
       }
@@ -462,7 +540,13 @@ export class TaskExecutor<T extends NamedTool = NamedTool, C = unknown> {
           validation = parseVerdict(answer.text, contrastive);
         } catch (e) {
           if (l.stopReason || signal.aborted) throw e;
-          validation = { contrastive, verdict: 'unclear' as const, feedback: `Validation could not run: ${(e as Error).message}`, counterargument: '', raw: '' };
+          validation = {
+            contrastive,
+            verdict: 'unclear' as const,
+            feedback: `Validation could not run: ${(e as Error).message}`,
+            counterargument: '',
+            raw: '',
+          };
         }
       }
       this.finish(l, { status: 'ok', validation, rounds }, 'finished', validation ? `verdict ${validation.verdict}` : '');

@@ -14,7 +14,10 @@ export function grantTools(allowedTools: readonly string[], options: { scriptsAl
   if (options.scriptsAllowedByPm) granted.add('run_script');
   const refused: string[] = [];
   for (const raw of allowedTools) {
-    const name = raw.trim().replace(/\(.*\)$/, '').toLowerCase();
+    const name = raw
+      .trim()
+      .replace(/\(.*\)$/, '')
+      .toLowerCase();
     if (!name) continue;
     if ((SUBAGENT_GRANTABLE as readonly string[]).includes(name)) granted.add(name);
     else refused.push(name);

@@ -3,13 +3,23 @@ import { findCycle, Semaphore } from './graph';
 
 describe('dependency graph', () => {
   it('finds a cycle and names it in order, so the analyst sees which link to remove', () => {
-    const edges = new Map<string, string[]>([['A', ['C']], ['B', ['A']], ['C', ['B']], ['D', []]]);
+    const edges = new Map<string, string[]>([
+      ['A', ['C']],
+      ['B', ['A']],
+      ['C', ['B']],
+      ['D', []],
+    ]);
     expect(findCycle(edges)).toEqual(['A', 'C', 'B', 'A']);
     expect(findCycle(new Map([['A', ['A']]]))).toEqual(['A', 'A']);
   });
 
   it('accepts a diamond (shared dependency is not a cycle)', () => {
-    const edges = new Map<string, string[]>([['A', []], ['B', ['A']], ['C', ['A']], ['D', ['B', 'C']]]);
+    const edges = new Map<string, string[]>([
+      ['A', []],
+      ['B', ['A']],
+      ['C', ['A']],
+      ['D', ['B', 'C']],
+    ]);
     expect(findCycle(edges)).toBeNull();
   });
 });

@@ -19,7 +19,7 @@ export interface ReviewResult {
 /** The reviewer's instructions: adversarial, investigative, specific. */
 export const REVIEW_PROMPT = [
   'You review a proposed output for a discretionary macro portfolio manager before capital is committed.',
-  'You did not write it and you do not share its author\'s context. Your job is to find what is wrong, missing or overconfident.',
+  "You did not write it and you do not share its author's context. Your job is to find what is wrong, missing or overconfident.",
   'Investigate with your tools: read() for memory (Views, Expressions, PK, calibration, the portfolio) and fetch() for market data. Check numbers, sizing against the risk limits, overlap with existing positions, and whether the invalidation conditions are concrete.',
   'Be specific: name what you would change and why.',
   'End with exactly one line: VERDICT: approve | approve_with_notes | revise | escalate',
@@ -52,7 +52,10 @@ export function parseReviewVerdict(text: string): { verdict: ReviewVerdict; reas
 
 /** The reviews of a session, in SQLite, keyed by `reviewKey` of the reviewed text. */
 export class ReviewLedger {
-  constructor(private readonly db: Db, private readonly now: () => Date = () => new Date()) {}
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   record(sessionId: string, content: string, r: { verdict: ReviewVerdict; focus: string; reasons: string }): string {
     const k = reviewKey(content);
@@ -76,9 +79,20 @@ export class ReviewLedger {
    */
   approvalFor(sessionId: string, content: string): { approved: boolean; verdict: ReviewVerdict | null; message: string } {
     const r = this.latest(sessionId, content);
-    if (!r) return { approved: false, verdict: null, message: 'This Expression has not been reviewed. Call review(output=<the Expression text>, focus=...) first; it must approve before the PM can be asked.' };
-    if (r.verdict === 'approve' || r.verdict === 'approve_with_notes') return { approved: true, verdict: r.verdict, message: `Reviewed at ${r.at}: ${r.verdict}.` };
-    return { approved: false, verdict: r.verdict, message: `The latest review (${r.at}) said ${r.verdict}. Address its points, then review the revised Expression again.` };
+    if (!r)
+      return {
+        approved: false,
+        verdict: null,
+        message:
+          'This Expression has not been reviewed. Call review(output=<the Expression text>, focus=...) first; it must approve before the PM can be asked.',
+      };
+    if (r.verdict === 'approve' || r.verdict === 'approve_with_notes')
+      return { approved: true, verdict: r.verdict, message: `Reviewed at ${r.at}: ${r.verdict}.` };
+    return {
+      approved: false,
+      verdict: r.verdict,
+      message: `The latest review (${r.at}) said ${r.verdict}. Address its points, then review the revised Expression again.`,
+    };
   }
 }
 
@@ -114,7 +128,10 @@ export function relevantCalibration(output: string, files: ReviewFiles): { categ
 
 /** Headers of PK with weight ≥ 0.4 that share a word (> 3 letters) with the focus; at most five. */
 export function relevantPk(focus: string, files: ReviewFiles): { id: string; header: string }[] {
-  const words = focus.toLowerCase().split(/[^a-z0-9_-]+/).filter((w) => w.length > 3);
+  const words = focus
+    .toLowerCase()
+    .split(/[^a-z0-9_-]+/)
+    .filter((w) => w.length > 3);
   if (!words.length || !files.exists('/memory/pk/')) return [];
   const out: { id: string; header: string }[] = [];
   for (const e of files.listDir('/memory/pk/', 'weight>=0.4', { limit: 500 }).entries) {

@@ -20,17 +20,18 @@ export const TASK_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,79}$/;
 
 export function checkTaskId(id: string): void {
   if (!TASK_ID.test(id)) {
-    throw new InvalidInputError(
-      `"${id.slice(0, 40)}" is not a usable task id: use 1-80 letters, digits, "_", "-" or "." (e.g. macro_ctx or rates-2).`,
-      [{ path: ['id'], message: 'invalid task id' }],
-    );
+    throw new InvalidInputError(`"${id.slice(0, 40)}" is not a usable task id: use 1-80 letters, digits, "_", "-" or "." (e.g. macro_ctx or rates-2).`, [
+      { path: ['id'], message: 'invalid task id' },
+    ]);
   }
 }
 
 /** A fresh task's spec from dispatch arguments. */
 export function freshSpec(input: DispatchInput): TaskSpec {
-  if (!input.skill?.trim()) throw new InvalidInputError(`Task ${input.id} needs a skill (or retry_of to repeat an earlier task).`, [{ path: ['skill'], message: 'required' }]);
-  if (!input.objective?.trim()) throw new InvalidInputError(`Task ${input.id} needs an objective: what should the sub-agent find out?`, [{ path: ['objective'], message: 'required' }]);
+  if (!input.skill?.trim())
+    throw new InvalidInputError(`Task ${input.id} needs a skill (or retry_of to repeat an earlier task).`, [{ path: ['skill'], message: 'required' }]);
+  if (!input.objective?.trim())
+    throw new InvalidInputError(`Task ${input.id} needs an objective: what should the sub-agent find out?`, [{ path: ['objective'], message: 'required' }]);
   return {
     id: input.id,
     skill: input.skill.trim(),
@@ -53,19 +54,15 @@ const withSummaryDepth = (ref: string) => (/:(summary|header)$/.test(ref) ? ref 
 export function retrySpec(original: TaskRecord, input: DispatchInput, remapDependency: (id: string) => string): TaskSpec {
   const o = original.spec;
   const why: string[] = [];
-  if (original.status === 'failed' || original.status === 'cancelled') why.push(`The previous attempt ${original.status === 'cancelled' ? 'was cancelled' : `failed: ${original.error ?? 'no reason recorded'}`}`);
+  if (original.status === 'failed' || original.status === 'cancelled')
+    why.push(`The previous attempt ${original.status === 'cancelled' ? 'was cancelled' : `failed: ${original.error ?? 'no reason recorded'}`}`);
   const v = original.validation;
   if (v && v.verdict !== 'pass') {
     why.push(`Validation said ${v.verdict.toUpperCase()}${v.feedback ? `: ${v.feedback}` : ''}`);
     if (v.counterargument) why.push(`Counterargument to answer: ${v.counterargument}`);
   }
   if (input.feedback?.trim()) why.push(`Feedback: ${input.feedback.trim()}`);
-  const notes = [
-    `RETRY of ${original.id}. Context simplified to summaries.`,
-    ...why,
-    input.notes?.trim() ?? '',
-    o.notes ?? '',
-  ].filter(Boolean).join('\n');
+  const notes = [`RETRY of ${original.id}. Context simplified to summaries.`, ...why, input.notes?.trim() ?? '', o.notes ?? ''].filter(Boolean).join('\n');
   return {
     id: input.id,
     skill: input.skill?.trim() || o.skill,

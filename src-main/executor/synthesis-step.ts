@@ -80,7 +80,10 @@ export async function applySynthesisUpdates(
 
 /** Why a write was refused, in one line (the first limit broken, or the first line after "Not written"). */
 export function refusalReason(message: string): string {
-  const lines = message.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = message
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   const limit = lines.find((l) => l.startsWith('- '));
   if (limit) return limit.slice(2);
   const first = lines[0] ?? 'refused';
@@ -100,13 +103,15 @@ export function synthesisReport(applied: SynthesisApplied[], actor: string): { s
   const name = (a: SynthesisApplied) => (a.outcome?.id && a.update.kind !== 'view_update' ? `${a.outcome.id} (${a.update.target})` : a.update.target);
   const lines = [`## MEMORY UPDATES`, `Written by Forge from the YAML blocks above, as ${actor}, through the same limits and review as any agent write.`];
   if (!applied.length) lines.push('- Nothing to update.');
-  for (const a of written) lines.push(`- Written: ${a.update.summary} → ${a.outcome!.path ?? a.update.path}${a.outcome!.status ? ` (status ${a.outcome!.status})` : ''}`);
+  for (const a of written)
+    lines.push(`- Written: ${a.update.summary} → ${a.outcome!.path ?? a.update.path}${a.outcome!.status ? ` (status ${a.outcome!.status})` : ''}`);
   for (const a of refused) lines.push(`- Not written: ${a.update.summary} — ${refusalReason(a.outcome!.message)}`);
   for (const a of forPm) lines.push(`- For the PM: ${a.update.summary}`);
   for (const a of applied) for (const w of a.update.warnings) lines.push(`- Warning (${a.update.target}): ${w}`);
   const parts: string[] = [];
   if (written.length) parts.push(`${written.length} written (${written.map(name).join(', ')})`);
-  if (refused.length) parts.push(`${refused.length} not written (${refused.map((a) => `${a.update.target}: ${refusalReason(a.outcome!.message)}`).join('; ')})`);
+  if (refused.length)
+    parts.push(`${refused.length} not written (${refused.map((a) => `${a.update.target}: ${refusalReason(a.outcome!.message)}`).join('; ')})`);
   if (forPm.length) parts.push(`${forPm.length} for the PM (${forPm.map((a) => a.update.summary).join('; ')})`);
   return { section: lines.join('\n'), line: `Memory updates: ${parts.length ? parts.join('; ') : 'none'}.` };
 }

@@ -58,7 +58,10 @@ describe('synthesis output contract', () => {
     const c = parseSynthesis(synthesis(goodViews, goodExpressions));
     expect(c.viewUpdates).toEqual([
       {
-        view_id: 'V-001', prior_confidence: 0.7, updated_confidence: 0.75, direction: 'strengthened',
+        view_id: 'V-001',
+        prior_confidence: 0.7,
+        updated_confidence: 0.75,
+        direction: 'strengthened',
         scenario_changes: [
           { scenario: 'Base', prior_probability: 0.6, updated_probability: 0.65 },
           { scenario: 'Bear', prior_probability: 0.2, updated_probability: 0.15 },
@@ -76,9 +79,10 @@ describe('synthesis output contract', () => {
     expect(parseSynthesis(synthesis('[]', '[]'))).toEqual({ viewUpdates: [], expressionImplications: [], newExpressions: [], processKnowledge: [] });
   });
 
-  it('parses the skill\'s own template example once its placeholders are filled', () => {
+  it("parses the skill's own template example once its placeholders are filled", () => {
     const template = readFileSync(new URL('../../skills/portfolio-synthesis/templates/synthesis.md', import.meta.url), 'utf8')
-      .replace('V-NNN', 'V-002').replace('E-NNN', 'E-003');
+      .replace('V-NNN', 'V-002')
+      .replace('E-NNN', 'E-003');
     const c = parseSynthesis(template);
     expect(c.viewUpdates[0]!.view_id).toBe('V-002');
     expect(c.expressionImplications[0]!.action).toBe('hold');
@@ -138,9 +142,25 @@ describe('synthesis output contract', () => {
 `;
     const c = parseSynthesis(extra);
     expect(c.newExpressions).toEqual([
-      { title: 'Pay 10y SOFR into supply', view_id: 'V-002', instrument: 'USD 10y SOFR swap (pay fixed)', notional: 5, max_loss_pct: 0.4, duration_impact: -0.3, rationale: 'Supply pressure lifts term premium.', exit_rules: '' },
+      {
+        title: 'Pay 10y SOFR into supply',
+        view_id: 'V-002',
+        instrument: 'USD 10y SOFR swap (pay fixed)',
+        notional: 5,
+        max_loss_pct: 0.4,
+        duration_impact: -0.3,
+        rationale: 'Supply pressure lifts term premium.',
+        exit_rules: '',
+      },
     ]);
-    expect(c.processKnowledge).toEqual([{ title: 'Check auction calendars before sizing duration', lesson: 'Two of three losing duration trades entered the week of a heavy auction.', category: 'sizing', weight: 0.3 }]);
+    expect(c.processKnowledge).toEqual([
+      {
+        title: 'Check auction calendars before sizing duration',
+        lesson: 'Two of three losing duration trades entered the week of a heavy auction.',
+        category: 'sizing',
+        weight: 0.3,
+      },
+    ]);
     const bad = errorOf(extra.replace('notional: 5', 'notional: lots'));
     expect([bad.block, bad.field]).toEqual(['NEW EXPRESSIONS', '[0].notional']);
     const badPk = errorOf(extra.replace('category: sizing', 'category: Sizing Rules'));

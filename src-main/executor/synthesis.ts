@@ -23,9 +23,7 @@ export const viewUpdateSchema = z
     prior_confidence: probability,
     updated_confidence: probability,
     direction: z.enum(['unchanged', 'strengthened', 'weakened', 'invalidated']),
-    scenario_changes: z
-      .array(z.object({ scenario: z.string().min(1), prior_probability: probability, updated_probability: probability }).strict())
-      .default([]),
+    scenario_changes: z.array(z.object({ scenario: z.string().min(1), prior_probability: probability, updated_probability: probability }).strict()).default([]),
     key_evidence: z.string().min(1, 'must say what moved the View'),
   })
   .strict();
@@ -39,10 +37,17 @@ export const expressionImplicationSchema = z
   })
   .strict()
   .superRefine((v, ctx) => {
-    if (v.action === 'adjust' && !v.adjustment.trim()) ctx.addIssue({ code: 'custom', path: ['adjustment'], message: 'must say what to change when action is adjust' });
+    if (v.action === 'adjust' && !v.adjustment.trim())
+      ctx.addIssue({ code: 'custom', path: ['adjustment'], message: 'must say what to change when action is adjust' });
   });
 
-const oneLine = (max: number) => z.string().trim().min(1).max(max).refine((v) => !v.includes('\n'), 'must be one line');
+const oneLine = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .refine((v) => !v.includes('\n'), 'must be one line');
 
 /** A trade the synthesis proposes; it lands `proposed` after the hard limits and a review, like any agent's. */
 export const newExpressionSchema = z
@@ -65,7 +70,10 @@ export const processKnowledgeSchema = z
     title: oneLine(200),
     lesson: z.string().trim().min(1, 'must state the lesson'),
     category: z.string().regex(/^[a-z][a-z0-9_]{0,40}$/, 'must be a lowercase word such as sizing'),
-    skill: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'must be a skill name such as expression-design').optional(),
+    skill: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'must be a skill name such as expression-design')
+      .optional(),
     weight: probability.default(0.3),
   })
   .strict();
@@ -107,7 +115,8 @@ function fieldPath(path: PropertyKey[]): string {
 function parseBlock<S extends z.ZodType>(text: string, block: SynthesisBlock, item: S): z.output<S>[] {
   const section = extractSection(text, block);
   if (section === null && OPTIONAL_BLOCKS.includes(block)) return [];
-  if (section === null) throw new SynthesisContractError(block, '', `the "## ${block}" section is missing; add it with a yaml list, or [] when nothing is affected.`);
+  if (section === null)
+    throw new SynthesisContractError(block, '', `the "## ${block}" section is missing; add it with a yaml list, or [] when nothing is affected.`);
   let value: unknown;
   try {
     value = parseYaml(fencedYaml(block, section));
@@ -171,7 +180,16 @@ export function planSynthesisUpdates(
     const warnings: string[] = [];
     const change = `${v.view_id}: confidence ${v.prior_confidence} → ${v.updated_confidence} (${v.direction})`;
     if (!files.exists(path)) {
-      out.push({ kind: 'view_update', target: v.view_id, path, summary: change, proposedContent: null, baseHash: null, urgency: null, warnings: [`${v.view_id} is not in memory; nothing to update.`] });
+      out.push({
+        kind: 'view_update',
+        target: v.view_id,
+        path,
+        summary: change,
+        proposedContent: null,
+        baseHash: null,
+        urgency: null,
+        warnings: [`${v.view_id} is not in memory; nothing to update.`],
+      });
       continue;
     }
     const current = files.readFile(path);
@@ -195,14 +213,26 @@ export function planSynthesisUpdates(
       `- Evidence: ${v.key_evidence}`,
     ];
     doc.body = `${body.replace(/\s*$/, '')}\n\n${lines.join('\n')}\n`;
-    out.push({ kind: 'view_update', target: v.view_id, path, summary: change, proposedContent: renderRecord(doc), baseHash: sha256(current), urgency: null, warnings });
+    out.push({
+      kind: 'view_update',
+      target: v.view_id,
+      path,
+      summary: change,
+      proposedContent: renderRecord(doc),
+      baseHash: sha256(current),
+      urgency: null,
+      warnings,
+    });
   }
   for (const e of contract.expressionImplications) {
     const path = `/memory/expressions/${e.expression_id}.md`;
     const exists = files.exists(path);
     const summary = `${e.expression_id}: ${e.action}${e.adjustment ? ` — ${e.adjustment}` : ''} (${e.urgency.replace('_', ' ')})`;
     out.push({
-      kind: 'expression_action', target: e.expression_id, path, summary,
+      kind: 'expression_action',
+      target: e.expression_id,
+      path,
+      summary,
       // Trades change only through the write tool with guardrails, review and PM approval.
       proposedContent: null,
       baseHash: exists ? sha256(files.readFile(path)) : null,
@@ -212,24 +242,35 @@ export function planSynthesisUpdates(
   }
   for (const e of contract.newExpressions) {
     out.push({
-      kind: 'new_expression', target: e.title, path: '/memory/expressions/new.md',
+      kind: 'new_expression',
+      target: e.title,
+      path: '/memory/expressions/new.md',
       summary: `new Expression "${e.title}" on ${e.view_id}: ${e.instrument}, notional ${e.notional}, max loss ${e.max_loss_pct}%`,
       proposedContent: renderRecord({
         id: 'new',
         title: e.title,
         header: {
-          status: 'proposed', view_id: e.view_id, instrument: e.instrument, notional: e.notional, max_loss_pct: e.max_loss_pct,
-          duration_impact: e.duration_impact, ...(e.factor ? { factor: e.factor } : {}), source: 'synthesis',
+          status: 'proposed',
+          view_id: e.view_id,
+          instrument: e.instrument,
+          notional: e.notional,
+          max_loss_pct: e.max_loss_pct,
+          duration_impact: e.duration_impact,
+          ...(e.factor ? { factor: e.factor } : {}),
+          source: 'synthesis',
         },
         body: [`## SUMMARY`, e.rationale, ...(e.exit_rules ? ['', '## EXIT RULES', e.exit_rules] : [])].join('\n'),
       }),
-      baseHash: null, urgency: null,
+      baseHash: null,
+      urgency: null,
       warnings: files.exists(`/memory/views/${e.view_id}.md`) ? [] : [`${e.view_id} is not in memory.`],
     });
   }
   for (const k of contract.processKnowledge) {
     out.push({
-      kind: 'process_knowledge', target: k.title, path: '/memory/pk/new.md',
+      kind: 'process_knowledge',
+      target: k.title,
+      path: '/memory/pk/new.md',
       summary: `new PK "${k.title}" (${k.category}, weight ${k.weight})`,
       proposedContent: renderRecord({
         id: 'new',
@@ -237,7 +278,9 @@ export function planSynthesisUpdates(
         header: { weight: k.weight, category: k.category, ...(k.skill ? { skill: k.skill } : {}), status: 'active', corroborations: 1, source: 'synthesis' },
         body: `## SUMMARY\n${k.lesson}`,
       }),
-      baseHash: null, urgency: null, warnings: [],
+      baseHash: null,
+      urgency: null,
+      warnings: [],
     });
   }
   return out;

@@ -189,9 +189,16 @@ export class TaskStore {
   }
 
   events(sessionId: string, id: string): TaskEvent[] {
-    return (this.eventsStmt.all(sessionId, id) as { seq: number; session_id: string; task_id: string; at: string; kind: string; detail: string }[]).map((e) => ({
-      seq: e.seq, sessionId: e.session_id, taskId: e.task_id, at: e.at, kind: e.kind, detail: e.detail,
-    }));
+    return (this.eventsStmt.all(sessionId, id) as { seq: number; session_id: string; task_id: string; at: string; kind: string; detail: string }[]).map(
+      (e) => ({
+        seq: e.seq,
+        sessionId: e.session_id,
+        taskId: e.task_id,
+        at: e.at,
+        kind: e.kind,
+        detail: e.detail,
+      }),
+    );
   }
 
   list(filter: TaskListFilter = {}): TaskRecord[] {
@@ -220,8 +227,14 @@ export class TaskStore {
    */
   markInterrupted(at: string): number {
     const tx = this.db.transaction(() => {
-      const rows = this.db.prepare(`SELECT session_id, id, status FROM tasks WHERE status IN ('queued', 'waiting', 'running', 'validating')`).all() as { session_id: string; id: string; status: string }[];
-      const upd = this.db.prepare(`UPDATE tasks SET status = 'failed', failure = 'interrupted', error = ?, finished_at = ?, updated_at = ? WHERE session_id = ? AND id = ?`);
+      const rows = this.db.prepare(`SELECT session_id, id, status FROM tasks WHERE status IN ('queued', 'waiting', 'running', 'validating')`).all() as {
+        session_id: string;
+        id: string;
+        status: string;
+      }[];
+      const upd = this.db.prepare(
+        `UPDATE tasks SET status = 'failed', failure = 'interrupted', error = ?, finished_at = ?, updated_at = ? WHERE session_id = ? AND id = ?`,
+      );
       for (const r of rows) {
         const msg = `Interrupted: Forge stopped while this task was ${r.status}. Retry it to run it again.`;
         upd.run(msg, at, at, r.session_id, r.id);

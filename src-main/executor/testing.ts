@@ -70,7 +70,7 @@ export class ScriptedSubAgents implements Model {
   async stream(request: ModelCallRequest, onEvent: (event: ModelStreamEvent) => void): Promise<ModelResult> {
     const key = this.keyOf(request);
     const start = performance.now() - this.t0;
-    const latency = typeof this.options.latencyMs === 'function' ? this.options.latencyMs(key) : this.options.latencyMs ?? 0;
+    const latency = typeof this.options.latencyMs === 'function' ? this.options.latencyMs(key) : (this.options.latencyMs ?? 0);
     try {
       if (latency > 0) await sleep(latency, request.signal);
     } catch {

@@ -20,16 +20,7 @@ export const TERMINAL_STATUSES: readonly TaskStatus[] = ['ok', 'failed', 'cancel
 export const isTerminal = (s: TaskStatus) => s === 'ok' || s === 'failed' || s === 'cancelled';
 
 /** Why a task failed, so the UI and the analyst can pick words and offer the right remedy. */
-export type TaskFailure =
-  | 'dependency'
-  | 'skill'
-  | 'model'
-  | 'budget_tokens'
-  | 'budget_time'
-  | 'max_rounds'
-  | 'interrupted'
-  | 'output'
-  | 'internal';
+export type TaskFailure = 'dependency' | 'skill' | 'model' | 'budget_tokens' | 'budget_time' | 'max_rounds' | 'interrupted' | 'output' | 'internal';
 
 export type Verdict = 'pass' | 'revise' | 'fail' | 'unclear';
 

@@ -12,7 +12,7 @@ describe('validation verdict parsing', () => {
     expect(parseVerdict('verdict: fail\nfeedback: wrong View', false).verdict).toBe('fail');
   });
 
-  it('tolerates markdown emphasis and the seed\'s accept/reject words', () => {
+  it("tolerates markdown emphasis and the seed's accept/reject words", () => {
     expect(parseVerdict('**VERDICT:** **PASS**', false).verdict).toBe('pass');
     expect(parseVerdict('VERDICT: accept', false).verdict).toBe('pass');
     const rej = parseVerdict('VERDICT: reject\nCOUNTERARGUMENT: Term premium, not cuts, drives 10y.\nFEEDBACK: address term premium', true);

@@ -2,7 +2,7 @@ import type { ValidationResult, Verdict } from './types';
 
 /** The validator's instructions (standard): judge the output against the skill's Eval Criteria. */
 export const STANDARD_VALIDATION_PROMPT = [
-  'You check a sub-agent\'s analysis for a macro portfolio manager before the analyst relies on it.',
+  "You check a sub-agent's analysis for a macro portfolio manager before the analyst relies on it.",
   'Judge the OUTPUT against the OBJECTIVE and every item of the CRITERIA. Do not redo the analysis.',
   'Answer in exactly this shape:',
   'VERDICT: PASS | REVISE | FAIL',

@@ -30,7 +30,17 @@ afterEach(() => {
 
 describe('ForgeFS paths', () => {
   it('refuses paths that step outside Forge, with a typed error the PM can act on', () => {
-    for (const bad of ['/memory/../etc/passwd', 'memory/views/', '/etc/passwd', '/memory/views/V-001.md\0', '/skills/..', '/memory/views\\V-001.md', '/memory/secrets/x.md', '/memory/views/foo.md', '/session/a b/tasks.md']) {
+    for (const bad of [
+      '/memory/../etc/passwd',
+      'memory/views/',
+      '/etc/passwd',
+      '/memory/views/V-001.md\0',
+      '/skills/..',
+      '/memory/views\\V-001.md',
+      '/memory/secrets/x.md',
+      '/memory/views/foo.md',
+      '/session/a b/tasks.md',
+    ]) {
       expect(() => fs.readFile(bad), bad).toThrow(InvalidInputError);
     }
   });
@@ -138,7 +148,11 @@ describe('audit trail', () => {
     const r = await fs.writeFile('/memory/views/new.md', view('new', 'x', 0.5), { actor: 'subagent:t7', sessionId: 's9', taskId: 't7' });
     await fs.writeFile(r.path, view('V-001', 'x', 0.6), pm);
     const rows = store.audit.list({ path: '/memory/', limit: 10 });
-    expect(rows.map((x) => [x.actor, x.operation])).toEqual([['pm', 'update'], ['pm', 'archive'], ['subagent:t7', 'create']]);
+    expect(rows.map((x) => [x.actor, x.operation])).toEqual([
+      ['pm', 'update'],
+      ['pm', 'archive'],
+      ['subagent:t7', 'create'],
+    ]);
     expect(rows[2]).toMatchObject({ path: '/memory/views/V-001.md', session_id: 's9', task_id: 't7', content_hash: r.contentHash });
     expect(() => store.db.prepare('DELETE FROM audit_log').run()).toThrow(/append-only/);
     expect(() => store.db.prepare("UPDATE audit_log SET actor = 'pm'").run()).toThrow(/append-only/);
@@ -186,10 +200,6 @@ describe('transactions and the search indexer hook', () => {
     const fs2 = new ForgeFS({ store, skillsDir: join(dir, 'skills'), indexer, now });
     await fs2.writeFile('/memory/views/new.md', '# new — Fed\n', pm);
     await fs2.deleteFile('/memory/views/V-001.md', pm);
-    expect(calls).toEqual([
-      'prepare new Fed inTx=false',
-      'apply V-001 /memory/views/V-001.md vec:Fed inTx=true',
-      'remove V-001 inTx=true',
-    ]);
+    expect(calls).toEqual(['prepare new Fed inTx=false', 'apply V-001 /memory/views/V-001.md vec:Fed inTx=true', 'remove V-001 inTx=true']);
   });
 });

@@ -6,8 +6,16 @@ import { MemoryBackend, rowToInfo, toIndexable, withAssignedId } from './memory-
 import { routePath, type Route } from './paths';
 import { SkillsBackend } from './skills-backend';
 import {
-  checkWriteContext, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT,
-  type ArchivedVersion, type DirEntry, type Listing, type ListOptions, type RecordInfo, type WriteContext, type WriteResult,
+  checkWriteContext,
+  DEFAULT_LIST_LIMIT,
+  MAX_LIST_LIMIT,
+  type ArchivedVersion,
+  type DirEntry,
+  type Listing,
+  type ListOptions,
+  type RecordInfo,
+  type WriteContext,
+  type WriteResult,
 } from './types';
 
 export interface ForgeFSOptions {
@@ -37,7 +45,14 @@ export interface ForgeTx {
 }
 
 const dirEntry = (name: string, path: string, meta = ''): DirEntry => ({
-  name, path, isDir: true, id: null, title: '', meta, status: null, updatedAt: null,
+  name,
+  path,
+  isDir: true,
+  id: null,
+  title: '',
+  meta,
+  status: null,
+  updatedAt: null,
 });
 
 /**
@@ -102,7 +117,10 @@ export class ForgeFS {
     if (!Number.isInteger(start) || !Number.isInteger(end) || start < 1 || end < start) {
       throw new InvalidInputError(`Line range ${start}-${end} is not valid; use 1-based lines with start ≤ end, e.g. 1-8.`);
     }
-    return this.readFile(path).split('\n').slice(start - 1, end).join('\n');
+    return this.readFile(path)
+      .split('\n')
+      .slice(start - 1, end)
+      .join('\n');
   }
 
   /** The typed columns of a memory record, or null for anything that is not a live record. */
@@ -295,7 +313,8 @@ export class ForgeFS {
         const hash = () => sha256(content);
         switch (route.root) {
           case 'memory':
-            if (route.kind !== 'record') throw new InvalidInputError(`${norm} cannot be written; write a record such as /memory/views/V-001.md or /memory/views/new.md.`);
+            if (route.kind !== 'record')
+              throw new InvalidInputError(`${norm} cannot be written; write a record such as /memory/views/V-001.md or /memory/views/new.md.`);
             return this.memory.write(route.category, route.id, content, ctx, this.indexer, prepared.size ? prepared.get(planKey(p, content)) : undefined);
           case 'portfolio': {
             if (!route.name) throw new InvalidInputError('Write a file such as /portfolio/state.md, not the folder.');
@@ -370,7 +389,10 @@ function planKey(path: string, content: string): string {
 
 /** Maps `/session/tasks.md` to `/session/<id>/tasks.md`; every other path passes through. */
 export class SessionFS {
-  constructor(readonly fs: ForgeFS, readonly sessionId: string) {
+  constructor(
+    readonly fs: ForgeFS,
+    readonly sessionId: string,
+  ) {
     routePath(`/session/${sessionId}/`);
   }
   resolve(path: string): string {

@@ -12,8 +12,16 @@ export { checkWriteContext, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from './types';
 export type { Actor, WriteContext, DirEntry, Listing, ListOptions, WriteResult, RecordInfo, ArchivedVersion } from './types';
 export { sha256 } from './hash';
 export {
-  parseRecord, renderRecord, parseHeaderValue, renderHeaderValue,
-  atDepth, extractHeader, extractSummary, extractSection, countLines, HEADER_LINES,
+  parseRecord,
+  renderRecord,
+  parseHeaderValue,
+  renderHeaderValue,
+  atDepth,
+  extractHeader,
+  extractSummary,
+  extractSection,
+  countLines,
+  HEADER_LINES,
 } from './codec';
 export type { MemoryDocument, HeaderFields, HeaderValue, ReadDepth } from './codec';
 export { parseQuery, compileQuery, isIsoDate } from './query';

@@ -183,8 +183,15 @@ export class MemoryBackend {
     for (let n = 2; this.store.records.archiveNameTaken(row.category, name); n++) name = `${base}_${n}.md`;
     const content = renderRecord(rowToDocument(row));
     this.store.records.archive({
-      category: row.category, id: row.id, name, archived_at: at, title: row.title,
-      status: row.status, confidence: row.confidence, content, content_hash: row.content_hash,
+      category: row.category,
+      id: row.id,
+      name,
+      archived_at: at,
+      title: row.title,
+      status: row.status,
+      confidence: row.confidence,
+      content,
+      content_hash: row.content_hash,
     });
     const archivePath = `/memory/.archive/${row.category}/${name}`;
     this.audit(ctx, 'archive', archivePath, row.content_hash, at);
@@ -196,14 +203,7 @@ export class MemoryBackend {
    * the prior View/Expression, the row (and, by trigger, the keyword index), the search indexer
    * and the audit entry — all or nothing.
    */
-  write(
-    category: string,
-    pathId: string | null,
-    content: string,
-    ctx: WriteContext,
-    indexer: MemoryIndexer | undefined,
-    prepared: unknown,
-  ): WriteResult {
+  write(category: string, pathId: string | null, content: string, ctx: WriteContext, indexer: MemoryIndexer | undefined, prepared: unknown): WriteResult {
     const info = categoryInfo(category)!;
     const at = this.now();
     let doc: MemoryDocument;
@@ -260,9 +260,13 @@ export class MemoryBackend {
 
   audit(ctx: WriteContext, operation: string, path: string, hash: string | null, at: string): void {
     this.store.audit.append({
-      at, actor: ctx.actor, operation, path,
-      session_id: ctx.sessionId ?? null, task_id: ctx.taskId ?? null, content_hash: hash,
+      at,
+      actor: ctx.actor,
+      operation,
+      path,
+      session_id: ctx.sessionId ?? null,
+      task_id: ctx.taskId ?? null,
+      content_hash: hash,
     });
   }
 }
-

@@ -91,7 +91,8 @@ export function routePath(input: string): { path: string; route: Route } {
   }
 
   if (root === 'skills') {
-    for (const s of rest) if (!SEGMENT_RE.test(s)) throw bad(input, `has a name Forge does not allow in skills ("${s.slice(0, 40)}"); use letters, digits, "_", "-" and ".".`);
+    for (const s of rest)
+      if (!SEGMENT_RE.test(s)) throw bad(input, `has a name Forge does not allow in skills ("${s.slice(0, 40)}"); use letters, digits, "_", "-" and ".".`);
     return { path: rest.length ? path : '/skills/', route: { root: 'skills', rel: rest.join('/'), dir: dir || rest.length === 0 } };
   }
 
@@ -105,9 +106,7 @@ export function routePath(input: string): { path: string; route: Route } {
     if (sub !== 'context' && sub !== 'results') throw bad(input, 'is not a session folder; sessions have context/ and results/.');
     return { path, route: { root: 'session', sessionId, rel: `${sub}/`, dir: true } };
   }
-  const ok =
-    (inner.length === 1 && FILE_RE.test(sub)) ||
-    (inner.length === 2 && (sub === 'context' || sub === 'results') && FILE_RE.test(inner[1]) && !dir);
+  const ok = (inner.length === 1 && FILE_RE.test(sub)) || (inner.length === 2 && (sub === 'context' || sub === 'results') && FILE_RE.test(inner[1]) && !dir);
   if (!ok) {
     throw bad(input, 'is not a session file; use e.g. /session/<id>/tasks.md, /session/<id>/context/ctx_001.md or /session/<id>/results/<task>.md.');
   }

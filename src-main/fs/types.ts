@@ -15,9 +15,7 @@ const ACTOR_RE = /^(pm|agent|scheduler|builder|mcp|subagent:[A-Za-z0-9_.:-]{1,80
 
 export function checkWriteContext(ctx: WriteContext): void {
   if (!ctx || typeof ctx.actor !== 'string' || !ACTOR_RE.test(ctx.actor)) {
-    throw new InvalidInputError(
-      `Unknown writer "${String(ctx?.actor).slice(0, 40)}": use pm, agent, subagent:<task>, scheduler, builder or mcp.`,
-    );
+    throw new InvalidInputError(`Unknown writer "${String(ctx?.actor).slice(0, 40)}": use pm, agent, subagent:<task>, scheduler, builder or mcp.`);
   }
 }
 

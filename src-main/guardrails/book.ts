@@ -123,7 +123,16 @@ export function computeBook(snapshot: PositionsSnapshot, expressions: Expression
     if (e.id === options.exclude) continue;
     const held = inSnapshot(e);
     if (isLive(e.status)) {
-      open.push({ id: e.id, viewId: e.viewId, notional: e.notional, maxLossPct: e.maxLossPct, durationImpact: e.durationImpact, factor: e.factor, since: e.activatedAt, inSnapshot: held });
+      open.push({
+        id: e.id,
+        viewId: e.viewId,
+        notional: e.notional,
+        maxLossPct: e.maxLossPct,
+        durationImpact: e.durationImpact,
+        factor: e.factor,
+        since: e.activatedAt,
+        inSnapshot: held,
+      });
       if (!held && !Number.isFinite(e.notional)) unmeasured.push(e.id);
       if (!held) add(finite(e.notional), finite(e.durationImpact), e.factor, 1);
     } else if ((CLOSED_EXPRESSION_STATUSES as readonly string[]).includes(e.status) && held) {
@@ -169,7 +178,12 @@ function usageOf(gross: number, factors: Record<string, number>, open: OpenExpre
   const dur = largest((o) => o.durationImpact);
   return [
     { rule: 'max_gross_exposure', value: gross, limit: limits.maxGross },
-    { rule: 'max_factor_concentration', value: top && gross > 0 ? round((top[1] / gross) * 100) : 0, limit: limits.maxFactorConcentration, ...(top ? { detail: top[0] } : {}) },
+    {
+      rule: 'max_factor_concentration',
+      value: top && gross > 0 ? round((top[1] / gross) * 100) : 0,
+      limit: limits.maxFactorConcentration,
+      ...(top ? { detail: top[0] } : {}),
+    },
     { rule: 'max_single_risk', value: round(risk?.v ?? 0), limit: limits.maxSingleRisk, ...(risk ? { detail: risk.id } : {}) },
     { rule: 'max_duration_contribution', value: round(dur?.v ?? 0), limit: limits.maxDuration, ...(dur ? { detail: dur.id } : {}) },
   ];

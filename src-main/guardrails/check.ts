@@ -2,13 +2,7 @@ import type { GuardrailLimits } from './limits';
 
 /** One broken limit: the rule, what the trade would make it, and the limit. */
 export interface Violation {
-  rule:
-    | 'max_single_risk'
-    | 'max_gross_exposure'
-    | 'max_duration_contribution'
-    | 'max_factor_concentration'
-    | 'expression_requires_view'
-    | 'missing_risk_field';
+  rule: 'max_single_risk' | 'max_gross_exposure' | 'max_duration_contribution' | 'max_factor_concentration' | 'expression_requires_view' | 'missing_risk_field';
   actual: number | string;
   limit: number | string;
   severity: 'hard';
@@ -55,12 +49,7 @@ const round = (x: number) => Math.round(x * 1e6) / 1e6;
  * field that is missing or not a number is itself a violation, because an unmeasured trade
  * cannot be shown to be inside the limits.
  */
-export function checkExpression(
-  expression: ExpressionRisk,
-  portfolio: PortfolioExposure,
-  limits: GuardrailLimits,
-  ctx: CheckContext,
-): Violation[] {
+export function checkExpression(expression: ExpressionRisk, portfolio: PortfolioExposure, limits: GuardrailLimits, ctx: CheckContext): Violation[] {
   const out: Violation[] = [];
   const hard = (rule: Violation['rule'], actual: number | string, limit: number | string, message: string) =>
     out.push({ rule, actual: typeof actual === 'number' ? round(actual) : actual, limit, severity: 'hard', message });
@@ -77,16 +66,32 @@ export function checkExpression(
   const values: Partial<Record<keyof ExpressionRisk, number>> = {};
   for (const [key, header] of fields) {
     const v = num(expression[key]);
-    if (v === undefined) hard('missing_risk_field', String(expression[key] ?? 'missing'), 'a number', `${header} must be a number (got ${JSON.stringify(expression[key] ?? null)}).`);
+    if (v === undefined)
+      hard(
+        'missing_risk_field',
+        String(expression[key] ?? 'missing'),
+        'a number',
+        `${header} must be a number (got ${JSON.stringify(expression[key] ?? null)}).`,
+      );
     else values[key] = v;
   }
 
   if (values.maxLossPct !== undefined && Math.abs(values.maxLossPct) > limits.maxSingleRisk) {
-    hard('max_single_risk', Math.abs(values.maxLossPct), limits.maxSingleRisk, `Max loss ${round(Math.abs(values.maxLossPct))}% of NAV exceeds the ${limits.maxSingleRisk}% single-trade limit.`);
+    hard(
+      'max_single_risk',
+      Math.abs(values.maxLossPct),
+      limits.maxSingleRisk,
+      `Max loss ${round(Math.abs(values.maxLossPct))}% of NAV exceeds the ${limits.maxSingleRisk}% single-trade limit.`,
+    );
   }
   if (portfolio.unmeasured?.length) {
     const ids = portfolio.unmeasured.join(', ');
-    hard('missing_risk_field', ids, 'a readable notional', `The book cannot be measured: ${ids} ${portfolio.unmeasured.length > 1 ? 'have' : 'has'} no readable notional. Fix ${portfolio.unmeasured.length > 1 ? 'them' : 'it'} first.`);
+    hard(
+      'missing_risk_field',
+      ids,
+      'a readable notional',
+      `The book cannot be measured: ${ids} ${portfolio.unmeasured.length > 1 ? 'have' : 'has'} no readable notional. Fix ${portfolio.unmeasured.length > 1 ? 'them' : 'it'} first.`,
+    );
   }
   const notional = values.notional !== undefined ? Math.abs(values.notional) : undefined;
   if (notional !== undefined) {
@@ -98,12 +103,22 @@ export function checkExpression(
     if (factor && gross > 0) {
       const share = (((portfolio.factors?.[factor] ?? 0) + notional) / gross) * 100;
       if (share > limits.maxFactorConcentration) {
-        hard('max_factor_concentration', share, limits.maxFactorConcentration, `${factor} would be ${round(share)}% of gross exposure, above the ${limits.maxFactorConcentration}% concentration limit.`);
+        hard(
+          'max_factor_concentration',
+          share,
+          limits.maxFactorConcentration,
+          `${factor} would be ${round(share)}% of gross exposure, above the ${limits.maxFactorConcentration}% concentration limit.`,
+        );
       }
     }
   }
   if (values.durationImpact !== undefined && Math.abs(values.durationImpact) > limits.maxDuration) {
-    hard('max_duration_contribution', Math.abs(values.durationImpact), limits.maxDuration, `Duration contribution ${round(Math.abs(values.durationImpact))} exceeds the ${limits.maxDuration} limit.`);
+    hard(
+      'max_duration_contribution',
+      Math.abs(values.durationImpact),
+      limits.maxDuration,
+      `Duration contribution ${round(Math.abs(values.durationImpact))} exceeds the ${limits.maxDuration} limit.`,
+    );
   }
   return out;
 }

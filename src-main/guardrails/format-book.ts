@@ -28,7 +28,10 @@ export function formatBook(book: Book): string {
     '',
     '## OPEN EXPRESSIONS',
     ...(book.open.length
-      ? book.open.map((o) => `- ${o.id} (${o.viewId ?? 'no view'}): notional ${Number.isFinite(o.notional) ? pct(o.notional) : '?'}, max loss ${Number.isFinite(o.maxLossPct) ? pct(o.maxLossPct) : '?'}%, duration ${Number.isFinite(o.durationImpact) ? pct(o.durationImpact) : '?'}, factor ${o.factor ?? 'none'}, ${o.inSnapshot ? 'in the snapshot' : `added since ${o.since}`}`)
+      ? book.open.map(
+          (o) =>
+            `- ${o.id} (${o.viewId ?? 'no view'}): notional ${Number.isFinite(o.notional) ? pct(o.notional) : '?'}, max loss ${Number.isFinite(o.maxLossPct) ? pct(o.maxLossPct) : '?'}%, duration ${Number.isFinite(o.durationImpact) ? pct(o.durationImpact) : '?'}, factor ${o.factor ?? 'none'}, ${o.inSnapshot ? 'in the snapshot' : `added since ${o.since}`}`,
+        )
       : ['None.']),
   ];
   if (book.unmeasured.length) lines.push('', `WARNING: ${book.unmeasured.join(', ')} have no readable notional; no new trade passes until they are fixed.`);

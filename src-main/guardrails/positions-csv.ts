@@ -65,7 +65,12 @@ function records(text: string, sep: string): { cells: string[]; line: number }[]
   return out.filter((r) => r.cells.some((c) => c.trim() !== ''));
 }
 
-const norm = (h: string) => h.trim().toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+const norm = (h: string) =>
+  h
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '');
 
 /**
  * Parses and validates the whole file before anything changes; every problem found is listed,
@@ -93,7 +98,8 @@ export function parsePositionsCsv(text: string, options: PositionsCsvOptions): P
   if (at.instrument < 0) missing.push('instrument');
   if (at.factor < 0) missing.push('factor');
   if (at.pct < 0 && at.musd < 0) missing.push('exposure_pct_nav (or notional_musd)');
-  if (missing.length) throw new InvalidInputError(`Row 1 (header): missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}. Found: ${head.join(', ') || 'none'}.`);
+  if (missing.length)
+    throw new InvalidInputError(`Row 1 (header): missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}. Found: ${head.join(', ') || 'none'}.`);
   if (at.pct < 0 && !(options.navMusd && options.navMusd > 0)) {
     throw new InvalidInputError('Row 1 (header): notional_musd needs the NAV to turn into % of NAV; give the NAV (USD millions) with the import.');
   }

@@ -8,7 +8,8 @@ const csvOptions = { asOf: '2026-11-23T09:00:00Z', navMusd: 500 };
 
 describe('positions CSV from an order/risk system', () => {
   it('reads signed exposures, factors, durations and Expression links, ignoring extra columns', () => {
-    const csv = 'Instrument,Factor,Exposure_Pct_NAV,Duration,Expression,Book,Trader\n"UST 10y, futures",US Rates,20,0.9,E-001,MACRO,JS\nUSD/JPY,fx,-15,,,MACRO,JS\n';
+    const csv =
+      'Instrument,Factor,Exposure_Pct_NAV,Duration,Expression,Book,Trader\n"UST 10y, futures",US Rates,20,0.9,E-001,MACRO,JS\nUSD/JPY,fx,-15,,,MACRO,JS\n';
     const s = parsePositionsCsv(csv, { ...csvOptions, expressionExists: (id) => id === 'E-001' });
     expect(s.positions).toEqual([
       { instrument: 'UST 10y, futures', factor: 'us_rates', exposurePct: 20, duration: 0.9, expression: 'E-001' },
@@ -42,7 +43,9 @@ describe('positions CSV from an order/risk system', () => {
     expect(() => parsePositionsCsv('name,amount\nA,1\n', csvOptions)).toThrow(/Row 1 \(header\): missing columns instrument, factor, exposure_pct_nav/);
     expect(() => parsePositionsCsv('instrument,factor,exposure_pct_nav\n', csvOptions)).toThrow(/no positions/);
     expect(() => parsePositionsCsv('instrument,factor,notional_musd\nA,fx,1\n', { ...csvOptions, navMusd: null })).toThrow(/needs the NAV/);
-    expect(() => parsePositionsCsv('instrument,factor,exposure_pct_nav,expression\nA,fx,1,E-042\n', { ...csvOptions, expressionExists: () => false })).toThrow(/Row 2, column expression: there is no Expression E-042/);
+    expect(() => parsePositionsCsv('instrument,factor,exposure_pct_nav,expression\nA,fx,1,E-042\n', { ...csvOptions, expressionExists: () => false })).toThrow(
+      /Row 2, column expression: there is no Expression E-042/,
+    );
     expect(() => parsePositionsCsv('instrument,factor,exposure_pct_nav\n"A,fx,1\n', csvOptions)).toThrow(/quoted field is never closed/);
   });
 });
@@ -54,8 +57,12 @@ describe('the positions snapshot in /portfolio/state.md', () => {
   });
 
   it('reads the older EXPOSURES table (bucket, gross % NAV, duration) as long positions', () => {
-    const md = 'as_of: 2026-01-02\n---\n## EXPOSURES\n| bucket | gross % NAV | duration (yrs) |\n|---|---|---|\n| US rates | 48.0 | 1.9 |\n| FX | 41.0 | 0.0 |\n';
-    expect(parseSnapshot(md).positions.map((p) => [p.factor, p.exposurePct, p.duration])).toEqual([['us_rates', 48, 1.9], ['fx', 41, 0]]);
+    const md =
+      'as_of: 2026-01-02\n---\n## EXPOSURES\n| bucket | gross % NAV | duration (yrs) |\n|---|---|---|\n| US rates | 48.0 | 1.9 |\n| FX | 41.0 | 0.0 |\n';
+    expect(parseSnapshot(md).positions.map((p) => [p.factor, p.exposurePct, p.duration])).toEqual([
+      ['us_rates', 48, 1.9],
+      ['fx', 41, 0],
+    ]);
   });
 
   it('refuses a row it cannot read instead of leaving exposure out, naming the line', () => {
@@ -66,18 +73,28 @@ describe('the positions snapshot in /portfolio/state.md', () => {
 });
 
 describe('computeBook', () => {
-  const snapshot = parseSnapshot('as_of: 2026-11-20\nnav_musd: 100\n---\n## POSITIONS\n| instrument | factor | exposure_pct_nav | duration | expression |\n|---|---|---|---|---|\n| A | rates | 50 | 1 | E-001 |\n| B | fx | -30 | 0 | |\n');
+  const snapshot = parseSnapshot(
+    'as_of: 2026-11-20\nnav_musd: 100\n---\n## POSITIONS\n| instrument | factor | exposure_pct_nav | duration | expression |\n|---|---|---|---|---|\n| A | rates | 50 | 1 | E-001 |\n| B | fx | -30 | 0 | |\n',
+  );
   const expr = (id: string, h: Record<string, unknown>) => expressionPosition(id, { view_id: 'V-001', max_loss_pct: 1, duration_impact: 0.5, ...h });
 
   it('adds trades activated after the snapshot and not those it already holds', () => {
-    const book = computeBook(snapshot, [
-      expr('E-001', { status: 'active', notional: 50, factor: 'rates', activated_at: '2026-11-25T10:00:00Z' }),
-      expr('E-002', { status: 'active', notional: 10, factor: 'fx', activated_at: '2026-11-21T10:00:00Z' }),
-      expr('E-003', { status: 'active', notional: 7, factor: 'fx', activated_at: '2026-11-19T10:00:00Z' }),
-    ], limits);
+    const book = computeBook(
+      snapshot,
+      [
+        expr('E-001', { status: 'active', notional: 50, factor: 'rates', activated_at: '2026-11-25T10:00:00Z' }),
+        expr('E-002', { status: 'active', notional: 10, factor: 'fx', activated_at: '2026-11-21T10:00:00Z' }),
+        expr('E-003', { status: 'active', notional: 7, factor: 'fx', activated_at: '2026-11-19T10:00:00Z' }),
+      ],
+      limits,
+    );
     // E-001 is named by the snapshot; E-003 went live before it was taken.
     expect([book.gross, book.net, book.duration, book.factors]).toEqual([90, 30, 1.5, { rates: 50, fx: 40 }]);
-    expect(book.open.map((o) => [o.id, o.inSnapshot])).toEqual([['E-001', true], ['E-002', false], ['E-003', true]]);
+    expect(book.open.map((o) => [o.id, o.inSnapshot])).toEqual([
+      ['E-001', true],
+      ['E-002', false],
+      ['E-003', true],
+    ]);
   });
 
   it('a date-only as_of is the start of that day: a trade approved that day is counted on top (safer than missing it)', () => {
@@ -86,16 +103,22 @@ describe('computeBook', () => {
   });
 
   it('takes out what closed since the snapshot, keeps what closed before it', () => {
-    const book = computeBook(snapshot, [
-      expr('E-001', { status: 'closed', notional: 50, factor: 'rates', duration_impact: 1, closed_at: '2026-11-22T00:00:00Z' }),
-    ], limits);
+    const book = computeBook(
+      snapshot,
+      [expr('E-001', { status: 'closed', notional: 50, factor: 'rates', duration_impact: 1, closed_at: '2026-11-22T00:00:00Z' })],
+      limits,
+    );
     expect([book.gross, book.net, book.duration, book.factors, book.closedSinceSnapshot]).toEqual([30, -30, 0, { fx: 30 }, ['E-001']]);
     const before = computeBook(snapshot, [expr('E-001', { status: 'closed', notional: 50, factor: 'rates', closed_at: '2026-11-19T00:00:00Z' })], limits);
     expect(before.gross).toBe(80);
   });
 
   it('reports each limit as value vs limit, naming the largest factor and trade', () => {
-    const book = computeBook(snapshot, [expr('E-002', { status: 'active', notional: 10, factor: 'fx', max_loss_pct: 2.5, duration_impact: -3, activated_at: '2026-11-21T00:00:00Z' })], limits);
+    const book = computeBook(
+      snapshot,
+      [expr('E-002', { status: 'active', notional: 10, factor: 'fx', max_loss_pct: 2.5, duration_impact: -3, activated_at: '2026-11-21T00:00:00Z' })],
+      limits,
+    );
     expect(book.usage).toEqual([
       { rule: 'max_gross_exposure', value: 90, limit: 200 },
       { rule: 'max_factor_concentration', value: 55.555556, limit: 30, detail: 'rates' },

@@ -27,7 +27,11 @@ export interface PositionsSnapshot {
 const EXPRESSION_ID = /^E-\d{3,}$/;
 
 export function factorKey(name: string): string {
-  return name.trim().toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '');
 }
 
 /**
@@ -49,7 +53,14 @@ const COLUMNS: Record<keyof Omit<Position, never>, RegExp> = {
   expression: /^(expression|expression_id)$/,
 };
 
-const columnKey = (cell: string) => cell.toLowerCase().replace(/%/g, 'pct').replace(/\(.*?\)/g, '').trim().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+const columnKey = (cell: string) =>
+  cell
+    .toLowerCase()
+    .replace(/%/g, 'pct')
+    .replace(/\(.*?\)/g, '')
+    .trim()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '');
 
 function tableAfter(md: string, heading: string): string[] | null {
   const m = new RegExp(`^## ${heading}[ \\t]*\\n([\\s\\S]*?)(?=\\n## |(?![\\s\\S]))`, 'm').exec(md);
@@ -57,7 +68,13 @@ function tableAfter(md: string, heading: string): string[] | null {
   return m[1]!.split('\n').filter((l) => l.trim().startsWith('|'));
 }
 
-const cellsOf = (line: string) => line.trim().replace(/^\|/, '').replace(/\|$/, '').split('|').map((c) => c.trim());
+const cellsOf = (line: string) =>
+  line
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/\|$/, '')
+    .split('|')
+    .map((c) => c.trim());
 
 function headerValue(md: string, key: string): string | undefined {
   const head = md.split(/\n---[ \t]*\n/)[0] ?? '';
@@ -98,10 +115,10 @@ export function parseSnapshot(stateMd: string | null): PositionsSnapshot {
       if (!instrument) throw fail('instrument', 'is empty');
       const exposure = Number(cells[at.exposurePct]);
       if (!Number.isFinite(exposure)) throw fail('exposure_pct_nav', `"${cells[at.exposurePct]?.slice(0, 20)}" is not a number`);
-      const durText = at.duration === undefined ? '' : cells[at.duration] ?? '';
+      const durText = at.duration === undefined ? '' : (cells[at.duration] ?? '');
       const duration = durText === '' ? 0 : Number(durText);
       if (!Number.isFinite(duration)) throw fail('duration', `"${durText.slice(0, 20)}" is not a number`);
-      const expression = at.expression === undefined ? '' : cells[at.expression] ?? '';
+      const expression = at.expression === undefined ? '' : (cells[at.expression] ?? '');
       if (expression && !EXPRESSION_ID.test(expression)) throw fail('expression', `"${expression.slice(0, 20)}" is not an Expression id such as E-001`);
       const factorText = at.factor === undefined ? instrument : cells[at.factor] || instrument;
       positions.push({ instrument, factor: factorKey(factorText), exposurePct: exposure, duration, expression: expression || null });

@@ -29,7 +29,7 @@ describe('the offline demo from the CLI and the API', () => {
     }
   });
 
-  it('agent/demo works without an API key, streams events marked demo, and leaves the PM\'s memory alone', async () => {
+  it("agent/demo works without an API key, streams events marked demo, and leaves the PM's memory alone", async () => {
     const t = tempCore({});
     const events: EventMessage[] = [];
     t.core.context.events.subscribe((m) => events.push(m));
@@ -72,7 +72,12 @@ describe('model timeouts', () => {
     const settings = new SettingsFile(dir);
     settings.update({ anthropicBaseUrl: mock.url });
     const service = buildAnalyst({
-      fs: ws.fs, ready: ws.ready, dataDir: dir, settings, secrets: new EnvSecretStore({ ANTHROPIC_API_KEY: 'k' }), events,
+      fs: ws.fs,
+      ready: ws.ready,
+      dataDir: dir,
+      settings,
+      secrets: new EnvSecretStore({ ANTHROPIC_API_KEY: 'k' }),
+      events,
       modelPolicy: { maxRetries: 1, timeoutMs: 150 },
     });
     try {

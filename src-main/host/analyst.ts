@@ -71,7 +71,10 @@ export function buildAnalyst(deps: AnalystDeps): AnalystService {
   if (csvDir && existsSync(csvDir) && !providers.get('market')) providers.register(new CsvProvider({ dir: csvDir }));
   const ownSkills = deps.skills
     ? null
-    : new SkillLoader(join(deps.dataDir, 'skills'), { mode: 'lenient', scriptsAllowed: (name) => (deps.settings.get().allowedSkillScripts ?? []).includes(name) });
+    : new SkillLoader(join(deps.dataDir, 'skills'), {
+        mode: 'lenient',
+        scriptsAllowed: (name) => (deps.settings.get().allowedSkillScripts ?? []).includes(name),
+      });
   const skills = deps.skills ?? ownSkills!;
   const skillCatalog = deps.skillCatalog ?? (() => skills.formatCatalog({ maxDescription: 100 }));
   const limits = () => {
@@ -166,7 +169,10 @@ export async function forgeDemoCli(_args: string[] = [], out: (line: string) => 
         flush();
         out(`  → ${e.name} ${JSON.stringify(e.input).slice(0, 160)}`);
       } else if (e.type === 'tool-result') {
-        const first = e.content.split('\n').slice(0, e.isError ? 4 : 1).join('\n    ');
+        const first = e.content
+          .split('\n')
+          .slice(0, e.isError ? 4 : 1)
+          .join('\n    ');
         out(`    ${e.isError ? '✗' : '✓'} ${first.slice(0, 400)}`);
       }
     },

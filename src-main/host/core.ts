@@ -58,7 +58,8 @@ export function createCore(config: CoreConfig): Core {
   const secrets = config.secrets ?? new EnvSecretStore();
   let search!: SearchIndex;
   const memory = openWorkspace({
-    dataDir: config.dataDir, nativeBinding: config.nativeBinding,
+    dataDir: config.dataDir,
+    nativeBinding: config.nativeBinding,
     // The embedder follows the configured keys (Voyage, then OpenAI-compatible, else the local one).
     indexer: (store) =>
       (search = new SearchIndex(
@@ -84,8 +85,13 @@ export function createCore(config: CoreConfig): Core {
     scriptsAllowed: (name) => (context.settings.get().allowedSkillScripts ?? []).includes(name),
   });
   const analyst = buildAnalyst({
-    fs: memory.fs, ready: memory.ready, dataDir: config.dataDir,
-    settings: context.settings, secrets: context.secrets, events, skills,
+    fs: memory.fs,
+    ready: memory.ready,
+    dataDir: config.dataDir,
+    settings: context.settings,
+    secrets: context.secrets,
+    events,
+    skills,
     search: (request) => search.search(request),
   });
   analyst.executor.onChange((t) => events.emit('tasks/changed', toTaskView(t)));
@@ -101,7 +107,13 @@ export function createCore(config: CoreConfig): Core {
     return [fromAnalystTool(readTool, toolContext), fromAnalystTool(searchTool, toolContext)];
   });
   const handlers = assemble([
-    appHandlers, settingsHandlers, memoryHandlers, agentHandlers(analyst), searchHandlers(() => search), taskHandlers(analyst.executor, () => memory.fs), skillsHandlers(() => skills),
+    appHandlers,
+    settingsHandlers,
+    memoryHandlers,
+    agentHandlers(analyst),
+    searchHandlers(() => search),
+    taskHandlers(analyst.executor, () => memory.fs),
+    skillsHandlers(() => skills),
     mcpHandlers as PartialHandlerMap,
     guardrailHandlers,
   ]);

@@ -33,7 +33,12 @@ beforeEach(() => {
 describe('AnthropicModel against the mock Anthropic server', () => {
   it('returns the tool call the model asked for, so the analyst can run it', async () => {
     mock.enqueue({ text: 'Let me look.', toolCalls: [{ name: 'read', input: { path: '/memory/views/V-001.md', depth: 'header' } }] });
-    const r = await model().call({ system: 'You are the analyst.', messages: [{ role: 'user', content: 'What is V-001?' }], tools: [readTool], maxTokens: 512 });
+    const r = await model().call({
+      system: 'You are the analyst.',
+      messages: [{ role: 'user', content: 'What is V-001?' }],
+      tools: [readTool],
+      maxTokens: 512,
+    });
     expect(r.text).toBe('Let me look.');
     expect(r.stopReason).toBe('tool_use');
     expect(r.toolCalls).toHaveLength(1);
@@ -55,7 +60,12 @@ describe('AnthropicModel against the mock Anthropic server', () => {
     expect(deltas.length).toBeGreaterThan(3); // arrived in pieces, not as one blob
     expect(deltas.map((d) => (d.type === 'tool_input_delta' ? d.partialJson : '')).join('')).toBe(JSON.stringify(input));
     expect(r.toolCalls[0]!.input).toEqual(input);
-    expect(events.filter((e) => e.type === 'text_delta').map((e) => (e.type === 'text_delta' ? e.text : '')).join('')).toBe(r.text);
+    expect(
+      events
+        .filter((e) => e.type === 'text_delta')
+        .map((e) => (e.type === 'text_delta' ? e.text : ''))
+        .join(''),
+    ).toBe(r.text);
     expect(r.text).toBe('Checking the active Views on rates before answering.');
     const call = events.find((e) => e.type === 'tool_call');
     expect(call?.type === 'tool_call' && call.call.input).toEqual(input);
@@ -110,7 +120,9 @@ describe('AnthropicModel against the mock Anthropic server', () => {
 
   it('529 overloaded on every attempt ends in a typed, retryable error with the last request id and the true attempt count', async () => {
     mock.enqueue({ fault: 'overloaded' }, { fault: 'overloaded' }, { fault: 'overloaded' });
-    const err = (await model().call({ system: 's', messages: [{ role: 'user', content: 'hi' }], maxTokens: 16 }).catch((e: unknown) => e)) as ModelError;
+    const err = (await model()
+      .call({ system: 's', messages: [{ role: 'user', content: 'hi' }], maxTokens: 16 })
+      .catch((e: unknown) => e)) as ModelError;
     expect(err).toBeInstanceOf(ModelError);
     expect(err.kind).toBe('overloaded');
     expect(err.code).toBe('unavailable');
@@ -128,7 +140,9 @@ describe('AnthropicModel against the mock Anthropic server', () => {
     mock.enqueue({ fault: 'server_error' }, { fault: 'server_error' });
     const m = model({ maxRetries: 1 });
     const events: ModelStreamEvent[] = [];
-    const err = (await m.stream({ system: 's', messages: [{ role: 'user', content: 'hi' }], maxTokens: 16 }, (e) => events.push(e)).catch((e: unknown) => e)) as ModelError;
+    const err = (await m
+      .stream({ system: 's', messages: [{ role: 'user', content: 'hi' }], maxTokens: 16 }, (e) => events.push(e))
+      .catch((e: unknown) => e)) as ModelError;
     expect(err.kind).toBe('server_error');
     expect(err.status).toBe(500);
     expect(err.requestId).toBe(mock.messageRequests()[1]!.requestId);
@@ -139,7 +153,9 @@ describe('AnthropicModel against the mock Anthropic server', () => {
     mock.enqueue({ fault: 'reset_mid_stream', afterEvents: 5 });
     const events: ModelStreamEvent[] = [];
     const m = model({ maxRetries: 0 });
-    const err = (await m.stream({ system: 's', messages: [{ role: 'user', content: 'hi' }], maxTokens: 64 }, (e) => events.push(e)).catch((e: unknown) => e)) as ModelError;
+    const err = (await m
+      .stream({ system: 's', messages: [{ role: 'user', content: 'hi' }], maxTokens: 64 }, (e) => events.push(e))
+      .catch((e: unknown) => e)) as ModelError;
     expect(err).toBeInstanceOf(ModelError);
     expect(err.kind).toBe('stream_interrupted');
     expect(err.retryable).toBe(true);
@@ -157,7 +173,10 @@ describe('AnthropicModel against the mock Anthropic server', () => {
     expect(r.text).toBe('The whole answer.');
     const restart = events.findIndex((e) => e.type === 'restart');
     expect(restart).toBeGreaterThan(0);
-    const after = events.slice(restart).filter((e) => e.type === 'text_delta').map((e) => (e.type === 'text_delta' ? e.text : ''));
+    const after = events
+      .slice(restart)
+      .filter((e) => e.type === 'text_delta')
+      .map((e) => (e.type === 'text_delta' ? e.text : ''));
     expect(after.join('')).toBe('The whole answer.');
   });
 
@@ -166,7 +185,9 @@ describe('AnthropicModel against the mock Anthropic server', () => {
     expect((await model().call({ system: 's', messages: [{ role: 'user', content: 'hi' }], maxTokens: 16 })).text).toBe('Recovered.');
     mock.reset();
     mock.enqueue({ fault: 'reset_mid_stream' }, { fault: 'reset_mid_stream' });
-    const err = (await model({ maxRetries: 1 }).call({ system: 's', messages: [{ role: 'user', content: 'hi' }], maxTokens: 16 }).catch((e: unknown) => e)) as ModelError;
+    const err = (await model({ maxRetries: 1 })
+      .call({ system: 's', messages: [{ role: 'user', content: 'hi' }], maxTokens: 16 })
+      .catch((e: unknown) => e)) as ModelError;
     expect(err).toBeInstanceOf(ModelError);
     expect(err.kind).toBe('stream_interrupted');
     expect(err.code).toBe('unavailable');
@@ -181,7 +202,9 @@ describe('AnthropicModel against the mock Anthropic server', () => {
     const ac = new AbortController();
     const t0 = Date.now();
     setTimeout(() => ac.abort(), 30);
-    const err = (await model().stream({ system: 's', messages: [{ role: 'user', content: 'hi' }], maxTokens: 16, signal: ac.signal }, () => {}).catch((e: unknown) => e)) as ModelError;
+    const err = (await model()
+      .stream({ system: 's', messages: [{ role: 'user', content: 'hi' }], maxTokens: 16, signal: ac.signal }, () => {})
+      .catch((e: unknown) => e)) as ModelError;
     const elapsed = Date.now() - t0;
     expect(err.kind).toBe('cancelled');
     expect(err.code).toBe('cancelled');
@@ -230,7 +253,12 @@ describe('AnthropicModel against the mock Anthropic server', () => {
   });
 
   it('routes a role to its configured model', async () => {
-    const m = new AnthropicModel({ apiKey: () => KEY, env: {}, baseURL: mock.url, router: (role) => (role === 'compact' ? 'claude-haiku-5-5' : 'claude-opus-5-5') });
+    const m = new AnthropicModel({
+      apiKey: () => KEY,
+      env: {},
+      baseURL: mock.url,
+      router: (role) => (role === 'compact' ? 'claude-haiku-5-5' : 'claude-opus-5-5'),
+    });
     await m.call({ role: 'compact', system: 's', messages: [{ role: 'user', content: 'hi' }], maxTokens: 16 });
     await m.call({ role: 'compact', model: 'claude-sonnet-5-5', system: 's', messages: [{ role: 'user', content: 'hi' }], maxTokens: 16 });
     expect(mock.messageRequests().map((r) => r.body.model)).toEqual(['claude-haiku-5-5', 'claude-sonnet-5-5']);

@@ -6,17 +6,7 @@ import { costOf, defaultPriceTable } from './pricing';
 import type { PriceTable } from './pricing';
 import { DEFAULT_RETRY, RetryingModel } from './retry';
 import type { RetryPolicy } from './retry';
-import type {
-  ContentBlock,
-  Model,
-  ModelCallRequest,
-  ModelResult,
-  ModelRouter,
-  ModelStreamEvent,
-  StopReason,
-  ToolCall,
-  Usage,
-} from './types';
+import type { ContentBlock, Model, ModelCallRequest, ModelResult, ModelRouter, ModelStreamEvent, StopReason, ToolCall, Usage } from './types';
 import { textOf } from './types';
 
 export interface AnthropicModelOptions {
@@ -221,14 +211,7 @@ export class AnthropicModel implements Model {
     return { ...u, costUsd: costOf(model, u, this.options.prices ?? defaultPriceTable) };
   }
 
-  private result(
-    content: ContentBlock[],
-    stopReason: StopReason,
-    usage: Usage,
-    requestId: string | undefined,
-    model: string,
-    blocks?: Block[],
-  ): ModelResult {
+  private result(content: ContentBlock[], stopReason: StopReason, usage: Usage, requestId: string | undefined, model: string, blocks?: Block[]): ModelResult {
     const toolCalls: ToolCall[] = blocks
       ? blocks.filter((b): b is Extract<Block, { kind: 'tool' }> => b?.kind === 'tool').map(parseToolCall)
       : content.flatMap((b) => (b.type === 'tool_use' ? [{ id: b.id, name: b.name, input: b.input }] : []));

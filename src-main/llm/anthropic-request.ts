@@ -52,8 +52,7 @@ export function toAnthropicParams(request: ModelCallRequest, model: string): Par
 function toMessageParam(m: ChatMessage, breakpoint: boolean): Anthropic.Messages.MessageParam {
   // The API refuses empty text blocks; a model turn that was only tool calls can carry one.
   const kept = typeof m.content === 'string' ? [] : m.content.filter((b) => b.type !== 'text' || b.text !== '');
-  const blocks: BlockParam[] =
-    typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : (kept.length ? kept : m.content).map(toBlockParam);
+  const blocks: BlockParam[] = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : (kept.length ? kept : m.content).map(toBlockParam);
   if (!breakpoint || blocks.length === 0) {
     return { role: m.role, content: typeof m.content === 'string' ? m.content : blocks };
   }

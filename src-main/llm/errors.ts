@@ -31,14 +31,7 @@ const codeOf: Record<ModelErrorKind, ErrorCode> = {
   cancelled: 'cancelled',
 };
 
-const retryableKinds = new Set<ModelErrorKind>([
-  'rate_limited',
-  'overloaded',
-  'server_error',
-  'timeout',
-  'connection',
-  'stream_interrupted',
-]);
+const retryableKinds = new Set<ModelErrorKind>(['rate_limited', 'overloaded', 'server_error', 'timeout', 'connection', 'stream_interrupted']);
 
 /**
  * A model call that failed. Carries the provider's request id so the PM can quote it to support,

@@ -42,11 +42,7 @@ export function priceFor(model: string, table: PriceTable = defaultPriceTable): 
 }
 
 /** Cost in US dollars of one call's usage; null when the model is not in the table. */
-export function costOf(
-  model: string,
-  usage: Omit<Usage, 'costUsd'>,
-  table: PriceTable = defaultPriceTable,
-): number | null {
+export function costOf(model: string, usage: Omit<Usage, 'costUsd'>, table: PriceTable = defaultPriceTable): number | null {
   const p = priceFor(model, table);
   if (!p) return null;
   const write = p.cacheWriteMultiplier ?? 1.25;

@@ -46,7 +46,11 @@ async function tenCalls(system: (turn: number) => string | SystemBlock[]): Promi
     usages.push(r.usage);
     messages.push({ role: 'assistant', content: r.content });
     const next: ContentBlock[] = r.toolCalls.length
-      ? r.toolCalls.map((c) => ({ type: 'tool_result' as const, toolUseId: c.id, content: `# V-00${turn} — Rates range view\nstatus: active\nconfidence: 0.6` }))
+      ? r.toolCalls.map((c) => ({
+          type: 'tool_result' as const,
+          toolUseId: c.id,
+          content: `# V-00${turn} — Rates range view\nstatus: active\nconfidence: 0.6`,
+        }))
       : [{ type: 'text', text: `Follow-up ${turn}: and what does that mean for the steepener?` }];
     messages.push({ role: 'user', content: next });
     now += 30_000;
@@ -94,19 +98,36 @@ describe('prompt caching against the mock', () => {
     const messages: ChatMessage[] = [
       { role: 'user', content: 'one' },
       { role: 'assistant', content: 'two' },
-      { role: 'user', content: [{ type: 'text', text: 'three' }, { type: 'text', text: 'four' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'three' },
+          { type: 'text', text: 'four' },
+        ],
+      },
       { role: 'assistant', content: 'five' },
       { role: 'user', content: 'six' },
     ];
     const p = toAnthropicParams(
-      { system: [{ text: 'a', stable: true }, { text: 'b', stable: true }, { text: 'now', stable: false }], messages, tools, maxTokens: 10 },
+      {
+        system: [
+          { text: 'a', stable: true },
+          { text: 'b', stable: true },
+          { text: 'now', stable: false },
+        ],
+        messages,
+        tools,
+        maxTokens: 10,
+      },
       'm',
     );
     const marks = JSON.stringify(p).match(/cache_control/g) ?? [];
     expect(marks).toHaveLength(4);
     expect(p.tools!.map((t) => 'cache_control' in t)).toEqual([false, false, true]);
     expect((p.system as { cache_control?: unknown }[]).map((b) => b.cache_control !== undefined)).toEqual([false, true, false]);
-    const content = p.messages.map((m) => (typeof m.content === 'string' ? 'plain' : m.content.map((b) => ('cache_control' in b && b.cache_control ? 'bp' : '-')).join('')));
+    const content = p.messages.map((m) =>
+      typeof m.content === 'string' ? 'plain' : m.content.map((b) => ('cache_control' in b && b.cache_control ? 'bp' : '-')).join(''),
+    );
     expect(content).toEqual(['plain', 'plain', '-bp', 'plain', 'bp']);
   });
 
@@ -116,7 +137,13 @@ describe('prompt caching against the mock', () => {
         system: 's',
         messages: [
           { role: 'user', content: 'go' },
-          { role: 'assistant', content: [{ type: 'text', text: '' }, { type: 'tool_use', id: 't', name: 'read', input: {} }] },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'text', text: '' },
+              { type: 'tool_use', id: 't', name: 'read', input: {} },
+            ],
+          },
           { role: 'user', content: [{ type: 'tool_result', toolUseId: 't', content: 'ok' }] },
         ],
         maxTokens: 8,
@@ -174,10 +201,24 @@ describe('prompt caching against the mock', () => {
   it('count_tokens on the mock agrees with the context meter for the same request', async () => {
     const messages: ChatMessage[] = [
       { role: 'user', content: 'What is our rates view?' },
-      { role: 'assistant', content: [{ type: 'text', text: 'Looking.' }, { type: 'tool_use', id: 't1', name: 'read', input: { path: '/memory/views/V-001.md' } }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Looking.' },
+          { type: 'tool_use', id: 't1', name: 'read', input: { path: '/memory/views/V-001.md' } },
+        ],
+      },
       { role: 'user', content: [{ type: 'tool_result', toolUseId: 't1', content: '# V-001 — Curve steepener\nconfidence: 0.65' }] },
     ];
-    const req: ModelCallRequest = { system: [{ text: stablePrompt, stable: true }, { text: 'session', stable: false }], messages, tools, maxTokens: 8 };
+    const req: ModelCallRequest = {
+      system: [
+        { text: stablePrompt, stable: true },
+        { text: 'session', stable: false },
+      ],
+      messages,
+      tools,
+      maxTokens: 8,
+    };
     const sdk = new Anthropic({ apiKey: KEY, baseURL: mock.url, maxRetries: 0 });
     const { max_tokens: _unused, ...body } = toAnthropicParams(req, 'claude-sonnet-5-5');
     const counted = await sdk.messages.countTokens(body as Anthropic.Messages.MessageCountTokensParams);
@@ -187,7 +228,8 @@ describe('prompt caching against the mock', () => {
   it('the conversation breakpoint from the previous call is read even after a long tool round (past the 20-block lookback)', () => {
     const cache = new PromptCache(() => 0);
     const messages: ChatMessage[] = [{ role: 'user', content: stablePrompt }];
-    const account = () => cache.account('k', 'claude-sonnet-5-5', flattenPrompt(toAnthropicParams({ system: 'sys', messages, maxTokens: 8 }, 'claude-sonnet-5-5') as never));
+    const account = () =>
+      cache.account('k', 'claude-sonnet-5-5', flattenPrompt(toAnthropicParams({ system: 'sys', messages, maxTokens: 8 }, 'claude-sonnet-5-5') as never));
     account();
     // One assistant turn with 15 tool calls and their 15 results: 30+ new blocks.
     const calls = Array.from({ length: 15 }, (_, i) => ({ type: 'tool_use' as const, id: `t${i}`, name: 'read', input: { path: `/memory/views/V-${i}.md` } }));
@@ -208,7 +250,9 @@ describe('prompt caching against the mock', () => {
 
   it('a model error from a bad cache request surfaces as invalid input, not a crash', async () => {
     mock.enqueue({ fault: 'status', status: 400, errorType: 'invalid_request_error', message: 'messages: text content blocks must be non-empty' });
-    const err = (await model().call({ system: 's', messages: [{ role: 'user', content: 'x' }], maxTokens: 8 }).catch((e: unknown) => e)) as ModelError;
+    const err = (await model()
+      .call({ system: 's', messages: [{ role: 'user', content: 'x' }], maxTokens: 8 })
+      .catch((e: unknown) => e)) as ModelError;
     expect(err.code).toBe('invalid_input');
     expect(err.status).toBe(400);
     expect(err.retryable).toBe(false);

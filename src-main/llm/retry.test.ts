@@ -49,7 +49,12 @@ beforeEach(() => mock.reset());
 describe('an overload inside a stream that already answered 200', () => {
   it('is retried, and the PM sees the answer once — not the cut-off start followed by the whole answer', async () => {
     mock.enqueue(
-      { fault: 'error_in_stream', errorType: 'overloaded_error', afterEvents: 5, reply: { text: 'The curve steepens as the Fed cuts, because front-end yields fall faster.' } },
+      {
+        fault: 'error_in_stream',
+        errorType: 'overloaded_error',
+        afterEvents: 5,
+        reply: { text: 'The curve steepens as the Fed cuts, because front-end yields fall faster.' },
+      },
       { text: 'The curve steepens as the Fed cuts.' },
     );
     const view = screen();
@@ -78,26 +83,28 @@ describe('an overload inside a stream that already answered 200', () => {
   });
 
   it('when every attempt overloads, the error says how many attempts were really made', async () => {
-    mock.enqueue(
-      { fault: 'error_in_stream', afterEvents: 5 },
-      { fault: 'error_in_stream', afterEvents: 5 },
-      { fault: 'error_in_stream', afterEvents: 5 },
-    );
+    mock.enqueue({ fault: 'error_in_stream', afterEvents: 5 }, { fault: 'error_in_stream', afterEvents: 5 }, { fault: 'error_in_stream', afterEvents: 5 });
     const view = screen();
-    const err = (await model().stream(ask(), view.onEvent).catch((e: unknown) => e)) as ModelError;
+    const err = (await model()
+      .stream(ask(), view.onEvent)
+      .catch((e: unknown) => e)) as ModelError;
     expect(err).toBeInstanceOf(ModelError);
     expect(err.kind).toBe('overloaded');
     expect(err.code).toBe('unavailable');
     expect(err.attempts).toBe(DEFAULT_RETRY.attempts);
     expect(mock.messageRequests()).toHaveLength(3);
-    expect(err.message).toBe(`Claude is overloaded right now. Try again in a few minutes. Forge tried 3 times. (request id ${mock.messageRequests()[2]!.requestId})`);
+    expect(err.message).toBe(
+      `Claude is overloaded right now. Try again in a few minutes. Forge tried 3 times. (request id ${mock.messageRequests()[2]!.requestId})`,
+    );
     expect(view.events.filter((e) => e.type === 'restart').map((e) => (e.type === 'restart' ? e.attempt : 0))).toEqual([2, 3]);
     expect(view.events.some((e) => e.type === 'done')).toBe(false);
   });
 
   it('with retries turned off, it fails after one attempt and claims no retry', async () => {
     mock.enqueue({ fault: 'error_in_stream' }, { text: 'never asked for' });
-    const err = (await model({ maxRetries: 0 }).stream(ask(), () => {}).catch((e: unknown) => e)) as ModelError;
+    const err = (await model({ maxRetries: 0 })
+      .stream(ask(), () => {})
+      .catch((e: unknown) => e)) as ModelError;
     expect(err.kind).toBe('overloaded');
     expect(err.attempts).toBe(1);
     expect(mock.messageRequests()).toHaveLength(1);

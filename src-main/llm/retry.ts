@@ -73,7 +73,11 @@ export class RetryingModel implements Model {
   }
 
   stream(request: ModelCallRequest, onEvent: (event: ModelStreamEvent) => void): Promise<ModelResult> {
-    return this.withRetry(request, () => this.inner.stream(request, onEvent), (attempt, reason) => onEvent({ type: 'restart', attempt, reason }));
+    return this.withRetry(
+      request,
+      () => this.inner.stream(request, onEvent),
+      (attempt, reason) => onEvent({ type: 'restart', attempt, reason }),
+    );
   }
 
   private async withRetry(

@@ -77,7 +77,10 @@ export class ScriptedModel implements Model {
   private next = 0;
   private lastCalls: ToolCall[] = [];
 
-  constructor(scenario: ScenarioInput | (Scenario & { name: string }), private readonly options: ScriptedModelOptions = {}) {
+  constructor(
+    scenario: ScenarioInput | (Scenario & { name: string }),
+    private readonly options: ScriptedModelOptions = {},
+  ) {
     this.scenario = parseScenario(scenario, (scenario as { name?: string }).name ?? 'scenario');
     this.id = `scripted:${this.scenario.name}`;
   }
@@ -130,7 +133,13 @@ export class ScriptedModel implements Model {
     this.lastCalls = toolCalls;
 
     const context = countContextTokens(request);
-    const usage = { inputTokens: context.total, outputTokens: countContextTokens({ system: '', messages: [{ role: 'assistant', content }] }).conversation, cacheWriteTokens: 0, cacheReadTokens: 0, costUsd: 0 };
+    const usage = {
+      inputTokens: context.total,
+      outputTokens: countContextTokens({ system: '', messages: [{ role: 'assistant', content }] }).conversation,
+      cacheWriteTokens: 0,
+      cacheReadTokens: 0,
+      costUsd: 0,
+    };
     const result: ModelResult = {
       content,
       toolCalls,
@@ -175,7 +184,10 @@ export class ScriptedModel implements Model {
       const hit = blocks.find((b): b is ToolResultBlock => b.type === 'tool_result' && ids.has(b.toolUseId));
       if (!hit) throw this.diverged(turnNo, `expected a tool result for ${expect.toolResult} but none was sent`);
       if (expect.isError !== undefined && Boolean(hit.isError) !== expect.isError) {
-        throw this.diverged(turnNo, `expected the ${expect.toolResult} result to be ${expect.isError ? 'an error' : 'a success'} but it was ${hit.isError ? 'an error' : 'a success'}: ${clip(hit.content)}`);
+        throw this.diverged(
+          turnNo,
+          `expected the ${expect.toolResult} result to be ${expect.isError ? 'an error' : 'a success'} but it was ${hit.isError ? 'an error' : 'a success'}: ${clip(hit.content)}`,
+        );
       }
     }
   }

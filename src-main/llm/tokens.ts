@@ -68,11 +68,7 @@ export interface ContextTokens {
 }
 
 /** What a request will occupy in the context window, by part — what the Chat screen's meter shows. */
-export function countContextTokens(request: {
-  system: string | SystemBlock[];
-  tools?: ToolDefinition[];
-  messages: ChatMessage[];
-}): ContextTokens {
+export function countContextTokens(request: { system: string | SystemBlock[]; tools?: ToolDefinition[]; messages: ChatMessage[] }): ContextTokens {
   const system = systemBlocks(request.system).reduce((n, b) => n + countTokens(b.text), 0);
   const toolList = request.tools ?? [];
   const tools = toolList.length ? TOKEN_OVERHEAD.toolsPreamble + toolList.reduce((n, t) => n + countToolTokens(t), 0) : 0;

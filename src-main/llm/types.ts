@@ -59,15 +59,7 @@ export interface ToolCall {
   inputParseError?: string;
 }
 
-export type StopReason =
-  | 'end_turn'
-  | 'max_tokens'
-  | 'stop_sequence'
-  | 'tool_use'
-  | 'pause_turn'
-  | 'refusal'
-  | 'model_context_window_exceeded'
-  | 'unknown';
+export type StopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'pause_turn' | 'refusal' | 'model_context_window_exceeded' | 'unknown';
 
 export interface Usage {
   /** Input tokens billed at the full rate (after the last cache breakpoint, or all of them). */

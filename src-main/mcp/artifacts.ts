@@ -37,7 +37,10 @@ export class ArtifactStore {
   private readonly memory = new Map<string, Artifact>();
 
   /** `dir` = where persisted artifacts go (undefined: memory only). */
-  constructor(private readonly dir: string | undefined, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly dir: string | undefined,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   private id(projectId: string, type: ArtifactType, key: string): string {
     return `${projectId}\u0000${type}\u0000${key}`;
@@ -152,4 +155,3 @@ export class ArtifactStore {
     };
   }
 }
-

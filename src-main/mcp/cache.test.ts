@@ -33,13 +33,15 @@ describe('contract cache', () => {
     await src.getSummary([]);
     await src.getGovernance();
     const keys = [...(cache as unknown as { entries: Map<string, unknown> }).entries.keys()].sort();
-    expect(keys).toEqual(expect.arrayContaining(['contract:boundaries', 'contract:physics', 'contract:stack', 'governance', 'invariants', 'list_contracts', 'summary']));
+    expect(keys).toEqual(
+      expect.arrayContaining(['contract:boundaries', 'contract:physics', 'contract:stack', 'governance', 'invariants', 'list_contracts', 'summary']),
+    );
     expect(src.clearCache()).toBe(keys.length);
     expect(cache.stats().size).toBe(0);
     src.close();
   });
 
-  it('sees an edited contract at once when the folder is watched (a builder must not read yesterday\'s rules)', async () => {
+  it("sees an edited contract at once when the folder is watched (a builder must not read yesterday's rules)", async () => {
     f = fixture();
     const src = new LocalSource({ dir: f.contractsDir });
     expect((await src.loadContract('stack')).content).toContain('The stack contract');

@@ -25,7 +25,13 @@ export async function runMcpCli(args: string[], version = '0.1.0'): Promise<numb
   try {
     ({ values } = parseArgs({
       args,
-      options: { data: { type: 'string' }, contracts: { type: 'string' }, remote: { type: 'string' }, workdir: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        data: { type: 'string' },
+        contracts: { type: 'string' },
+        remote: { type: 'string' },
+        workdir: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
       strict: true,
     }));
   } catch (e) {
@@ -71,7 +77,9 @@ class LazyAnthropicModel implements Model {
   private model?: Promise<Model>;
 
   private get(): Promise<Model> {
-    this.model ??= import('../llm').then(({ AnthropicModel }) => new AnthropicModel({ router: routerFor(defaultModelRouting), baseURL: process.env.ANTHROPIC_BASE_URL }));
+    this.model ??= import('../llm').then(
+      ({ AnthropicModel }) => new AnthropicModel({ router: routerFor(defaultModelRouting), baseURL: process.env.ANTHROPIC_BASE_URL }),
+    );
     return this.model;
   }
   async call(request: ModelCallRequest): Promise<ModelResult> {

@@ -105,7 +105,10 @@ describe("Forge's own contracts", () => {
   });
 
   it('lists in stack.md every dependency with the version package.json pins', () => {
-    const pkg = JSON.parse(readFileSync(join(forgePackageRoot(), 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(join(forgePackageRoot(), 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
     const deps = { ...pkg.dependencies, ...pkg.devDependencies };
     const rows = new Map([...read('stack.md').matchAll(/^\| `([^`]+)` \| ([^|]+?) \|/gm)].map((m) => [m[1], m[2].trim()]));
     expect([...rows.keys()].sort()).toEqual(Object.keys(deps).sort());

@@ -28,7 +28,10 @@ describe("offering the analyst's tools to attached clients", () => {
     try {
       expect((await c.client.listTools()).tools.map((t) => t.name)).not.toContain('read');
       // Toggled off, the tool does not exist for the client: the protocol's unknown-tool error.
-      await expect(c.client.callTool({ name: 'read', arguments: { path: '/x' } })).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/Unknown tool: read/) });
+      await expect(c.client.callTool({ name: 'read', arguments: { path: '/x' } })).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringMatching(/Unknown tool: read/),
+      });
       expose = true;
       const listed = (await c.client.listTools()).tools.find((t) => t.name === 'read');
       expect(listed?.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
@@ -42,7 +45,13 @@ describe("offering the analyst's tools to attached clients", () => {
   });
 
   it('refuses to offer a tool that writes', () => {
-    const write = defineTool({ name: 'write', description: 'Write memory.', input: z.object({ path: z.string() }), annotations: { readOnlyHint: false }, run: () => ({ content: 'ok' }) });
+    const write = defineTool({
+      name: 'write',
+      description: 'Write memory.',
+      input: z.object({ path: z.string() }),
+      annotations: { readOnlyHint: false },
+      run: () => ({ content: 'ok' }),
+    });
     expect(() => fromAnalystTool(write, () => ({}))).toThrow(/not read-only/);
   });
 });

@@ -39,7 +39,12 @@ export function fromAnalystTool<C, X>(tool: ToolDefinition<z.ZodType, C>, contex
     name: tool.name,
     description: tool.description,
     input: tool.input,
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: tool.annotations.idempotentHint ?? true, openWorldHint: tool.annotations.openWorldHint ?? false },
+    annotations: {
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: tool.annotations.idempotentHint ?? true,
+      openWorldHint: tool.annotations.openWorldHint ?? false,
+    },
     async run(input) {
       const r = await tool.run(input, context());
       if (r.isError) throw new AnalystToolError(r.content);

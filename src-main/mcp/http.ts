@@ -107,7 +107,8 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
     let body: unknown;
     if (req.method === 'POST') {
       const parsed = await readJson(req, cap);
-      if (parsed.error === 'too_large') return jsonRpcError(res, 413, -32000, `Request too large: the limit is ${Math.round(cap / 1024)} KiB.`, { connection: 'close' });
+      if (parsed.error === 'too_large')
+        return jsonRpcError(res, 413, -32000, `Request too large: the limit is ${Math.round(cap / 1024)} KiB.`, { connection: 'close' });
       if (parsed.error === 'bad_json') return jsonRpcError(res, 400, -32700, 'Parse error: the body is not valid JSON.');
       body = parsed.body;
     }
@@ -153,15 +154,18 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
   });
   port = (http.address() as AddressInfo).port;
 
-  const sweeper = setInterval(() => {
-    const cutoff = Date.now() - idleMs;
-    for (const [id, s] of sessions) {
-      if (s.lastSeen < cutoff) {
-        sessions.delete(id);
-        void s.transport.close();
+  const sweeper = setInterval(
+    () => {
+      const cutoff = Date.now() - idleMs;
+      for (const [id, s] of sessions) {
+        if (s.lastSeen < cutoff) {
+          sessions.delete(id);
+          void s.transport.close();
+        }
       }
-    }
-  }, Math.min(idleMs, 60_000));
+    },
+    Math.min(idleMs, 60_000),
+  );
   sweeper.unref();
 
   return {

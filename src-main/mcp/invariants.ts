@@ -15,12 +15,42 @@ export const CONSTRAINT_TYPES: Record<ConstraintType, string> = {
 };
 
 export const DEFAULT_GATES: InvariantGate[] = [
-  { name: 'test_count', constraint: 'monotonic_up', default: 0, description: 'Tests are never deleted to make a phase pass.', measuredBy: 'npx vitest run --reporter=json (numTotalTests)' },
-  { name: 'test_failures', constraint: 'equal', default: 0, description: 'Every test passes at sign-off.', measuredBy: 'npx vitest run --reporter=json (numFailedTests)' },
+  {
+    name: 'test_count',
+    constraint: 'monotonic_up',
+    default: 0,
+    description: 'Tests are never deleted to make a phase pass.',
+    measuredBy: 'npx vitest run --reporter=json (numTotalTests)',
+  },
+  {
+    name: 'test_failures',
+    constraint: 'equal',
+    default: 0,
+    description: 'Every test passes at sign-off.',
+    measuredBy: 'npx vitest run --reporter=json (numFailedTests)',
+  },
   { name: 'typecheck_errors', constraint: 'equal', default: 0, description: 'Main and renderer type-check cleanly.', measuredBy: 'npm run typecheck' },
-  { name: 'boundary_violations', constraint: 'equal', default: 0, description: 'No import breaks contracts/boundaries.json.', measuredBy: 'npx vitest run scripts/boundaries.test.ts' },
-  { name: 'undocumented_procedures', constraint: 'equal', default: 0, description: 'Every API procedure appears in physics.yaml.', measuredBy: 'npx vitest run src-main/mcp/contracts.test.ts' },
-  { name: 'schema_version', constraint: 'monotonic_up', default: 1, description: 'Migrations are only ever added, never edited or removed.', measuredBy: 'PRAGMA user_version of a fresh workspace' },
+  {
+    name: 'boundary_violations',
+    constraint: 'equal',
+    default: 0,
+    description: 'No import breaks contracts/boundaries.json.',
+    measuredBy: 'npx vitest run scripts/boundaries.test.ts',
+  },
+  {
+    name: 'undocumented_procedures',
+    constraint: 'equal',
+    default: 0,
+    description: 'Every API procedure appears in physics.yaml.',
+    measuredBy: 'npx vitest run src-main/mcp/contracts.test.ts',
+  },
+  {
+    name: 'schema_version',
+    constraint: 'monotonic_up',
+    default: 1,
+    description: 'Migrations are only ever added, never edited or removed.',
+    measuredBy: 'PRAGMA user_version of a fresh workspace',
+  },
 ];
 
 const constraintNames = Object.keys(CONSTRAINT_TYPES);
@@ -32,9 +62,16 @@ export function parseGates(raw: unknown, file: string): InvariantGate[] {
   return gates.map((g, i) => {
     const o = g as Partial<InvariantGate>;
     if (typeof o?.name !== 'string' || !o.name) throw new Error(`${file}: gate ${i} needs a "name".`);
-    if (!constraintNames.includes(String(o.constraint))) throw new Error(`${file}: gate "${o.name}" has constraint "${String(o.constraint)}"; use one of ${constraintNames.join(', ')}.`);
+    if (!constraintNames.includes(String(o.constraint)))
+      throw new Error(`${file}: gate "${o.name}" has constraint "${String(o.constraint)}"; use one of ${constraintNames.join(', ')}.`);
     if (typeof o.default !== 'number') throw new Error(`${file}: gate "${o.name}" needs a numeric "default".`);
-    return { name: o.name, constraint: o.constraint as ConstraintType, default: o.default, description: String(o.description ?? ''), measuredBy: String(o.measuredBy ?? '') };
+    return {
+      name: o.name,
+      constraint: o.constraint as ConstraintType,
+      default: o.default,
+      description: String(o.description ?? ''),
+      measuredBy: String(o.measuredBy ?? ''),
+    };
   });
 }
 

@@ -76,7 +76,9 @@ export class LocalSource implements GovernanceSource {
       return readFileSync(this.pathOf(name), 'utf8');
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
-        throw new NotFoundError(`The contract "${name}" is missing: there is no ${file} in ${this.location}. Add the file or call forge_list_contracts to see which contracts exist.`);
+        throw new NotFoundError(
+          `The contract "${name}" is missing: there is no ${file} in ${this.location}. Add the file or call forge_list_contracts to see which contracts exist.`,
+        );
       }
       throw new ContractFileError(file, `could not be read: ${(e as Error).message}`);
     }
@@ -121,59 +123,55 @@ export class LocalSource implements GovernanceSource {
 
   getInvariants(): Promise<Invariants> {
     const file = join(this.location, INVARIANTS_FILE);
-    return this.cache.getOrLoad(
-      'invariants',
-      () => {
-        if (!existsSync(file)) return invariantsOf(DEFAULT_GATES, 'built-in defaults');
-        let raw: unknown;
-        try {
-          raw = JSON.parse(readFileSync(file, 'utf8'));
-        } catch (e) {
-          throw new ContractFileError(INVARIANTS_FILE, `is not valid JSON: ${(e as Error).message}`);
-        }
-        try {
-          return invariantsOf(parseGates(raw, INVARIANTS_FILE), INVARIANTS_FILE);
-        } catch (e) {
-          throw new ContractFileError(INVARIANTS_FILE, `is malformed: ${(e as Error).message}`);
-        }
-      },
-      [file],
-    );
+    return this.cache.getOrLoad('invariants', () => {
+      if (!existsSync(file)) return invariantsOf(DEFAULT_GATES, 'built-in defaults');
+      let raw: unknown;
+      try {
+        raw = JSON.parse(readFileSync(file, 'utf8'));
+      } catch (e) {
+        throw new ContractFileError(INVARIANTS_FILE, `is not valid JSON: ${(e as Error).message}`);
+      }
+      try {
+        return invariantsOf(parseGates(raw, INVARIANTS_FILE), INVARIANTS_FILE);
+      } catch (e) {
+        throw new ContractFileError(INVARIANTS_FILE, `is malformed: ${(e as Error).message}`);
+      }
+    }, [file]);
   }
 
   async getSummary(toolNames: string[]): Promise<GovernanceSummary> {
-    return this.cache.getOrLoad(
-      'summary',
-      async () => {
-        const contracts = await this.listContracts();
-        const invariants = await this.getInvariants();
-        const layers = await this.optional('boundaries', (b) => {
-          const modules = (b as { modules?: Record<string, { path?: string; mayImport?: string[] }> }).modules ?? {};
-          return Object.entries(modules).map(([name, m]) => ({ name, path: String(m.path ?? ''), may_import: m.mayImport ?? [] }));
-        });
-        const endpoints = await this.optional('physics', (p) => Object.keys((p as { paths?: Record<string, unknown> }).paths ?? {}));
-        return {
-          framework: 'Forge governance: contracts a builder reads on demand, invariant gates checked at every phase sign-off.',
-          mode: this.mode,
-          source: this.location,
-          contracts,
-          layers: layers ?? [],
-          invariants: invariants.gates.map((g) => g.name),
-          endpoints: endpoints ?? [],
-          tools: toolNames,
-        };
-      },
-      [...CONTRACT_NAMES.map((n) => this.pathOf(n)), join(this.location, INVARIANTS_FILE)],
-    );
+    return this.cache.getOrLoad('summary', async () => {
+      const contracts = await this.listContracts();
+      const invariants = await this.getInvariants();
+      const layers = await this.optional('boundaries', (b) => {
+        const modules = (b as { modules?: Record<string, { path?: string; mayImport?: string[] }> }).modules ?? {};
+        return Object.entries(modules).map(([name, m]) => ({ name, path: String(m.path ?? ''), may_import: m.mayImport ?? [] }));
+      });
+      const endpoints = await this.optional('physics', (p) => Object.keys((p as { paths?: Record<string, unknown> }).paths ?? {}));
+      return {
+        framework: 'Forge governance: contracts a builder reads on demand, invariant gates checked at every phase sign-off.',
+        mode: this.mode,
+        source: this.location,
+        contracts,
+        layers: layers ?? [],
+        invariants: invariants.gates.map((g) => g.name),
+        endpoints: endpoints ?? [],
+        tools: toolNames,
+      };
+    }, [...CONTRACT_NAMES.map((n) => this.pathOf(n)), join(this.location, INVARIANTS_FILE)]);
   }
 
   getGovernance(): Promise<Governance> {
-    return this.cache.getOrLoad('governance', async () => ({
-      builder_contract: (await this.loadContract('builder_contract')).content,
-      boundaries: (await this.loadContract('boundaries')).content,
-      stack: (await this.loadContract('stack')).content,
-      invariants: await this.getInvariants(),
-    }), [this.pathOf('builder_contract'), this.pathOf('boundaries'), this.pathOf('stack'), join(this.location, INVARIANTS_FILE)]);
+    return this.cache.getOrLoad(
+      'governance',
+      async () => ({
+        builder_contract: (await this.loadContract('builder_contract')).content,
+        boundaries: (await this.loadContract('boundaries')).content,
+        stack: (await this.loadContract('stack')).content,
+        invariants: await this.getInvariants(),
+      }),
+      [this.pathOf('builder_contract'), this.pathOf('boundaries'), this.pathOf('stack'), join(this.location, INVARIANTS_FILE)],
+    );
   }
 
   /** A summary still answers when one contract is missing; the listing shows which. */

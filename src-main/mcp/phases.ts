@@ -88,7 +88,10 @@ export async function resolvePhaseWindow(
     const noPlan = e instanceof AppError && e.code === 'not_found';
     if (noPlan && !project.given) return reads.source.phaseWindow(phaseNumber);
     if (noPlan) {
-      throw new AppError('not_found', `Project "${id}" has no plan to read a phase from: ${e.message} Run forge_run_planner with project_id "${id}" first, or leave project_id out to read the contracts folder's phases.md.`);
+      throw new AppError(
+        'not_found',
+        `Project "${id}" has no plan to read a phase from: ${e.message} Run forge_run_planner with project_id "${id}" first, or leave project_id out to read the contracts folder's phases.md.`,
+      );
     }
     throw e;
   }

@@ -230,7 +230,10 @@ export async function runPlanner(
 }
 
 export class PlannerGaveUpError extends AppError {
-  constructor(message: string, readonly turns: PlannerTurn[]) {
+  constructor(
+    message: string,
+    readonly turns: PlannerTurn[],
+  ) {
     super('blocked', message);
     this.name = 'PlannerGaveUpError';
   }

@@ -37,7 +37,10 @@ describe('projects and pinned builds', () => {
     s.saveContract('ledger', 'blueprint', 'blueprint v1');
     s.saveContract('ledger', 'phases', '## Phase 0 — a\nx\n## Phase 1 — b\ny');
     const pinned = s.pinBuild('ledger', 'build-1');
-    expect(pinned.contracts.map((c) => [c.contract_type, c.version])).toEqual([['blueprint', 1], ['phases', 1]]);
+    expect(pinned.contracts.map((c) => [c.contract_type, c.version])).toEqual([
+      ['blueprint', 1],
+      ['phases', 1],
+    ]);
 
     s.saveContract('ledger', 'blueprint', 'blueprint v2');
     s.saveContract('ledger', 'stack', 'new contract');

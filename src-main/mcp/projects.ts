@@ -18,15 +18,24 @@ function hash(text: string): string {
 }
 
 export function slugify(name: string): string {
-  const slug = name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 48);
+  const slug = name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 48);
   return slug || `project-${randomBytes(3).toString('hex')}`;
 }
 
 export class ProjectStore implements ProjectSource {
-  constructor(private readonly db: Db, private readonly now: () => Date = () => new Date()) {}
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   private checkId(id: string): void {
-    if (!PROJECT_ID.test(id)) throw new InvalidInputError(`"${id.slice(0, 80)}" is not a project id: use lowercase letters, digits, "-" and "_" (e.g. "macro-dashboard").`);
+    if (!PROJECT_ID.test(id))
+      throw new InvalidInputError(`"${id.slice(0, 80)}" is not a project id: use lowercase letters, digits, "-" and "_" (e.g. "macro-dashboard").`);
   }
 
   createProject(input: { id?: string; name: string; description?: string }): ProjectContext {
@@ -56,20 +65,22 @@ export class ProjectStore implements ProjectSource {
   /** Saves a new version; saving the same text as the latest version returns that version unchanged. */
   saveContract(projectId: string, type: ContractName, content: string, source: ContractSourceKind = 'user'): { version: number; created: boolean } {
     this.requireProject(projectId);
-    return this.db.transaction(() => {
-      const latest = this.db
-        .prepare('SELECT version, content_hash FROM project_contracts WHERE project_id = ? AND contract_type = ? ORDER BY version DESC LIMIT 1')
-        .get(projectId, type) as { version: number; content_hash: string } | undefined;
-      const h = hash(content);
-      if (latest && latest.content_hash === h) return { version: latest.version, created: false };
-      const version = (latest?.version ?? 0) + 1;
-      const at = this.now().toISOString();
-      this.db
-        .prepare('INSERT INTO project_contracts (project_id, contract_type, version, content, content_hash, source, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-        .run(projectId, type, version, content, h, source, at);
-      this.db.prepare('UPDATE projects SET updated_at = ? WHERE id = ?').run(at, projectId);
-      return { version, created: true };
-    }).immediate();
+    return this.db
+      .transaction(() => {
+        const latest = this.db
+          .prepare('SELECT version, content_hash FROM project_contracts WHERE project_id = ? AND contract_type = ? ORDER BY version DESC LIMIT 1')
+          .get(projectId, type) as { version: number; content_hash: string } | undefined;
+        const h = hash(content);
+        if (latest && latest.content_hash === h) return { version: latest.version, created: false };
+        const version = (latest?.version ?? 0) + 1;
+        const at = this.now().toISOString();
+        this.db
+          .prepare('INSERT INTO project_contracts (project_id, contract_type, version, content, content_hash, source, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+          .run(projectId, type, version, content, h, source, at);
+        this.db.prepare('UPDATE projects SET updated_at = ? WHERE id = ?').run(at, projectId);
+        return { version, created: true };
+      })
+      .immediate();
   }
 
   private requireProject(projectId: string): { id: string; name: string; description: string; created_at: string; updated_at: string } {
@@ -103,13 +114,19 @@ export class ProjectStore implements ProjectSource {
 
   async getProjectContract(projectId: string, type: ContractName, version?: number): Promise<ProjectContract> {
     this.requireProject(projectId);
-    const row = (version === undefined
-      ? this.db.prepare('SELECT version, created_at, content FROM project_contracts WHERE project_id = ? AND contract_type = ? ORDER BY version DESC LIMIT 1').get(projectId, type)
-      : this.db.prepare('SELECT version, created_at, content FROM project_contracts WHERE project_id = ? AND contract_type = ? AND version = ?').get(projectId, type, version)) as
-      | { version: number; created_at: string; content: string }
-      | undefined;
+    const row = (
+      version === undefined
+        ? this.db
+            .prepare('SELECT version, created_at, content FROM project_contracts WHERE project_id = ? AND contract_type = ? ORDER BY version DESC LIMIT 1')
+            .get(projectId, type)
+        : this.db
+            .prepare('SELECT version, created_at, content FROM project_contracts WHERE project_id = ? AND contract_type = ? AND version = ?')
+            .get(projectId, type, version)
+    ) as { version: number; created_at: string; content: string } | undefined;
     if (!row) {
-      throw new NotFoundError(`Project "${projectId}" has no ${type} contract${version ? ` version ${version}` : ''}. Call forge_list_project_contracts to see what it has.`);
+      throw new NotFoundError(
+        `Project "${projectId}" has no ${type} contract${version ? ` version ${version}` : ''}. Call forge_list_project_contracts to see what it has.`,
+      );
     }
     return { project_id: projectId, contract_type: type, version: row.version, updated_at: row.created_at, content: row.content };
   }
@@ -120,24 +137,31 @@ export class ProjectStore implements ProjectSource {
     const id = buildId ?? `build-${randomBytes(6).toString('hex')}`;
     this.checkId(id);
     const at = this.now().toISOString();
-    this.db.transaction(() => {
-      if (this.db.prepare('SELECT 1 FROM builds WHERE id = ?').get(id)) throw new ConflictError(`A build "${id}" already exists; its snapshot cannot be replaced.`);
-      this.db.prepare('INSERT INTO builds (id, project_id, status, created_at) VALUES (?, ?, ?, ?)').run(id, projectId, 'pinned', at);
-      this.db
-        .prepare(
-          `INSERT INTO build_contracts (build_id, contract_type, version, content)
+    this.db
+      .transaction(() => {
+        if (this.db.prepare('SELECT 1 FROM builds WHERE id = ?').get(id))
+          throw new ConflictError(`A build "${id}" already exists; its snapshot cannot be replaced.`);
+        this.db.prepare('INSERT INTO builds (id, project_id, status, created_at) VALUES (?, ?, ?, ?)').run(id, projectId, 'pinned', at);
+        this.db
+          .prepare(
+            `INSERT INTO build_contracts (build_id, contract_type, version, content)
            SELECT ?, contract_type, version, content FROM project_contracts c
            WHERE project_id = ? AND version = (SELECT max(version) FROM project_contracts WHERE project_id = c.project_id AND contract_type = c.contract_type)`,
-        )
-        .run(id, projectId);
-    }).immediate();
+          )
+          .run(id, projectId);
+      })
+      .immediate();
     return this.snapshotOf(id);
   }
 
   private snapshotOf(buildId: string): BuildSnapshot {
-    const b = this.db.prepare('SELECT id, project_id, created_at FROM builds WHERE id = ?').get(buildId) as { id: string; project_id: string; created_at: string } | undefined;
+    const b = this.db.prepare('SELECT id, project_id, created_at FROM builds WHERE id = ?').get(buildId) as
+      | { id: string; project_id: string; created_at: string }
+      | undefined;
     if (!b) throw new NotFoundError(`There is no build "${buildId}". Builds are pinned when they start; check the build id in Forge's Builds screen.`);
-    const contracts = this.db.prepare('SELECT contract_type, version, content FROM build_contracts WHERE build_id = ? ORDER BY contract_type').all(buildId) as BuildSnapshot['contracts'];
+    const contracts = this.db
+      .prepare('SELECT contract_type, version, content FROM build_contracts WHERE build_id = ? ORDER BY contract_type')
+      .all(buildId) as BuildSnapshot['contracts'];
     return { build_id: b.id, project_id: b.project_id, pinned_at: b.created_at, contracts };
   }
 

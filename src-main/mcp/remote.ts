@@ -66,13 +66,18 @@ export class RemoteSource implements GovernanceSource, ProjectSource {
       );
     }
     if (res.status === 401) {
-      throw new AppError('unauthorized', `The Forge app at ${this.location} refused the token. Restart \`forge mcp\` so it reads the app's current token, or set FORGEGUARD_TOKEN.`);
+      throw new AppError(
+        'unauthorized',
+        `The Forge app at ${this.location} refused the token. Restart \`forge mcp\` so it reads the app's current token, or set FORGEGUARD_TOKEN.`,
+      );
     }
     let body: { ok?: boolean; value?: unknown; error?: { code?: string; message?: string } };
     try {
       body = (await res.json()) as typeof body;
     } catch {
-      throw new RemoteUnavailableError(`The server at ${this.location} answered ${res.status} without Forge's JSON: is FORGEGUARD_URL pointing at a Forge app?`);
+      throw new RemoteUnavailableError(
+        `The server at ${this.location} answered ${res.status} without Forge's JSON: is FORGEGUARD_URL pointing at a Forge app?`,
+      );
     }
     if (body.ok) return body.value as T;
     const code = (body.error?.code ?? 'internal') as AppError['code'];

@@ -61,7 +61,8 @@ export class Scratchpad {
 
   async run(op: ScratchpadOperation, key?: string, value?: string): Promise<Record<string, unknown>> {
     if (op !== 'list' && !key) throw new InvalidInputError(`"${op}" needs a key, e.g. "architecture_decisions". Call with operation "list" to see the keys.`);
-    if ((op === 'write' || op === 'append') && value === undefined) throw new InvalidInputError(`"${op}" needs a value to ${op === 'write' ? 'store' : 'add'}.`);
+    if ((op === 'write' || op === 'append') && value === undefined)
+      throw new InvalidInputError(`"${op}" needs a value to ${op === 'write' ? 'store' : 'add'}.`);
     // Reads take the lock too: a damaged file is moved aside by exactly one reader.
     const { result, notice } = await this.locked(() => {
       const { entries, notice } = this.readFile();
@@ -80,11 +81,13 @@ export class Scratchpad {
       return { keys: Object.keys(entries).sort(), sizes: Object.fromEntries(Object.entries(entries).map(([k, v]) => [k, v.length])) };
     }
     if (op === 'read') {
-      if (!Object.hasOwn(entries, key)) return new NotFoundError(`The scratchpad has no key "${key}". Keys: ${Object.keys(entries).sort().join(', ') || '(none yet)'}.`);
+      if (!Object.hasOwn(entries, key))
+        return new NotFoundError(`The scratchpad has no key "${key}". Keys: ${Object.keys(entries).sort().join(', ') || '(none yet)'}.`);
       return { key, value: entries[key] };
     }
     const next = op === 'append' && Object.hasOwn(entries, key) ? `${entries[key]}\n${value}` : (value as string);
-    if (next.length > MAX_VALUE_CHARS) return new InvalidInputError(`The scratchpad entry "${key}" would exceed ${MAX_VALUE_CHARS} characters; summarise it and write it again.`);
+    if (next.length > MAX_VALUE_CHARS)
+      return new InvalidInputError(`The scratchpad entry "${key}" would exceed ${MAX_VALUE_CHARS} characters; summarise it and write it again.`);
     writeFileAtomic(this.path, JSON.stringify({ ...entries, [key]: next }, null, 2), 0o600);
     return { key, operation: op, length: next.length };
   }

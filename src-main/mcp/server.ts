@@ -83,7 +83,9 @@ export function createGovernanceServer(service: McpService, options: { transport
       ...(progressToken !== undefined
         ? {
             progress: (p) => {
-              void extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: p.progress, total: p.total, message: p.message } }).catch(() => undefined);
+              void extra
+                .sendNotification({ method: 'notifications/progress', params: { progressToken, progress: p.progress, total: p.total, message: p.message } })
+                .catch(() => undefined);
             },
           }
         : {}),
@@ -116,7 +118,10 @@ export function createGovernanceServer(service: McpService, options: { transport
     const uri = request.params.uri;
     const name = uri.startsWith(RESOURCE_PREFIX) ? uri.slice(RESOURCE_PREFIX.length) : '';
     if (!isContractName(name)) {
-      throw new McpError(ErrorCode.InvalidParams, `No resource at ${uri.slice(0, 200)}. Contracts are at ${RESOURCE_PREFIX}<name>, e.g. ${RESOURCE_PREFIX}blueprint.`);
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `No resource at ${uri.slice(0, 200)}. Contracts are at ${RESOURCE_PREFIX}<name>, e.g. ${RESOURCE_PREFIX}blueprint.`,
+      );
     }
     try {
       const c = await service.source.loadContract(name);

@@ -32,17 +32,65 @@ export function configSnippets(input: SnippetInput): ConfigSnippet[] {
   const stdio = { command, args };
   const headers = { Authorization: `Bearer ${input.token ?? '<token from the MCP screen>'}` };
   const out: ConfigSnippet[] = [
-    { client: 'claude_desktop', label: 'Claude Desktop', transport: 'stdio', where: 'claude_desktop_config.json (Settings → Developer → Edit Config)', text: json({ mcpServers: { forge: stdio } }) },
-    { client: 'cursor', label: 'Cursor', transport: 'stdio', where: '.cursor/mcp.json in the project, or ~/.cursor/mcp.json', text: json({ mcpServers: { forge: stdio } }) },
-    { client: 'vscode', label: 'VS Code', transport: 'stdio', where: '.vscode/mcp.json in the workspace', text: json({ servers: { forge: { type: 'stdio', ...stdio } } }) },
-    { client: 'claude_code', label: 'Claude Code', transport: 'stdio', where: 'a terminal in the project folder', text: `claude mcp add --transport stdio forge -- ${[command, ...args].join(' ')}` },
+    {
+      client: 'claude_desktop',
+      label: 'Claude Desktop',
+      transport: 'stdio',
+      where: 'claude_desktop_config.json (Settings → Developer → Edit Config)',
+      text: json({ mcpServers: { forge: stdio } }),
+    },
+    {
+      client: 'cursor',
+      label: 'Cursor',
+      transport: 'stdio',
+      where: '.cursor/mcp.json in the project, or ~/.cursor/mcp.json',
+      text: json({ mcpServers: { forge: stdio } }),
+    },
+    {
+      client: 'vscode',
+      label: 'VS Code',
+      transport: 'stdio',
+      where: '.vscode/mcp.json in the workspace',
+      text: json({ servers: { forge: { type: 'stdio', ...stdio } } }),
+    },
+    {
+      client: 'claude_code',
+      label: 'Claude Code',
+      transport: 'stdio',
+      where: 'a terminal in the project folder',
+      text: `claude mcp add --transport stdio forge -- ${[command, ...args].join(' ')}`,
+    },
   ];
   if (input.httpUrl) {
     out.push(
-      { client: 'claude_desktop', label: 'Claude Desktop', transport: 'http', where: 'claude_desktop_config.json (through the mcp-remote bridge)', text: json({ mcpServers: { forge: { command: 'npx', args: ['mcp-remote', input.httpUrl, '--header', `Authorization:${headers.Authorization}`] } } }) },
-      { client: 'cursor', label: 'Cursor', transport: 'http', where: '.cursor/mcp.json', text: json({ mcpServers: { forge: { url: input.httpUrl, headers } } }) },
-      { client: 'vscode', label: 'VS Code', transport: 'http', where: '.vscode/mcp.json', text: json({ servers: { forge: { type: 'http', url: input.httpUrl, headers } } }) },
-      { client: 'claude_code', label: 'Claude Code', transport: 'http', where: 'a terminal', text: `claude mcp add --transport http forge ${input.httpUrl} --header "Authorization: ${headers.Authorization}"` },
+      {
+        client: 'claude_desktop',
+        label: 'Claude Desktop',
+        transport: 'http',
+        where: 'claude_desktop_config.json (through the mcp-remote bridge)',
+        text: json({ mcpServers: { forge: { command: 'npx', args: ['mcp-remote', input.httpUrl, '--header', `Authorization:${headers.Authorization}`] } } }),
+      },
+      {
+        client: 'cursor',
+        label: 'Cursor',
+        transport: 'http',
+        where: '.cursor/mcp.json',
+        text: json({ mcpServers: { forge: { url: input.httpUrl, headers } } }),
+      },
+      {
+        client: 'vscode',
+        label: 'VS Code',
+        transport: 'http',
+        where: '.vscode/mcp.json',
+        text: json({ servers: { forge: { type: 'http', url: input.httpUrl, headers } } }),
+      },
+      {
+        client: 'claude_code',
+        label: 'Claude Code',
+        transport: 'http',
+        where: 'a terminal',
+        text: `claude mcp add --transport http forge ${input.httpUrl} --header "Authorization: ${headers.Authorization}"`,
+      },
     );
   }
   return out;

@@ -67,21 +67,24 @@ const loadContract = async (ctx: ToolContext, name: ContractName): Promise<ToolO
 export const TOOLS: Tool[] = [
   tool({
     name: 'forge_get_governance',
-    description: 'Read the governance gate in one call: the builder contract, the layer boundaries, the stack and the invariant gates. Call it before changing code you have not worked on yet.',
+    description:
+      'Read the governance gate in one call: the builder contract, the layer boundaries, the stack and the invariant gates. Call it before changing code you have not worked on yet.',
     input: empty,
     annotations: READ,
     run: async (_i, ctx) => ({ ...(await ctx.source.getGovernance()) }),
   }),
   tool({
     name: 'forge_summary',
-    description: 'Overview of the governance framework: every contract with a one-line brief and whether it exists, the layers, the invariant names, the API endpoints and the tools. A good first call.',
+    description:
+      'Overview of the governance framework: every contract with a one-line brief and whether it exists, the layers, the invariant names, the API endpoints and the tools. A good first call.',
     input: empty,
     annotations: READ,
     run: async (_i, ctx) => ({ ...(await ctx.source.getSummary(TOOLS.map((t) => t.name))) }),
   }),
   tool({
     name: 'forge_get_contract',
-    description: 'Read one governance contract in full. JSON and YAML contracts come back parsed, markdown as text. For the roadmap use forge_get_phase_window instead of "phases".',
+    description:
+      'Read one governance contract in full. JSON and YAML contracts come back parsed, markdown as text. For the roadmap use forge_get_phase_window instead of "phases".',
     input: z.object({ name: contractName }).strict(),
     annotations: READ,
     run: (i, ctx) => loadContract(ctx, i.name),
@@ -102,14 +105,19 @@ export const TOOLS: Tool[] = [
   }),
   tool({
     name: 'forge_store_artifact',
-    description: 'Store an artifact (plan, diff, test report, audit ...) for a project under a key, for a later step or another agent. Kept in memory for ttl_hours (default 24); persist=true also writes it to disk so it survives a restart.',
+    description:
+      'Store an artifact (plan, diff, test report, audit ...) for a project under a key, for a later step or another agent. Kept in memory for ttl_hours (default 24); persist=true also writes it to disk so it survives a restart.',
     input: z
       .object({
         project_id: projectId,
         artifact_type: artifactType,
         key,
         content: z.string().max(2_000_000),
-        ttl_hours: z.number().positive().max(24 * 365).optional(),
+        ttl_hours: z
+          .number()
+          .positive()
+          .max(24 * 365)
+          .optional(),
         persist: z.boolean().optional(),
       })
       .strict(),
@@ -188,7 +196,8 @@ export const TOOLS: Tool[] = [
   }),
   tool({
     name: 'forge_run_planner',
-    description: "Turn a project request into a phased build plan (## Phase N — name sections) with the planner model, save it as the project's phases contract, and return the plan path, the phases, token usage and a turn trace. Calls an external model API and takes a while; progress is reported.",
+    description:
+      "Turn a project request into a phased build plan (## Phase N — name sections) with the planner model, save it as the project's phases contract, and return the plan path, the phases, token usage and a turn trace. Calls an external model API and takes a while; progress is reported.",
     input: z
       .object({
         project_request: z.string().min(10, 'Describe the project in at least a sentence.').max(20_000),
@@ -198,14 +207,18 @@ export const TOOLS: Tool[] = [
       .strict(),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     run: async (i, ctx) => {
-      if (!ctx.planner) throw new ToolError('The planner is not available here: it needs a model. Set an Anthropic API key in Forge (Settings), or attach to the running Forge app.');
+      if (!ctx.planner)
+        throw new ToolError(
+          'The planner is not available here: it needs a model. Set an Anthropic API key in Forge (Settings), or attach to the running Forge app.',
+        );
       const result = await ctx.planner(i, (p) => ctx.progress?.(p), ctx.signal);
       return { ...result };
     },
   }),
   tool({
     name: 'forge_get_phase_window',
-    description: "The deliverables of one build phase and, for context, the next one. Call it at the start of every phase (phase numbers start at 0). With project_id (or a project set by forge_set_session) it reads that project's plan from forge_run_planner; otherwise the contracts folder's phases.md.",
+    description:
+      "The deliverables of one build phase and, for context, the next one. Call it at the start of every phase (phase numbers start at 0). With project_id (or a project set by forge_set_session) it reads that project's plan from forge_run_planner; otherwise the contracts folder's phases.md.",
     input: z.object({ phase_number: z.number().int().min(0).max(999), project_id: projectId.optional() }).strict(),
     annotations: READ,
     run: async (i, ctx) => {
@@ -220,7 +233,8 @@ export const TOOLS: Tool[] = [
   }),
   tool({
     name: 'forge_scratchpad',
-    description: 'Notes that survive context compaction and restarts, kept per working directory: read or write a key, append to it, or list the keys. Record decisions and known issues you will need in later phases.',
+    description:
+      'Notes that survive context compaction and restarts, kept per working directory: read or write a key, append to it, or list the keys. Record decisions and known issues you will need in later phases.',
     input: z
       .object({
         operation: z.enum(['read', 'write', 'append', 'list']),
@@ -277,7 +291,8 @@ export interface ToolCallResult {
   [k: string]: unknown;
 }
 
-const text = (t: string, isError = false): ToolCallResult => (isError ? { content: [{ type: 'text', text: t }], isError: true } : { content: [{ type: 'text', text: t }] });
+const text = (t: string, isError = false): ToolCallResult =>
+  isError ? { content: [{ type: 'text', text: t }], isError: true } : { content: [{ type: 'text', text: t }] };
 
 export function isKnownTool(name: string, extra: Tool[] = []): boolean {
   return byName.has(name) || name in ALIASES || name in DEPRECATED_SHORTCUTS || extra.some((t) => t.name === name);
@@ -297,7 +312,10 @@ export async function dispatch(name: string, args: unknown, ctx: ToolContext, ex
     result = await run(name, args ?? {}, ctx, extra);
   } catch (e) {
     if (e instanceof UnknownToolError) unknown = e;
-    const message = e instanceof UnknownToolError || e instanceof ToolError || e instanceof AnalystToolError || isAppError(e) ? (e as Error).message : `${name} failed unexpectedly: ${(e as Error)?.message ?? String(e)}`;
+    const message =
+      e instanceof UnknownToolError || e instanceof ToolError || e instanceof AnalystToolError || isAppError(e)
+        ? (e as Error).message
+        : `${name} failed unexpectedly: ${(e as Error)?.message ?? String(e)}`;
     result = text(message, true);
   }
   ctx.calls?.record({

@@ -14,7 +14,10 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('CSV provider', () => {
   it('parses quoted cells with commas and doubled quotes', () => {
-    expect(parseCsv('a,b\n"x, y","say ""hi"""\r\n')).toEqual([['a', 'b'], ['x, y', 'say "hi"']]);
+    expect(parseCsv('a,b\n"x, y","say ""hi"""\r\n')).toEqual([
+      ['a', 'b'],
+      ['x, y', 'say "hi"'],
+    ]);
   });
 
   it('serves a dated dataset sorted by date, filtered by range, with a summary of each column', async () => {

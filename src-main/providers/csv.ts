@@ -66,9 +66,7 @@ export class CsvProvider implements Provider {
   constructor(private readonly options: CsvProviderOptions) {
     this.name = options.name ?? 'market';
     this.now = options.now ?? (() => new Date());
-    this.description =
-      options.description ??
-      `local CSV datasets (${this.datasets().join(', ') || 'none'}); params {dataset, columns?, start?, end?, last?}`;
+    this.description = options.description ?? `local CSV datasets (${this.datasets().join(', ') || 'none'}); params {dataset, columns?, start?, end?, last?}`;
   }
 
   datasets(): string[] {
@@ -89,7 +87,10 @@ export class CsvProvider implements Provider {
     if (!available.includes(dataset)) throw new ProviderError(`There is no dataset "${dataset}". Available: ${available.join(', ') || '(none)'}.`);
     const start = params.start === undefined ? undefined : String(params.start);
     const end = params.end === undefined ? undefined : String(params.end);
-    for (const [k, v] of [['start', start], ['end', end]] as const) {
+    for (const [k, v] of [
+      ['start', start],
+      ['end', end],
+    ] as const) {
       if (v !== undefined && !ISO.test(v)) throw new ProviderError(`params.${k} must be a date YYYY-MM-DD (got "${v.slice(0, 20)}").`);
     }
     const last = params.last === undefined ? undefined : Number(params.last);

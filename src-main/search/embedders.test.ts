@@ -137,9 +137,7 @@ describe('OpenAI-compatible embedder against a local /v1/embeddings server', () 
   });
 
   it('rejects vectors of the wrong size rather than storing them', async () => {
-    const base = await serve((_req, body, res) =>
-      reply(res, 200, { data: body.input.map((_: string, i: number) => ({ index: i, embedding: vec(4, i) })) }),
-    );
+    const base = await serve((_req, body, res) => reply(res, 200, { data: body.input.map((_: string, i: number) => ({ index: i, embedding: vec(4, i) })) }));
     const e = new OpenAICompatibleEmbedder({ apiKey: 'k', baseURL: base, dims: 8, retryBaseMs: 1 });
     await expect(e.embed(['x'])).rejects.toThrow(/4 numbers.*configured for 8/);
   });

@@ -3,7 +3,8 @@ import { HashNgramEmbedder } from './hash-embedder';
 import { popcount32, Quantizer } from './quantizer';
 
 const hamming = (a: Uint8Array, b: Uint8Array) => {
-  const x = new Uint32Array(a.buffer.slice(0)), y = new Uint32Array(b.buffer.slice(0));
+  const x = new Uint32Array(a.buffer.slice(0)),
+    y = new Uint32Array(b.buffer.slice(0));
   let d = 0;
   for (let i = 0; i < x.length; i++) d += popcount32(x[i] ^ y[i]);
   return d;
@@ -19,7 +20,9 @@ describe('SimHash quantiser (fast candidate codes)', () => {
   it('keeps related notes closer in hamming distance than unrelated ones (else candidates miss the best notes)', () => {
     const e = new HashNgramEmbedder();
     const q = new Quantizer(384);
-    const [a, b, c] = ['UST 2s10s curve steepener after payrolls', '2s10s steepener: curve steepening on payrolls', 'Copper inventories fell at the LME'].map((t) => q.encode(e.embedOne(t)));
+    const [a, b, c] = ['UST 2s10s curve steepener after payrolls', '2s10s steepener: curve steepening on payrolls', 'Copper inventories fell at the LME'].map(
+      (t) => q.encode(e.embedOne(t)),
+    );
     expect(hamming(a, b)).toBeLessThan(hamming(a, c) - 50);
     // Unrelated notes sit near half the bits apart (random hyperplanes).
     expect(Math.abs(hamming(a, c) - 384)).toBeLessThan(80);

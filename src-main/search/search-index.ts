@@ -115,7 +115,13 @@ export class SearchIndex implements MemoryIndexer {
     const row = db.prepare('SELECT status, updated_at FROM memory_records WHERE rid = ?').get(record.rid) as
       | { status: string | null; updated_at: string }
       | undefined;
-    writeEntry(db, this.embedderRef.id, { rid: record.rid, category: record.category, status: row?.status ?? null, updated_at: row?.updated_at ?? new Date().toISOString() }, p.vector, this.quantizer);
+    writeEntry(
+      db,
+      this.embedderRef.id,
+      { rid: record.rid, category: record.category, status: row?.status ?? null, updated_at: row?.updated_at ?? new Date().toISOString() },
+      p.vector,
+      this.quantizer,
+    );
     db.prepare('DELETE FROM search_queue WHERE rid = ?').run(record.rid);
     this.cache.touch(record.rid);
   }
@@ -146,7 +152,10 @@ export class SearchIndex implements MemoryIndexer {
     let indexed = 0;
     if (queued.length) {
       try {
-        const vectors = await this.embedderRef.embed(queued.map((r) => textForEmbedding(contentOf(r))), 'document');
+        const vectors = await this.embedderRef.embed(
+          queued.map((r) => textForEmbedding(contentOf(r))),
+          'document',
+        );
         const tx = this.db.transaction(() => {
           queued.forEach((r, i) => {
             // Skip a record rewritten while we embedded: its own write handles it.
@@ -263,9 +272,7 @@ export async function reindex(
     setState(db, 'dims', String(embedder.dims));
   }).immediate();
   const total = (db.prepare('SELECT count(*) AS n FROM memory_records').get() as { n: number }).n;
-  const page = db.prepare(
-    'SELECT rid, category, id, title, status, updated_at, header, body FROM memory_records WHERE rid > ? ORDER BY rid LIMIT ?',
-  );
+  const page = db.prepare('SELECT rid, category, id, title, status, updated_at, header, body FROM memory_records WHERE rid > ? ORDER BY rid LIMIT ?');
   let done = 0;
   let after = 0;
   onProgress?.({ done, total, embedder: embedder.id });
@@ -273,7 +280,10 @@ export async function reindex(
     if (signal?.aborted) throw new Error('Reindex cancelled; run it again to finish.');
     const rows = page.all(after, batch) as RecordSource[];
     if (!rows.length) break;
-    const vectors = await embedder.embed(rows.map((r) => textForEmbedding(contentOf(r))), 'document');
+    const vectors = await embedder.embed(
+      rows.map((r) => textForEmbedding(contentOf(r))),
+      'document',
+    );
     db.transaction(() => {
       rows.forEach((r, i) => {
         writeEntry(db, embedder.id, r, vectors[i], quantizer);

@@ -30,8 +30,7 @@ function fsWith(index: SearchIndex) {
 const pm = { actor: 'pm' as const };
 const view = (id: string, title: string, status: string, body: string, extra = '') =>
   `# ${id} — ${title}\nstatus: ${status}\nconfidence: 0.6\nscope: global rates\n${extra}---\n## SUMMARY\n${body}\n`;
-const pk = (id: string, title: string, weight: number, body: string) =>
-  `# ${id} — ${title}\nweight: ${weight}\ncategory: sizing\n---\n## LESSON\n${body}\n`;
+const pk = (id: string, title: string, weight: number, body: string) => `# ${id} — ${title}\nweight: ${weight}\ncategory: sizing\n---\n## LESSON\n${body}\n`;
 
 describe('index maintenance in the write transaction', () => {
   it('a saved View is searchable at once, with its path, header lines and component scores', async () => {
@@ -88,7 +87,8 @@ describe('the in-memory bit codes stay in step with the database', () => {
       ),
     ).rejects.toThrow('PM cancelled');
     const rid = (store.db.prepare("SELECT rid FROM memory_records WHERE id = 'V-001'").get() as { rid: number }).rid;
-    const stored = () => new Uint8Array((store.db.prepare('SELECT embedding FROM search_vec WHERE rowid = ?').get(BigInt(rid)) as { embedding: Buffer }).embedding);
+    const stored = () =>
+      new Uint8Array((store.db.prepare('SELECT embedding FROM search_vec WHERE rowid = ?').get(BigInt(rid)) as { embedding: Buffer }).embedding);
     expect(index.cache.codeOf(rid)).toEqual(stored());
     // A committed rewrite is picked up too.
     await fs.writeFile('/memory/views/V-001.md', view('V-001', 'Gold miners rerating', 'active', 'Gold miners lag bullion; adding.'), pm);
@@ -97,7 +97,13 @@ describe('the in-memory bit codes stay in step with the database', () => {
     expect(after.results[0].id).toBe('V-001');
     expect(after.results[0].title).toBe('Gold miners rerating');
     expect(before).not.toBeNull();
-    const viaVec0 = await index.search({ scope: '/memory/', query: 'gold miners', mode: 'vector', weights: { semantic: 1, recency: 0 }, tuning: { candidateSource: 'vec0' } });
+    const viaVec0 = await index.search({
+      scope: '/memory/',
+      query: 'gold miners',
+      mode: 'vector',
+      weights: { semantic: 1, recency: 0 },
+      tuning: { candidateSource: 'vec0' },
+    });
     expect(viaVec0.results.map((x) => [x.id, x.vector])).toEqual(after.results.map((x) => [x.id, x.vector]));
   });
 });
@@ -250,7 +256,8 @@ describe('switching embedders', () => {
   it('marks the index stale until reindex rebuilds it, reporting progress to the end', async () => {
     const index = new SearchIndex(store.db, new HashNgramEmbedder());
     const fs = fsWith(index);
-    for (let i = 1; i <= 5; i++) await fs.writeFile(`/memory/observations/O-00${i}.md`, `# O-00${i} — Note ${i}\nsource: desk\n---\nCredit spreads ${i}.\n`, pm);
+    for (let i = 1; i <= 5; i++)
+      await fs.writeFile(`/memory/observations/O-00${i}.md`, `# O-00${i} — Note ${i}\nsource: desk\n---\nCredit spreads ${i}.\n`, pm);
     expect(index.status().stale).toBe(false);
     index.useEmbedder(new HashNgramEmbedder(256));
     expect(index.status()).toMatchObject({ stale: true, embedder: 'hash-ngram-256', indexed: 0 });
@@ -274,12 +281,30 @@ class ConceptEmbedder implements Embedder {
   readonly id = 'test-concepts-16';
   readonly dims = 16;
   private static readonly concepts: Record<string, number> = {
-    fed: 0, federal: 0, central: 0, bank: 0, fomc: 0,
-    cuts: 1, cut: 1, easing: 1, loosening: 1, dovish: 1,
-    curve: 2, steepener: 2, steepens: 2, '2s10s': 2,
-    copper: 3, lme: 3, metals: 3, inventories: 3,
-    china: 4, stimulus: 4, beijing: 4,
-    oil: 5, brent: 5, crude: 5,
+    fed: 0,
+    federal: 0,
+    central: 0,
+    bank: 0,
+    fomc: 0,
+    cuts: 1,
+    cut: 1,
+    easing: 1,
+    loosening: 1,
+    dovish: 1,
+    curve: 2,
+    steepener: 2,
+    steepens: 2,
+    '2s10s': 2,
+    copper: 3,
+    lme: 3,
+    metals: 3,
+    inventories: 3,
+    china: 4,
+    stimulus: 4,
+    beijing: 4,
+    oil: 5,
+    brent: 5,
+    crude: 5,
   };
 
   async embed(texts: string[]): Promise<Float32Array[]> {

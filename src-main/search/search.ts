@@ -143,12 +143,16 @@ export async function searchMemory(ctx: SearchContext, req: SearchRequest): Prom
   const maxResults = Math.max(1, Math.min(MAX_SEARCH_RESULTS, Math.floor(req.maxResults ?? 5)));
   if (typeof req.query !== 'string') throw new InvalidInputError('The search query must be text.');
   if (req.query.length > MAX_SEARCH_QUERY_CHARS * 4) {
-    throw new InvalidInputError(`The search query is ${req.query.length} characters long; search with a sentence or a few key words (up to ${MAX_SEARCH_QUERY_CHARS}).`);
+    throw new InvalidInputError(
+      `The search query is ${req.query.length} characters long; search with a sentence or a few key words (up to ${MAX_SEARCH_QUERY_CHARS}).`,
+    );
   }
   const query = cleanText(req.query);
   if (!query) throw new InvalidInputError('The search query is empty; type what you are looking for, e.g. "curve steepener lessons".');
   if (query.length > MAX_SEARCH_QUERY_CHARS) {
-    throw new InvalidInputError(`The search query is ${query.length} characters long; search with a sentence or a few key words (up to ${MAX_SEARCH_QUERY_CHARS}).`);
+    throw new InvalidInputError(
+      `The search query is ${query.length} characters long; search with a sentence or a few key words (up to ${MAX_SEARCH_QUERY_CHARS}).`,
+    );
   }
   const scope = parseScope(req.scope);
   const filters = req.filters ? cleanText(req.filters) : '';
@@ -157,16 +161,23 @@ export async function searchMemory(ctx: SearchContext, req: SearchRequest): Prom
   const words = tokenize(query);
   if (!words.length) throw new InvalidInputError(`"${query.slice(0, 60)}" has no words to search for; use letters or numbers.`);
   if (!scope.memory && !req.sessionId) {
-    throw new InvalidInputError('Session files can only be searched from inside a session (the analyst\'s search tool); search /memory/ here instead.');
+    throw new InvalidInputError("Session files can only be searched from inside a session (the analyst's search tool); search /memory/ here instead.");
   }
 
   const memory = scope.memory
     ? await memoryResults(ctx, req, { scope, query, words, ast, compiled, mode, t, weights, maxResults })
     : { results: [], degraded: null };
   // Outside a session (the Memory screen) the default scope is memory alone.
-  if (scope.sessionPrefix === null || !req.sessionId) return respond(query, scope.sessionPrefix === null ? scope : { ...scope, path: '/memory/' }, filters, memory.results, memory.degraded);
+  if (scope.sessionPrefix === null || !req.sessionId)
+    return respond(query, scope.sessionPrefix === null ? scope : { ...scope, path: '/memory/' }, filters, memory.results, memory.degraded);
   const session = searchSessionFiles(db, {
-    sessionId: req.sessionId, prefix: scope.sessionPrefix, words, ast, weights, now: req.now ?? new Date(), limit: maxResults,
+    sessionId: req.sessionId,
+    prefix: scope.sessionPrefix,
+    words,
+    ast,
+    weights,
+    now: req.now ?? new Date(),
+    limit: maxResults,
   });
   const merged = [...memory.results, ...session].sort((a, b) => b.score - a.score || b.semantic - a.semantic || a.path.localeCompare(b.path));
   return respond(query, scope, filters, merged.slice(0, maxResults), memory.degraded);
@@ -242,9 +253,9 @@ async function memoryResults(ctx: SearchContext, req: SearchRequest, q: MemoryQu
     } else {
       const vc: string[] = ['embedding MATCH vec_bit(?)', 'k = ?'];
       const vp: unknown[] = [asBlob(code), want];
-      if (scope.category) (vc.push('category = ?'), vp.push(scope.category));
-      if (push.status !== null) (vc.push('status = ?'), vp.push(push.status));
-      if (push.sinceDay !== null) (vc.push('updated_day >= ?'), vp.push(BigInt(push.sinceDay)));
+      if (scope.category) vc.push('category = ?'), vp.push(scope.category);
+      if (push.status !== null) vc.push('status = ?'), vp.push(push.status);
+      if (push.sinceDay !== null) vc.push('updated_day >= ?'), vp.push(BigInt(push.sinceDay));
       ids = (db.prepare(`SELECT rowid FROM ${VEC_TABLE} WHERE ${vc.join(' AND ')}`).all(...vp) as { rowid: number | bigint }[]).map((r) => Number(r.rowid));
       if (allowed) ids = ids.filter((id) => allowed!.has(id));
     }
@@ -305,25 +316,28 @@ async function memoryResults(ctx: SearchContext, req: SearchRequest, q: MemoryQu
   const top = hits.slice(0, maxResults);
   // Only the results shown need their full row (header lines).
   const full = new Map(
-    (db
-      .prepare('SELECT rid, category, id, title, header, body FROM memory_records WHERE rid IN (SELECT value FROM json_each(?))')
-      .all(JSON.stringify(top.map((h) => h.row.rid))) as { rid: number; category: string; id: string; title: string; header: string; body: string | null }[]).map(
-      (r) => [r.rid, r],
-    ),
+    (
+      db
+        .prepare('SELECT rid, category, id, title, header, body FROM memory_records WHERE rid IN (SELECT value FROM json_each(?))')
+        .all(JSON.stringify(top.map((h) => h.row.rid))) as { rid: number; category: string; id: string; title: string; header: string; body: string | null }[]
+    ).map((r) => [r.rid, r]),
   );
-  const results: SearchHit[] = top.map((h) => ({ h, r: full.get(h.row.rid)! })).filter((x) => x.r).map(({ h, r }) => ({
-    path: `/memory/${r.category}/${r.id}.md`,
-    id: r.id,
-    category: r.category,
-    title: r.title,
-    score: round(h.score),
-    semantic: round(h.semantic),
-    vector: round(h.vector),
-    keyword: round(h.keyword),
-    recency: round(h.recency),
-    updatedAt: h.row.updated_at,
-    header: headerLines(r),
-  }));
+  const results: SearchHit[] = top
+    .map((h) => ({ h, r: full.get(h.row.rid)! }))
+    .filter((x) => x.r)
+    .map(({ h, r }) => ({
+      path: `/memory/${r.category}/${r.id}.md`,
+      id: r.id,
+      category: r.category,
+      title: r.title,
+      score: round(h.score),
+      semantic: round(h.semantic),
+      vector: round(h.vector),
+      keyword: round(h.keyword),
+      recency: round(h.recency),
+      updatedAt: h.row.updated_at,
+      header: headerLines(r),
+    }));
   return { results, degraded };
 }
 
@@ -349,12 +363,14 @@ function keywordCandidates(ctx: SearchContext, words: string[], where: string, p
   const terms = [...new Set(words)].slice(0, 24);
   const quote = (w: string) => `"${w.replace(/"/g, '""')}"`;
   const run = (match: string) =>
-    (db
-      .prepare(
-        `SELECT f.rowid AS rid, bm25(memory_fts, 3.0, 1.0, 1.0) AS bm FROM memory_fts f JOIN memory_records r ON r.rid = f.rowid
+    (
+      db
+        .prepare(
+          `SELECT f.rowid AS rid, bm25(memory_fts, 3.0, 1.0, 1.0) AS bm FROM memory_fts f JOIN memory_records r ON r.rid = f.rowid
          WHERE memory_fts MATCH ? AND ${where} ORDER BY bm LIMIT ?`,
-      )
-      .all(match, ...params, limit) as { rid: number; bm: number }[]).map((r) => ({ rid: r.rid, score: -r.bm })); // FTS5's bm25 is negative
+        )
+        .all(match, ...params, limit) as { rid: number; bm: number }[]
+    ).map((r) => ({ rid: r.rid, score: -r.bm })); // FTS5's bm25 is negative
   const withDf = terms.map((w) => ({ w, df: documentFrequency(ctx, quote(w)) })).sort((a, b) => a.df - b.df);
   const chosen: string[] = [];
   let budget = 0;

@@ -73,7 +73,11 @@ describe('search scope session', () => {
 
 describe('memory and session together', () => {
   it('scope all ranks a memory record and a session note in one list; /memory/ leaves the note out', async () => {
-    await t.ws.fs.writeFile('/memory/views/V-001.md', '# V-001 — Fed cuts before the ECB\nstatus: active\nconfidence: 0.6\n---\n## SUMMARY\nPayrolls soften.\n', { actor: 'pm' });
+    await t.ws.fs.writeFile(
+      '/memory/views/V-001.md',
+      '# V-001 — Fed cuts before the ECB\nstatus: active\nconfidence: 0.6\n---\n## SUMMARY\nPayrolls soften.\n',
+      { actor: 'pm' },
+    );
     await t.ws.fs.forSession('sess_a').writeFile('/session/fed_notes.md', '# Fed notes\nFed cuts before the ECB: payrolls decide it.', agent('sess_a'));
     const all = await t.index.search({ scope: 'all', query: 'Fed cuts before the ECB', sessionId: 'sess_a', maxResults: 10 });
     expect(all.scope).toBe('/memory/ + /session/');

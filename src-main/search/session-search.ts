@@ -69,7 +69,10 @@ export function searchSessionFiles(db: Db, s: SessionSearch): SearchHit[] {
     const recency = 1 / (1 + ageDays / 30);
     const score = s.weights.semantic * keyword + s.weights.recency * recency;
     const lines = r.content.replace(/\r\n/g, '\n').split('\n');
-    const heading = lines.find((l) => /^#{1,3}\s+\S/.test(l))?.replace(/^#+\s+/, '').trim();
+    const heading = lines
+      .find((l) => /^#{1,3}\s+\S/.test(l))
+      ?.replace(/^#+\s+/, '')
+      .trim();
     return {
       path: `/session/${r.path}`,
       id: r.path,

@@ -144,8 +144,8 @@ export class VectorCache {
     if (!W || this.n === 0) return [];
     const q = new Uint32Array(W);
     new Uint8Array(q.buffer).set(query.subarray(0, W * 4));
-    const cat = filter.category === null ? 0 : this.catCode.get(filter.category) ?? -1;
-    const stat = filter.status === null ? 0 : this.statCode.get(filter.status) ?? -1;
+    const cat = filter.category === null ? 0 : (this.catCode.get(filter.category) ?? -1);
+    const stat = filter.status === null ? 0 : (this.statCode.get(filter.status) ?? -1);
     if (cat < 0 || stat < 0) return [];
     const since = filter.sinceDay ?? -Infinity;
     const allowed = filter.allowed;

@@ -39,7 +39,10 @@ describe('the ten analyst skills', () => {
   it('grant sub-agents only read-only tools, and run_script only where the skill has scripts', () => {
     for (const name of TEN) {
       const s = loader.load(name);
-      expect(s.allowedTools.every((t) => READ_ONLY_TOOLS.includes(t)), `${name}: ${s.allowedTools.join(' ')}`).toBe(true);
+      expect(
+        s.allowedTools.every((t) => READ_ONLY_TOOLS.includes(t)),
+        `${name}: ${s.allowedTools.join(' ')}`,
+      ).toBe(true);
       expect(s.allowedTools).toContain('read');
       expect(s.allowedTools.includes('run_script'), name).toBe(s.scripts.length > 0);
     }
@@ -69,7 +72,9 @@ describe('the ten analyst skills', () => {
     for (const name of TEN) {
       const body = loader.load(name).body;
       expect(skillSection(body, 'Output Format'), name).toMatch(/SUMMARY/);
-      const criteria = skillSection(body, 'Eval Criteria')!.split('\n').filter((l) => l.startsWith('- '));
+      const criteria = skillSection(body, 'Eval Criteria')!
+        .split('\n')
+        .filter((l) => l.startsWith('- '));
       expect(criteria.length, name).toBeGreaterThanOrEqual(4);
     }
   });
@@ -120,7 +125,14 @@ describe('kelly.mjs', () => {
   it('scenario outcomes: +20% / −10% at 50/50 gives 2.5× full Kelly (solved numerically)', async () => {
     const { kelly } = await importScript('expression-design/scripts/kelly.mjs');
     // d/df [0.5 ln(1+0.2f) + 0.5 ln(1−0.1f)] = 0 → 0.1(1−0.1f) = 0.05(1+0.2f) → 0.1 − 0.01f = 0.05 + 0.01f → f = 2.5
-    const r = kelly!({ outcomes: [{ probability: 0.5, return: 0.2 }, { probability: 0.5, return: -0.1 }], kelly_fraction: 0.25, max_risk_pct: 100 });
+    const r = kelly!({
+      outcomes: [
+        { probability: 0.5, return: 0.2 },
+        { probability: 0.5, return: -0.1 },
+      ],
+      kelly_fraction: 0.25,
+      max_risk_pct: 100,
+    });
     expect(r.full_kelly).toBeCloseTo(2.5, 9);
     expect(r.recommended).toBeCloseTo(0.625, 9);
     expect(r.edge).toBeCloseTo(0.05, 12);
@@ -132,7 +144,14 @@ describe('kelly.mjs', () => {
     const r = kelly!({ probability: 0.4, win: 1, loss: 1 });
     expect(r.full_kelly).toBe(0);
     expect(r.recommended).toBe(0);
-    expect(() => kelly!({ outcomes: [{ probability: 0.5, return: 0.1 }, { probability: 0.4, return: -0.1 }] })).toThrow(/sum to 0.9/);
+    expect(() =>
+      kelly!({
+        outcomes: [
+          { probability: 0.5, return: 0.1 },
+          { probability: 0.4, return: -0.1 },
+        ],
+      }),
+    ).toThrow(/sum to 0.9/);
   });
 });
 
@@ -183,7 +202,13 @@ describe('scenario-tree.mjs', () => {
   it('flat tree: 60% at +10, 40% at −5 → EV 4, variance 54', async () => {
     const { scenarioTree } = await importScript('scenario-analysis/scripts/scenario-tree.mjs');
     // EV = 0.6·10 + 0.4·(−5) = 6 − 2 = 4; E[v²] = 0.6·100 + 0.4·25 = 70; var = 70 − 16 = 54
-    const r = scenarioTree!({ scenarios: [{ name: 'up', probability: 0.6, value: 10 }, { name: 'down', probability: 0.4, value: -5 }], market_value: 1 });
+    const r = scenarioTree!({
+      scenarios: [
+        { name: 'up', probability: 0.6, value: 10 },
+        { name: 'down', probability: 0.4, value: -5 },
+      ],
+      market_value: 1,
+    });
     expect(r.expected_value).toBeCloseTo(4, 12);
     expect(r.variance).toBeCloseTo(54, 12);
     expect(r.edge_vs_market).toBeCloseTo(3, 12);
@@ -195,7 +220,14 @@ describe('scenario-tree.mjs', () => {
     // var = 0.25·400 + 0.5·100 = 150; third moment = 0.25·8000 − 0.5·1000 = 1500; skew = 1500 / 150^1.5 = 0.81650
     const r = scenarioTree!({
       scenarios: [
-        { name: 'A', probability: 0.5, children: [{ name: 'A1', probability: 0.5, value: 20 }, { name: 'A2', probability: 0.5, value: 0 }] },
+        {
+          name: 'A',
+          probability: 0.5,
+          children: [
+            { name: 'A1', probability: 0.5, value: 20 },
+            { name: 'A2', probability: 0.5, value: 0 },
+          ],
+        },
         { name: 'B', probability: 0.5, value: -10 },
       ],
     });
@@ -214,7 +246,18 @@ describe('scenario-tree.mjs', () => {
   it('refuses branches whose probabilities do not sum to 1, naming the branch', async () => {
     const { scenarioTree } = await importScript('scenario-analysis/scripts/scenario-tree.mjs');
     expect(() =>
-      scenarioTree!({ scenarios: [{ name: 'A', probability: 1, children: [{ name: 'A1', probability: 0.5, value: 1 }, { name: 'A2', probability: 0.4, value: 2 }] }] }),
+      scenarioTree!({
+        scenarios: [
+          {
+            name: 'A',
+            probability: 1,
+            children: [
+              { name: 'A1', probability: 0.5, value: 1 },
+              { name: 'A2', probability: 0.4, value: 2 },
+            ],
+          },
+        ],
+      }),
     ).toThrow(/branches under "A" sum to 0.9/);
     // within tolerance: 0.1 + 0.2 + 0.7 is 1.0000000000000002 in floating point and is accepted
     expect(() => scenarioTree!({ scenarios: [0.1, 0.2, 0.7].map((p, i) => ({ name: `s${i}`, probability: p, value: i })) })).not.toThrow();
@@ -264,19 +307,30 @@ describe('the skill scripts through the sandboxed runner', () => {
     const [k, o, s, z] = await Promise.all([
       run('expression-design', 'kelly.mjs', { probability: 0.6, win: 1, loss: 1, max_risk_pct: 100 }),
       run('expression-design', 'option-payoff.mjs', { legs: [{ type: 'call', strike: 100, premium: 3, quantity: 1 }], prices: [110] }),
-      run('scenario-analysis', 'scenario-tree.mjs', { scenarios: [{ name: 'up', probability: 0.6, value: 10 }, { name: 'down', probability: 0.4, value: -5 }] }),
+      run('scenario-analysis', 'scenario-tree.mjs', {
+        scenarios: [
+          { name: 'up', probability: 0.6, value: 10 },
+          { name: 'down', probability: 0.4, value: -5 },
+        ],
+      }),
       run('rv-analysis', 'zscore.mjs', { series: [1, 2, 3, 4, 5] }),
     ]);
     expect((k.output as { recommended: number }).recommended).toBeCloseTo(0.1, 9);
     expect((o.output as { table: { payoff: number }[] }).table[0]!.payoff).toBe(7);
     expect((s.output as { expected_value: number }).expected_value).toBeCloseTo(4, 12);
     expect((z.output as { percentile: number }).percentile).toBe(100);
-    const bad = await runSkillScript({ skillDir: loader.find('scenario-analysis')!.dir, script: 'scenario-tree.mjs', input: { scenarios: [{ name: 'x', probability: 0.9, value: 1 }] } }).catch((e: { code: string; message: string }) => e);
+    const bad = await runSkillScript({
+      skillDir: loader.find('scenario-analysis')!.dir,
+      script: 'scenario-tree.mjs',
+      input: { scenarios: [{ name: 'x', probability: 0.9, value: 1 }] },
+    }).catch((e: { code: string; message: string }) => e);
     expect(bad).toMatchObject({ code: 'invalid_input' });
     // by skill name, in the seed's underscore spelling; a missing script names the ones that exist
     const byName = await runScriptOfSkill(loader, 'rv_analysis', 'zscore.mjs', { series: [16, 8, 4, 2, 1] });
     expect((byName.output as { ar1: { half_life: number } }).ar1.half_life).toBeCloseTo(1, 12); // phi = 0.5 → ln .5/ln .5 = 1
-    await expect(runScriptOfSkill(loader, 'expression-design', 'black-scholes.mjs', {})).rejects.toThrow(/Its scripts: scripts\/kelly.mjs, scripts\/option-payoff.mjs/);
+    await expect(runScriptOfSkill(loader, 'expression-design', 'black-scholes.mjs', {})).rejects.toThrow(
+      /Its scripts: scripts\/kelly.mjs, scripts\/option-payoff.mjs/,
+    );
     expect((bad as { message: string }).message).toMatch(/sum to 0.9; they must sum to 1/);
   });
 });

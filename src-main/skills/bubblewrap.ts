@@ -14,7 +14,16 @@ import type { ScriptLanguage } from './script-kinds';
 /** System folders a script's interpreter needs (mounted read-only when present). */
 const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
 /** From /etc, only what the dynamic linker, Python and the shell read; never the whole folder (shadow, ssh keys). */
-const ETC_FILES = ['/etc/ld.so.cache', '/etc/ld.so.conf', '/etc/ld.so.conf.d', '/etc/localtime', '/etc/passwd', '/etc/group', '/etc/nsswitch.conf', '/etc/alternatives'];
+const ETC_FILES = [
+  '/etc/ld.so.cache',
+  '/etc/ld.so.conf',
+  '/etc/ld.so.conf.d',
+  '/etc/localtime',
+  '/etc/passwd',
+  '/etc/group',
+  '/etc/nsswitch.conf',
+  '/etc/alternatives',
+];
 
 export type ConfinementCheck = { ok: true; bwrap: string } | { ok: false; reason: string };
 

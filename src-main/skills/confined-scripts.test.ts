@@ -43,7 +43,7 @@ async function failure(p: Promise<unknown>): Promise<SkillScriptError> {
 }
 
 describe('Python and shell scripts the PM has not allowed', () => {
-  it('refuses a not-allowed skill\'s .py with a sentence naming the setting, without running it', async () => {
+  it("refuses a not-allowed skill's .py with a sentence naming the setting, without running it", async () => {
     const loader = new SkillLoader(path.join(root, 'skills'), { mode: 'lenient' }); // no skill allowed
     const e = await failure(runScriptOfSkill(loader, 'csv-insights', 'summarize.py', { rows: [{ price: 1 }], column: 'price' }));
     expect(e.code).toBe('forbidden');
@@ -68,7 +68,9 @@ describe('Python and shell scripts the PM has not allowed', () => {
     );
     expect(e.code).toBe('unavailable');
     expect(e.failure).toBe('no_sandbox');
-    expect(e.message).toMatch(/only inside the bubblewrap sandbox, and (bubblewrap \(bwrap\) is not installed|this computer runs \w+).*never runs them unconfined/);
+    expect(e.message).toMatch(
+      /only inside the bubblewrap sandbox, and (bubblewrap \(bwrap\) is not installed|this computer runs \w+).*never runs them unconfined/,
+    );
     expect(fs.existsSync(marker)).toBe(false);
   });
 });

@@ -172,7 +172,9 @@ describe('lenient mode: published skills load when they only bend a nicety', () 
   });
 
   it('reads angle brackets, non-string values and odd metadata with warnings, keeping the prompt safe', () => {
-    const r = lenient(doc('name: demo\ndescription: "files < 10 MB and <b>bold</b>"\nlicense: 2\ncompatibility: ""\nmetadata:\n  tags: [a, b]\nallowed-tools: [read, 3]'));
+    const r = lenient(
+      doc('name: demo\ndescription: "files < 10 MB and <b>bold</b>"\nlicense: 2\ncompatibility: ""\nmetadata:\n  tags: [a, b]\nallowed-tools: [read, 3]'),
+    );
     expect(r.problems.every((p) => p.severity === 'warning')).toBe(true);
     expect(r.problems.map((p) => p.field)).toEqual(['description', 'compatibility', 'metadata.tags', 'allowed-tools[1]']);
     expect(r.frontmatter.description).toBe('files ‹ 10 MB and ‹b›bold‹/b›');

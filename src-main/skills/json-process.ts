@@ -110,10 +110,24 @@ export function runJsonProcess(spec: JsonProcessSpec): Promise<{ output: unknown
       const tail = errTail.trim();
       finish(() => {
         if (killedFor === 'timeout') {
-          return reject(new SkillScriptError('unavailable', 'timeout', `"${label}" ran longer than ${timeoutMs} ms and was stopped. Give it a smaller input or a longer timeout.`, { stderrTail: tail }));
+          return reject(
+            new SkillScriptError(
+              'unavailable',
+              'timeout',
+              `"${label}" ran longer than ${timeoutMs} ms and was stopped. Give it a smaller input or a longer timeout.`,
+              { stderrTail: tail },
+            ),
+          );
         }
         if (killedFor === 'too_large') {
-          return reject(new SkillScriptError('too_large', 'too_large', `"${label}" printed more than ${maxOut} bytes and was stopped; ask it for a summary instead of raw rows.`, { stderrTail: tail }));
+          return reject(
+            new SkillScriptError(
+              'too_large',
+              'too_large',
+              `"${label}" printed more than ${maxOut} bytes and was stopped; ask it for a summary instead of raw rows.`,
+              { stderrTail: tail },
+            ),
+          );
         }
         if (killedFor === 'cancelled') {
           return reject(new SkillScriptError('cancelled', 'cancelled', `"${label}" was cancelled.`, { stderrTail: tail }));
@@ -132,11 +146,20 @@ export function runJsonProcess(spec: JsonProcessSpec): Promise<{ output: unknown
         }
         if (code !== 0) {
           const how = code === null ? `was killed by ${signal}` : `exited with code ${code}`;
-          return reject(new SkillScriptError('internal', 'exit', `"${label}" ${how}.${tail ? ` ${errorLine(tail)}` : ''}`, { stderrTail: tail, exitCode: code }));
+          return reject(
+            new SkillScriptError('internal', 'exit', `"${label}" ${how}.${tail ? ` ${errorLine(tail)}` : ''}`, { stderrTail: tail, exitCode: code }),
+          );
         }
         if (!parseOk && spec.allowText) return resolve({ output: text, durationMs, stderr: tail });
         if (!parseOk) {
-          return reject(new SkillScriptError('internal', 'bad_json', `"${label}" did not print valid JSON${text ? ` (it printed: ${text.slice(0, 200)})` : ' (it printed nothing)'}.`, { stderrTail: tail, exitCode: code }));
+          return reject(
+            new SkillScriptError(
+              'internal',
+              'bad_json',
+              `"${label}" did not print valid JSON${text ? ` (it printed: ${text.slice(0, 200)})` : ' (it printed nothing)'}.`,
+              { stderrTail: tail, exitCode: code },
+            ),
+          );
         }
         resolve({ output: parsed, durationMs, stderr: tail });
       });
@@ -152,7 +175,10 @@ function isErrorObject(v: unknown): v is { error: string } {
 
 /** The line a PM needs from a crash: the `SomeError: message` line (Node and Python alike), else the last lines. */
 function errorLine(tail: string): string {
-  const lines = tail.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = tail
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   const err = [...lines].reverse().find((l) => /^[A-Za-z.]*(Error|Exception)\b.*:/.test(l));
   return err ? `It said: ${err}` : `Last error output: ${lines.slice(-3).join(' | ')}`;
 }

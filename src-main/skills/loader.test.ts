@@ -63,17 +63,18 @@ describe('SkillLoader catalogue', () => {
   it('reports a missing required section as an error on the body', () => {
     skill('demo', 'name: demo\ndescription: d', '# Demo\n## Procedure\nx\n');
     const l = open({ requiredSections: ['Output Format', 'Procedure', 'Eval Criteria'] });
-    expect(l.list()[0]!.problems.map((p) => p.message)).toEqual([
-      'is missing the "## Output Format" section',
-      'is missing the "## Eval Criteria" section',
-    ]);
+    expect(l.list()[0]!.problems.map((p) => p.message)).toEqual(['is missing the "## Output Format" section', 'is missing the "## Eval Criteria" section']);
     expect(l.catalog()).toEqual([]);
   });
 });
 
 describe('SkillLoader progressive loading', () => {
   beforeEach(() => {
-    skill('expression-design', 'name: expression-design\ndescription: Design the trade.\nallowed-tools: read run_script', '# Expression Design\nSize with Kelly.\n');
+    skill(
+      'expression-design',
+      'name: expression-design\ndescription: Design the trade.\nallowed-tools: read run_script',
+      '# Expression Design\nSize with Kelly.\n',
+    );
     write('expression-design/templates/expression.md', 'TEMPLATE');
     write('expression-design/references/guide.md', 'GUIDE');
     write('expression-design/scripts/kelly.mjs', 'console.log("{}")');
@@ -102,13 +103,15 @@ describe('SkillLoader progressive loading', () => {
     expect(l.readResource('expression-design', 'assets/curve.csv')).toBe('1,2');
   });
 
-  it('puts a published skill\'s references in the sub-agent prompt only as text and within the prompt budget', () => {
+  it("puts a published skill's references in the sub-agent prompt only as text and within the prompt budget", () => {
     write('expression-design/reference/a-big.md', 'A'.repeat(120 * 1024));
     write('expression-design/reference/b-big.md', 'B'.repeat(120 * 1024));
     write('expression-design/reference/chart.png', '\x89PNG\0\0binary');
     const refs = open().loadWithFiles('expression-design').references;
     expect(refs['reference/a-big.md']).toHaveLength(120 * 1024);
-    expect(refs['reference/b-big.md']).toBe(`(${120 * 1024} bytes; left out: the skill's references exceed the ${MAX_INLINE_REFERENCE_BYTES}-byte prompt budget)`);
+    expect(refs['reference/b-big.md']).toBe(
+      `(${120 * 1024} bytes; left out: the skill's references exceed the ${MAX_INLINE_REFERENCE_BYTES}-byte prompt budget)`,
+    );
     expect(refs['reference/chart.png']).toMatch(/^\(not text: \d+ bytes; not included\)$/);
     expect(refs['references/guide.md']).toBe('GUIDE');
   });
@@ -191,7 +194,11 @@ describe('a real skills repository layout', () => {
   // SKILL.md, Python scripts, a hidden tooling folder, a skill with a non-standard key, and a
   // folder in the seed's underscore spelling.
   beforeEach(() => {
-    skill('pdf', 'name: pdf\ndescription: Use this skill for PDF files.\nlicense: Proprietary. LICENSE.txt has complete terms', '# PDF\nSee reference.md and forms.md.\n');
+    skill(
+      'pdf',
+      'name: pdf\ndescription: Use this skill for PDF files.\nlicense: Proprietary. LICENSE.txt has complete terms',
+      '# PDF\nSee reference.md and forms.md.\n',
+    );
     write('pdf/LICENSE.txt', 'terms');
     write('pdf/reference.md', 'advanced usage');
     write('pdf/forms.md', 'forms');
@@ -236,7 +243,13 @@ describe('a real skills repository layout', () => {
     const l = open({ mode: 'lenient' });
     expect(l.catalog().map((c) => c.name)).not.toEqual(expect.arrayContaining(['empty-front']));
     const refused = Object.fromEntries(
-      ['empty-front', 'bad-yaml', 'no-front'].map((n) => [n, l.find(n)!.problems.filter((p) => p.severity === 'error').map((p) => p.field)]),
+      ['empty-front', 'bad-yaml', 'no-front'].map((n) => [
+        n,
+        l
+          .find(n)!
+          .problems.filter((p) => p.severity === 'error')
+          .map((p) => p.field),
+      ]),
     );
     expect(refused).toEqual({ 'empty-front': ['name', 'description'], 'bad-yaml': ['frontmatter'], 'no-front': ['frontmatter'] });
     expect(() => l.load('bad-yaml')).toThrowError(/cannot be used until its SKILL.md is fixed: frontmatter the YAML does not parse/);

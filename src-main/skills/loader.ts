@@ -3,13 +3,7 @@ import path from 'node:path';
 import { AppError, InvalidInputError, NotFoundError } from '../common/errors';
 import { resolveInside } from './confine';
 import { listSkillFiles, type SkillResource } from './resources';
-import {
-  bodyHeadings,
-  parseSkillFile,
-  type SkillFrontmatter,
-  type SkillProblem,
-  type SkillValidationMode,
-} from './frontmatter';
+import { bodyHeadings, parseSkillFile, type SkillFrontmatter, type SkillProblem, type SkillValidationMode } from './frontmatter';
 
 /**
  * SkillLoader — the Agent Skills standard, loaded progressively:
@@ -167,8 +161,7 @@ export class SkillLoader {
     if (!fresh.entry.valid) {
       const errs = fresh.entry.problems.filter((p) => p.severity === 'error');
       throw new InvalidInputError(
-        `Skill "${entry.name}" cannot be used until its SKILL.md is fixed: ` +
-          errs.map((p) => `${p.field} ${p.message}`).join('; '),
+        `Skill "${entry.name}" cannot be used until its SKILL.md is fixed: ` + errs.map((p) => `${p.field} ${p.message}`).join('; '),
         errs.map((p) => ({ path: [p.field], message: p.message })),
       );
     }
@@ -203,7 +196,8 @@ export class SkillLoader {
       if (r.kind === 'template') templates[r.path] = this.readResource(skill.name, r.path);
       if (r.kind !== 'reference') continue;
       if (!TEXT_REFERENCE.test(r.path)) references[r.path] = `(not text: ${r.bytes} bytes; not included)`;
-      else if (r.bytes > budget) references[r.path] = `(${r.bytes} bytes; left out: the skill's references exceed the ${MAX_INLINE_REFERENCE_BYTES}-byte prompt budget)`;
+      else if (r.bytes > budget)
+        references[r.path] = `(${r.bytes} bytes; left out: the skill's references exceed the ${MAX_INLINE_REFERENCE_BYTES}-byte prompt budget)`;
       else {
         references[r.path] = this.readResource(skill.name, r.path);
         budget -= r.bytes;
@@ -220,7 +214,13 @@ export class SkillLoader {
     try {
       stat = fs.statSync(abs);
     } catch {
-      throw new NotFoundError(`Skill "${entry.name}" has no file "${relPath}". Its files: ${listSkillFiles(entry.dir).map((r) => r.path).join(', ') || 'none'}.`);
+      throw new NotFoundError(
+        `Skill "${entry.name}" has no file "${relPath}". Its files: ${
+          listSkillFiles(entry.dir)
+            .map((r) => r.path)
+            .join(', ') || 'none'
+        }.`,
+      );
     }
     if (!stat.isFile()) throw new InvalidInputError(`"${relPath}" in skill "${entry.name}" is a folder, not a file.`);
     if (stat.size > MAX_RESOURCE_BYTES) {
@@ -235,7 +235,9 @@ export class SkillLoader {
     const rel = script.startsWith('scripts/') ? script : `scripts/${script}`;
     const abs = resolveInside(entry.dir, rel);
     if (!fs.existsSync(abs)) {
-      const have = listSkillFiles(entry.dir).filter((r) => r.kind === 'script').map((r) => r.path);
+      const have = listSkillFiles(entry.dir)
+        .filter((r) => r.kind === 'script')
+        .map((r) => r.path);
       throw new NotFoundError(`Skill "${entry.name}" has no script "${script}". Its scripts: ${have.join(', ') || 'none'}.`);
     }
     return abs;

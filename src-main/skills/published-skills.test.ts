@@ -56,7 +56,10 @@ describe('published skills in lenient mode (the app) and strict mode', () => {
     const s = lenient.load('release-notes');
     expect(s.metadata).toEqual({ author: 'community', stars: '412' });
     expect(s.resources.map((r) => `${r.kind}:${r.path}`)).toEqual(['reference:references/style.md']);
-    expect(lenient.catalog()).toContainEqual({ name: 'Release-Notes', description: 'Draft release notes from a list of merged changes, grouped as Added, Changed and Fixed.' });
+    expect(lenient.catalog()).toContainEqual({
+      name: 'Release-Notes',
+      description: 'Draft release notes from a list of merged changes, grouped as Added, Changed and Fixed.',
+    });
 
     const strict = new SkillLoader(root, { mode: 'strict' });
     expect(problemsOf(strict, 'Release-Notes').every((p) => p.startsWith('error:'))).toBe(true);
@@ -96,7 +99,17 @@ describe('resource discovery', () => {
   it('treats references/ and reference/ alike, and a .md inside assets/ as an asset, not a reference', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'forge-kinds-'));
     try {
-      for (const f of ['SKILL.md', 'reference/a.md', 'references/b.md', 'guide.md', 'assets/c.md', 'templates/out.md', 'scripts/run', 'scripts/notes', 'scripts/tool.js']) {
+      for (const f of [
+        'SKILL.md',
+        'reference/a.md',
+        'references/b.md',
+        'guide.md',
+        'assets/c.md',
+        'templates/out.md',
+        'scripts/run',
+        'scripts/notes',
+        'scripts/tool.js',
+      ]) {
         fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
         fs.writeFileSync(path.join(dir, f), f === 'scripts/run' ? '#!/bin/sh\necho {}\n' : 'text\n');
       }

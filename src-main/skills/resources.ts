@@ -70,5 +70,8 @@ export function listSkillFiles(dir: string): SkillResource[] {
   };
   walk(dir, '', null);
   const rank = (r: SkillResource) => KIND_ORDER.indexOf(r.kind);
-  return out.map((r, i) => ({ r, i })).sort((a, b) => rank(a.r) - rank(b.r) || a.i - b.i).map(({ r }) => r);
+  return out
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => rank(a.r) - rank(b.r) || a.i - b.i)
+    .map(({ r }) => r);
 }

@@ -25,7 +25,31 @@ const PROGRAM_EXTENSIONS: Record<string, ScriptLanguage | null> = {
 };
 
 /** Extensions that are never programs, so their first bytes need not be read to look for a `#!`. */
-const DATA_EXTENSIONS = new Set(['.md', '.markdown', '.txt', '.rst', '.json', '.yaml', '.yml', '.csv', '.tsv', '.xml', '.html', '.css', '.png', '.jpg', '.jpeg', '.gif', '.svg', '.pdf', '.toml', '.ini', '.cfg', '.lock', '.pyc']);
+const DATA_EXTENSIONS = new Set([
+  '.md',
+  '.markdown',
+  '.txt',
+  '.rst',
+  '.json',
+  '.yaml',
+  '.yml',
+  '.csv',
+  '.tsv',
+  '.xml',
+  '.html',
+  '.css',
+  '.png',
+  '.jpg',
+  '.jpeg',
+  '.gif',
+  '.svg',
+  '.pdf',
+  '.toml',
+  '.ini',
+  '.cfg',
+  '.lock',
+  '.pyc',
+]);
 
 /** The interpreter a `#!` line names (`#!/usr/bin/env python3`, `#!/bin/bash -e`), as a language. */
 export function languageOfShebang(line: string): ScriptLanguage | null | undefined {

@@ -55,7 +55,10 @@ beforeAll(() => {
 
   script('echo.mjs', `${IO}process.stdout.write(JSON.stringify({ doubled: input.x * 2, cwd: process.cwd() }));`);
   script('spin.mjs', `${IO}for (;;) {}`);
-  script('orphan.mjs', `import { spawn } from 'node:child_process';\nconst c = spawn('sleep', ['30'], { stdio: 'ignore' });\nprocess.stderr.write('PID ' + c.pid + '\\n');\nsetInterval(() => {}, 1000);`);
+  script(
+    'orphan.mjs',
+    `import { spawn } from 'node:child_process';\nconst c = spawn('sleep', ['30'], { stdio: 'ignore' });\nprocess.stderr.write('PID ' + c.pid + '\\n');\nsetInterval(() => {}, 1000);`,
+  );
   script('flood.mjs', `process.stdout.write('x'.repeat(1024 * 1024));`);
   script('env.mjs', `process.stdout.write(JSON.stringify(Object.keys(process.env).sort()));`);
   script('prose.mjs', `console.log('The Kelly fraction is 0.2');`);

@@ -198,13 +198,22 @@ async function runConfined(
   }
   const interpreter = findInterpreter(language);
   if (!interpreter) {
-    throw new SkillScriptError('unavailable', 'no_interpreter', `"${label}" was not run: it needs ${interpreterName(language)}, and none was found on this computer's PATH.`);
+    throw new SkillScriptError(
+      'unavailable',
+      'no_interpreter',
+      `"${label}" was not run: it needs ${interpreterName(language)}, and none was found on this computer's PATH.`,
+    );
   }
   // A fresh, empty folder per run: the script's working directory, HOME and TMPDIR, and the only place it can write.
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forge-skill-run-'));
   try {
     const realWork = fs.realpathSync(workDir);
-    const sandboxEnv: Record<string, string> = { ...env, HOME: realWork, TMPDIR: realWork, PATH: `${path.dirname(interpreter.path)}:/usr/local/bin:/usr/bin:/bin` };
+    const sandboxEnv: Record<string, string> = {
+      ...env,
+      HOME: realWork,
+      TMPDIR: realWork,
+      PATH: `${path.dirname(interpreter.path)}:/usr/local/bin:/usr/bin:/bin`,
+    };
     delete sandboxEnv.ELECTRON_RUN_AS_NODE;
     const bwrap = bwrapArgs({ skillDir: realDirOf(opts.skillDir), workDir: realWork, interpreter, script: scriptAbs, args });
     const r = await runJsonProcess({ ...base, command: confinement.bwrap, args: bwrap, cwd: realWork, env: sandboxEnv, allowText: true });

@@ -49,9 +49,7 @@ export class Sessions {
 
   /** Creates the session if it does not exist yet; returns it either way. */
   ensure(id: string, now: string, userId = 'default'): SessionRow {
-    this.db
-      .prepare('INSERT INTO sessions (id, user_id, created_at, last_active) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO NOTHING')
-      .run(id, userId, now, now);
+    this.db.prepare('INSERT INTO sessions (id, user_id, created_at, last_active) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO NOTHING').run(id, userId, now, now);
     return this.get(id)!;
   }
 
@@ -66,9 +64,9 @@ export class Sessions {
 
   /** The user's most recent active session, if any. */
   active(userId = 'default'): SessionRow | undefined {
-    return this.db
-      .prepare("SELECT * FROM sessions WHERE user_id = ? AND status = 'active' ORDER BY last_active DESC LIMIT 1")
-      .get(userId) as SessionRow | undefined;
+    return this.db.prepare("SELECT * FROM sessions WHERE user_id = ? AND status = 'active' ORDER BY last_active DESC LIMIT 1").get(userId) as
+      | SessionRow
+      | undefined;
   }
 
   list(limit: number, offset: number): { rows: SessionRow[]; total: number } {
@@ -78,9 +76,9 @@ export class Sessions {
   }
 
   getFile(sessionId: string, path: string): DocumentRow | undefined {
-    return this.db
-      .prepare('SELECT content, updated_at, content_hash FROM session_files WHERE session_id = ? AND path = ?')
-      .get(sessionId, path) as DocumentRow | undefined;
+    return this.db.prepare('SELECT content, updated_at, content_hash FROM session_files WHERE session_id = ? AND path = ?').get(sessionId, path) as
+      | DocumentRow
+      | undefined;
   }
 
   putFile(sessionId: string, path: string, content: string, updatedAt: string, hash: string): { created: boolean } {
@@ -97,9 +95,7 @@ export class Sessions {
   /** Files of a session whose path starts with `prefix` ('' for all, 'results/' for one folder). */
   listFiles(sessionId: string, prefix: string): { path: string; updated_at: string }[] {
     return this.db
-      .prepare(
-        `SELECT path, updated_at FROM session_files WHERE session_id = ? AND substr(path, 1, length(?)) = ? ORDER BY path`,
-      )
+      .prepare(`SELECT path, updated_at FROM session_files WHERE session_id = ? AND substr(path, 1, length(?)) = ? ORDER BY path`)
       .all(sessionId, prefix, prefix) as { path: string; updated_at: string }[];
   }
 }

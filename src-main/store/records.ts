@@ -123,8 +123,15 @@ export class MemoryRecords {
   }
 
   archive(entry: {
-    category: string; id: string; name: string; archived_at: string; title: string;
-    status: string | null; confidence: number | null; content: string; content_hash: string;
+    category: string;
+    id: string;
+    name: string;
+    archived_at: string;
+    title: string;
+    status: string | null;
+    confidence: number | null;
+    content: string;
+    content_hash: string;
   }): void {
     this.archiveStmt.run(entry);
   }
@@ -147,7 +154,9 @@ export class MemoryRecords {
     const where = category ? 'WHERE category = ?' : '';
     const params = category ? [category] : [];
     const rows = this.db
-      .prepare(`SELECT category, id, name, archived_at, title, status, confidence, content_hash FROM memory_archive ${where} ORDER BY aid DESC LIMIT ? OFFSET ?`)
+      .prepare(
+        `SELECT category, id, name, archived_at, title, status, confidence, content_hash FROM memory_archive ${where} ORDER BY aid DESC LIMIT ? OFFSET ?`,
+      )
       .all(...params, limit, offset) as ArchiveListRow[];
     const total = (this.db.prepare(`SELECT count(*) AS n FROM memory_archive ${where}`).get(...params) as { n: number }).n;
     return { rows, total };
@@ -159,7 +168,8 @@ export class MemoryRecords {
 
   archiveCategories(): { category: string; n: number }[] {
     return this.db.prepare('SELECT category, count(*) AS n FROM memory_archive GROUP BY category ORDER BY category').all() as {
-      category: string; n: number;
+      category: string;
+      n: number;
     }[];
   }
 
@@ -217,4 +227,3 @@ export interface ArchiveListRow {
   confidence: number | null;
   content_hash: string;
 }
-

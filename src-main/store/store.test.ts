@@ -35,7 +35,9 @@ describe('opening a workspace database', () => {
     }
     expect(err).toBeInstanceOf(AppError);
     expect((err as AppError).message).toMatch(/newer version of Forge.*Update Forge/);
-    const again = openDatabase(path, { migrations: [...migrations, ...Array.from({ length: 5 }, (_, i) => ({ version: migrations.length + i + 1, name: `x${i}`, up() {} }))] });
+    const again = openDatabase(path, {
+      migrations: [...migrations, ...Array.from({ length: 5 }, (_, i) => ({ version: migrations.length + i + 1, name: `x${i}`, up() {} }))],
+    });
     expect(schemaVersion(again)).toBe(migrations.length + 5);
     again.close();
   });
@@ -53,7 +55,14 @@ describe('opening a workspace database', () => {
   it('rolls back a failing migration so the database stays at its previous version', () => {
     const path = join(dir, 'forge.db');
     openDatabase(path).close();
-    const broken = { version: migrations.length + 1, name: 'broken', up: (db: { exec(s: string): void }) => { db.exec('CREATE TABLE t (x)'); throw new Error('boom'); } };
+    const broken = {
+      version: migrations.length + 1,
+      name: 'broken',
+      up: (db: { exec(s: string): void }) => {
+        db.exec('CREATE TABLE t (x)');
+        throw new Error('boom');
+      },
+    };
     expect(() => openDatabase(path, { migrations: [...migrations, broken] })).toThrow('boom');
     const db = openDatabase(path);
     expect(schemaVersion(db)).toBe(migrations.length);

@@ -188,7 +188,7 @@ describe('write', () => {
     expect(t.ws.fs.readFile('/portfolio/state.md')).toBe(before);
   });
 
-  it('writes session notes under the run\'s session', async () => {
+  it("writes session notes under the run's session", async () => {
     const r = await call('write', { path: '/session/context/gaps.md', content: 'No CPI data yet.' });
     expect(r.content).toBe('Written: /session/sess_test/context/gaps.md');
     expect(t.ws.fs.readFile('/session/sess_test/context/gaps.md')).toBe('No CPI data yet.');

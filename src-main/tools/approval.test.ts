@@ -44,7 +44,7 @@ describe('PM approval of Expressions', () => {
     expect(t.ws.fs.recordInfo(`/memory/expressions/${id}.md`)!.status).toBe('proposed');
   });
 
-  it('rejects a proposal with the PM\'s reason and starts a Counterfactual', async () => {
+  it("rejects a proposal with the PM's reason and starts a Counterfactual", async () => {
     const id = await propose();
     const r = await rejectExpression(t.ws.fs, id, 'Too much EUR duration this week', defaultGuardrailLimits);
     expect(r.counterfactual).toBe('CF-001');

@@ -40,7 +40,10 @@ export async function approveExpression(fs: ForgeFS, id: string, limits: Guardra
     const violations = checkExpressionHeader(doc.header, book, limits, (v) => /^V-\d+$/.test(v) && tx.exists(`/memory/views/${v}.md`));
     if (violations.length) {
       return {
-        id, approved: false, status, violations,
+        id,
+        approved: false,
+        status,
+        violations,
         message: `${id} was not approved: ${violations.map((v) => `${v.rule} ${v.actual} (limit ${v.limit})`).join('; ')}.`,
       };
     }
@@ -65,7 +68,8 @@ export async function rejectExpression(
   if (!fs.exists(path)) throw new NotFoundError(`There is no Expression ${id}; list /memory/expressions/ to see them.`);
   const doc = parseRecord(fs.readFile(path));
   const status = statusOf(doc.header);
-  if (!APPROVABLE.has(status)) throw new ConflictError(`${id} is ${status || 'without a status'}; only a proposed Expression (or one under review) can be rejected.`);
+  if (!APPROVABLE.has(status))
+    throw new ConflictError(`${id} is ${status || 'without a status'}; only a proposed Expression (or one under review) can be rejected.`);
   const header = { ...doc.header, status: 'rejected', rejection_reason: reason.replace(/\s+/g, ' ').trim().slice(0, 300) || 'declined by the PM' };
   const out = await applyWrite(fs, path, renderRecord({ ...doc, header }), { actor: 'pm' }, { limits, now });
   const cf = /Counterfactual (CF-\d+)/.exec(out.message)?.[1] ?? null;

@@ -53,13 +53,23 @@ describe('the computed book under the guardrails', () => {
     expect((await approveExpression(t.ws.fs, c, limits)).approved).toBe(false);
     const book = readBook(t.ws.fs, limits);
     expect(book.gross).toBe(172.5);
-    expect(book.open.map((o) => [o.id, o.inSnapshot])).toEqual([['E-001', true], ['E-002', true], ['E-003', true], [a, false]]);
+    expect(book.open.map((o) => [o.id, o.inSnapshot])).toEqual([
+      ['E-001', true],
+      ['E-002', true],
+      ['E-003', true],
+      [a, false],
+    ]);
     expect(book.usage.find((u) => u.rule === 'max_gross_exposure')).toEqual({ rule: 'max_gross_exposure', value: 172.5, limit: 200 });
   });
 
   it('the write tool checks a proposal against the computed book, not the snapshot alone', async () => {
     await approveExpression(t.ws.fs, await pmWrites('Big one', 50), limits);
-    const r = await runTool(analystTools({ providers: t.providers }), 'write', { path: '/memory/expressions/new.md', content: pmExpression('Agent idea', 10) }, t.context());
+    const r = await runTool(
+      analystTools({ providers: t.providers }),
+      'write',
+      { path: '/memory/expressions/new.md', content: pmExpression('Agent idea', 10) },
+      t.context(),
+    );
     // 142.5 + 50 + 10 = 202.5: the snapshot alone (152.5) would have let it through.
     expect(r.isError).toBe(true);
     expect(r.content).toContain('max_gross_exposure: actual 202.5, limit 200');
@@ -101,7 +111,12 @@ describe('the computed book under the guardrails', () => {
   });
 
   it('an agent cannot backdate a trade into the snapshot by writing activated_at', async () => {
-    const r = await runTool(analystTools({ providers: t.providers }), 'write', { path: '/memory/expressions/new.md', content: pmExpression('Backdated', 20, 'activated_at: 2020-01-01T00:00:00Z\n') }, t.context());
+    const r = await runTool(
+      analystTools({ providers: t.providers }),
+      'write',
+      { path: '/memory/expressions/new.md', content: pmExpression('Backdated', 20, 'activated_at: 2020-01-01T00:00:00Z\n') },
+      t.context(),
+    );
     expect(r.isError).toBeFalsy();
     const id = /E-\d+/.exec(r.content)![0];
     expect(t.ws.fs.recordInfo(`/memory/expressions/${id}.md`)!.header.activated_at).toBeUndefined();

@@ -74,9 +74,10 @@ export function leanSchema(schema: unknown): unknown {
   for (const [k, v] of Object.entries(schema as Record<string, unknown>)) {
     if (LIMIT_KEYWORDS.has(k)) continue;
     if ((k === 'maximum' && v === Number.MAX_SAFE_INTEGER) || (k === 'minimum' && v === Number.MIN_SAFE_INTEGER)) continue;
-    out[k] = k === 'properties' && v && typeof v === 'object'
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([pk, pv]) => [pk, leanSchema(pv)]))
-      : leanSchema(v);
+    out[k] =
+      k === 'properties' && v && typeof v === 'object'
+        ? Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([pk, pv]) => [pk, leanSchema(pv)]))
+        : leanSchema(v);
   }
   return out;
 }

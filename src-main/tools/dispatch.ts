@@ -17,7 +17,7 @@ export function dispatchTool(board: TaskBoard) {
     name: 'dispatch',
     description: [
       'Start a sub-agent with one skill in the background; returns at once. Independent tasks run in parallel; depends_on waits for earlier tasks (dispatch them first) and passes their summaries.',
-      'context: refs like ctx_001, V-001, PK-003, a task id, integration_brief (add :summary for less). validate(_contrastive): check against the skill\'s Eval Criteria. retry_of: re-run a failed task under a new id. Read results with collect().',
+      "context: refs like ctx_001, V-001, PK-003, a task id, integration_brief (add :summary for less). validate(_contrastive): check against the skill's Eval Criteria. retry_of: re-run a failed task under a new id. Read results with collect().",
     ].join('\n'),
     input: z.object({
       id: z.string().min(1).max(80).describe('new task id, e.g. rates_ctx'),

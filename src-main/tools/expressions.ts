@@ -53,11 +53,7 @@ export function checkExpressionHeader(
  * can only propose, or decline (`rejected`); an agent claiming `active` gets `proposed`.
  * Returns null when the write must be refused: agents never edit a live trade.
  */
-export function landingStatus(
-  claimed: string,
-  previousStatus: string | null,
-  actor: string,
-): { status: string; note: string | null } | { refused: string } {
+export function landingStatus(claimed: string, previousStatus: string | null, actor: string): { status: string; note: string | null } | { refused: string } {
   if (isTrustedActor(actor)) return { status: claimed || 'proposed', note: null };
   if (previousStatus && LIVE_STATUSES.has(previousStatus)) {
     return {

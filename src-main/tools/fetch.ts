@@ -20,7 +20,11 @@ export function capSummary(text: string, cap = SUMMARY_TOKEN_CAP): string {
   return `${out} …`;
 }
 
-const one = (s: string) => s.replace(/[\r\n|]+/g, ' ').trim().slice(0, 160);
+const one = (s: string) =>
+  s
+    .replace(/[\r\n|]+/g, ' ')
+    .trim()
+    .slice(0, 160);
 
 /**
  * fetch(source, params): outside data through a provider (seed §3.3). The full result is stored at
@@ -30,7 +34,10 @@ const one = (s: string) => s.replace(/[\r\n|]+/g, ' ').trim().slice(0, 160);
 export function fetchTool(providers: ProviderRegistry): ToolDefinition<z.ZodType, AnalystToolContext> {
   const names = providers.names();
   const source = names.length ? z.enum(names as [string, ...string[]]) : z.string().min(1).max(64);
-  const catalogue = providers.list().map((p) => `${p.name}: ${p.description}`).join('; ');
+  const catalogue = providers
+    .list()
+    .map((p) => `${p.name}: ${p.description}`)
+    .join('; ');
   return defineTool({
     name: 'fetch',
     description: `Outside data. Sources: ${catalogue || 'none configured'}. Returns a header and short summary; the full result is saved at /session/context/ctx_NNN.md.`,

@@ -16,5 +16,11 @@ export type { WriteOutcome, WriteOptions } from './write-pipeline';
 export { approveExpression, rejectExpression } from './approval';
 export type { ApprovalResult } from './approval';
 export {
-  isTrustedActor, landingStatus, limitsFromConstraints, limitsInForce, checkExpressionHeader, LIVE_STATUSES, CHECKED_STATUSES,
+  isTrustedActor,
+  landingStatus,
+  limitsFromConstraints,
+  limitsInForce,
+  checkExpressionHeader,
+  LIVE_STATUSES,
+  CHECKED_STATUSES,
 } from './expressions';

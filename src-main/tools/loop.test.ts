@@ -34,7 +34,15 @@ describe('agent loop', () => {
       ],
     });
     const events: AgentEvent[] = [];
-    const r = await runAgent({ model, system, messages: [{ role: 'user', content: 'Where is V-001?' }], tools: [read], toolContext: {}, maxRounds: 5, onEvent: (e) => events.push(e) });
+    const r = await runAgent({
+      model,
+      system,
+      messages: [{ role: 'user', content: 'Where is V-001?' }],
+      tools: [read],
+      toolContext: {},
+      maxRounds: 5,
+      onEvent: (e) => events.push(e),
+    });
     expect(r.stop).toBe('answered');
     expect(r.text).toBe('V-001 holds at 0.65.');
     expect(r.rounds).toBe(2);
@@ -55,7 +63,10 @@ describe('agent loop', () => {
             ],
           },
         },
-        { expect: { contains: ['Unknown tool "delete_all"', 'Invalid arguments for read', 'No file at /memory/views/V-404.md'] }, reply: { text: 'Recovered.' } },
+        {
+          expect: { contains: ['Unknown tool "delete_all"', 'Invalid arguments for read', 'No file at /memory/views/V-404.md'] },
+          reply: { text: 'Recovered.' },
+        },
       ],
     });
     const r = await runAgent({ model, system, messages: [{ role: 'user', content: 'go' }], tools: [read], toolContext: {}, maxRounds: 5 });
@@ -123,8 +134,14 @@ describe('agent loop', () => {
     });
     const events: AgentEvent[] = [];
     const r = await runAgent({
-      model, system, messages: [{ role: 'user', content: 'go' }], tools: [submit], toolContext: {}, maxRounds: 5,
-      endWhen: () => saved, onEvent: (e) => events.push(e),
+      model,
+      system,
+      messages: [{ role: 'user', content: 'go' }],
+      tools: [submit],
+      toolContext: {},
+      maxRounds: 5,
+      endWhen: () => saved,
+      onEvent: (e) => events.push(e),
     });
     expect(r.stop).toBe('answered');
     expect(r.rounds).toBe(2);

@@ -125,7 +125,12 @@ export async function runAgent<C>(opts: AgentRunOptions<C>): Promise<AgentRunRes
       const durationMs = now() - t1;
       external += durationMs;
       opts.onEvent?.({ type: 'tool_result', round, callId: call.id, name: call.name, result: toolResult, durationMs });
-      const block: ToolResultBlock = { type: 'tool_result', toolUseId: call.id, content: frameToolResult(toolResult), ...(toolResult.isError ? { isError: true } : {}) };
+      const block: ToolResultBlock = {
+        type: 'tool_result',
+        toolUseId: call.id,
+        content: frameToolResult(toolResult),
+        ...(toolResult.isError ? { isError: true } : {}),
+      };
       results.push(block);
     }
     const toolTurn: ChatMessage = { role: 'user', content: results };

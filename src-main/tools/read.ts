@@ -39,7 +39,17 @@ export const readTool = defineTool({
     const resolved = fs.resolve(input.path);
     if (fs.isDir(input.path) || input.path.endsWith('/')) {
       const listing = fs.listDir(input.path, input.query, { limit: 100 });
-      if (listing.path === '/portfolio/') listing.entries.unshift({ name: 'book.md', path: BOOK_PATH, isDir: false, id: null, title: 'Computed book (read-only)', meta: 'gross, net, duration, factors, limits in use', status: null, updatedAt: null });
+      if (listing.path === '/portfolio/')
+        listing.entries.unshift({
+          name: 'book.md',
+          path: BOOK_PATH,
+          isDir: false,
+          id: null,
+          title: 'Computed book (read-only)',
+          meta: 'gross, net, duration, factors, limits in use',
+          status: null,
+          updatedAt: null,
+        });
       return { content: formatListing(listing) };
     }
     // The book is computed, never stored: reading it here (or over MCP) shows what the guardrails check against.

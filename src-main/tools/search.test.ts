@@ -40,4 +40,3 @@ describe('default scope: memory and the current session', () => {
     expect(r.content).not.toContain('another chat');
   });
 });
-

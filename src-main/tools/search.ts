@@ -17,7 +17,13 @@ export const searchTool = defineTool({
     if (!ctx.search) {
       return { isError: true, content: 'Search is not available in this workspace; list folders with read(path, query=...) instead.' };
     }
-    const res = await ctx.search({ scope: input.scope ?? 'all', sessionId: ctx.fs.sessionId, query: input.query, filters: input.filters ?? null, maxResults: input.max_results ?? 5 });
+    const res = await ctx.search({
+      scope: input.scope ?? 'all',
+      sessionId: ctx.fs.sessionId,
+      query: input.query,
+      filters: input.filters ?? null,
+      maxResults: input.max_results ?? 5,
+    });
     return { content: res.formatted };
   },
 });

@@ -133,7 +133,8 @@ function plan(prevStatusOf: (p: string) => string | null, rawPath: string, conte
     }
     const exprId = isNew ? null : doc.id;
     if (exprId && p.status === 'closed' && prevStatus !== 'closed') p.extra.push({ path: '/memory/outcomes/new.md', content: outcomeFor(exprId, p.doc, at) });
-    if (exprId && p.status === 'rejected' && prevStatus !== 'rejected') p.extra.push({ path: '/memory/counterfactuals/new.md', content: counterfactualFor(exprId, p.doc, at) });
+    if (exprId && p.status === 'rejected' && prevStatus !== 'rejected')
+      p.extra.push({ path: '/memory/counterfactuals/new.md', content: counterfactualFor(exprId, p.doc, at) });
   }
   return p;
 }
@@ -151,7 +152,7 @@ export async function applyWrite(fs: ForgeFS, rawPath: string, content: string, 
   if (!isTrustedActor(writer.actor) && route.root !== 'memory' && route.root !== 'session') {
     throw new InvalidInputError(
       route.root === 'portfolio'
-        ? 'The portfolio is the PM\'s record of the book; the analyst cannot change it. Record what you found as an Observation instead.'
+        ? "The portfolio is the PM's record of the book; the analyst cannot change it. Record what you found as an Observation instead."
         : 'Skills change through skill-edit proposals the PM approves (write /memory/proposals/new.md), not by direct writes.',
     );
   }
@@ -159,47 +160,66 @@ export async function applyWrite(fs: ForgeFS, rawPath: string, content: string, 
   const guess = plan((p) => fs.recordInfo(p)?.status ?? null, path, content, writer, at);
   const prepare = guess && !guess.refused ? [{ path, content: guess.content }, ...guess.extra] : [{ path, content }];
 
-  return fs.transaction((tx) => {
-    options.precondition?.(tx);
-    if (route.root !== 'memory' || route.kind !== 'record') {
-      const r = tx.writeFile(path, content, writer);
-      return { ok: true, message: `Written: ${r.path}`, path: r.path, id: null, sideEffects: [] } satisfies WriteOutcome;
-    }
-    const p = plan((q) => fs.recordInfo(q)?.status ?? null, path, content, writer, at)!;
-    if (p.refused) {
-      return { ok: false, message: `Not written: ${path} — ${p.refused}`, sideEffects: [] } satisfies WriteOutcome;
-    }
-    if (p.category === 'expressions' && CHECKED_STATUSES.has(p.status)) {
-      // The book read in this transaction, without this Expression: what it would join.
-      const book = readBook(fs, options.limits, { exclude: p.doc.id });
-      const violations = checkExpressionHeader(p.doc.header, book, options.limits, (id) => /^V-\d+$/.test(id) && tx.exists(`/memory/views/${id}.md`));
-      if (violations.length) {
-        return { ok: false, message: `Not written: ${path}\n${formatViolations(violations)}\nChange the Expression so every limit passes, or drop it.`, violations, sideEffects: [] } satisfies WriteOutcome;
+  return fs.transaction(
+    (tx) => {
+      options.precondition?.(tx);
+      if (route.root !== 'memory' || route.kind !== 'record') {
+        const r = tx.writeFile(path, content, writer);
+        return { ok: true, message: `Written: ${r.path}`, path: r.path, id: null, sideEffects: [] } satisfies WriteOutcome;
       }
-    }
-    // Review comes after the hard limits: a trade that breaks them needs resizing, not a reviewer.
-    if (options.review && p.category === 'expressions' && p.status === 'proposed' && !isTrustedActor(writer.actor) && !unchangedRecord(tx, path, p.doc)) {
-      const gate = options.review(content);
-      if (!gate.approved) {
-        return { ok: false, message: `Not written: ${path} — review required before the PM is asked.\n${gate.message}`, sideEffects: [] } satisfies WriteOutcome;
+      const p = plan((q) => fs.recordInfo(q)?.status ?? null, path, content, writer, at)!;
+      if (p.refused) {
+        return { ok: false, message: `Not written: ${path} — ${p.refused}`, sideEffects: [] } satisfies WriteOutcome;
       }
-    }
-    const r = tx.writeFile(path, p.content, writer);
-    const side: string[] = [];
-    if (r.archivedTo) side.push(`previous version archived to ${r.archivedTo}`);
-    for (const e of p.extra) {
-      const w = tx.writeFile(e.path, e.content, writer);
-      side.push(`${e.path.includes('outcomes') ? 'Outcome' : 'Counterfactual'} ${w.id} recorded`);
-    }
-    if (p.category === 'views' && statusOf(p.doc.header) === 'invalidated' && p.prevStatus !== 'invalidated') {
-      side.push(...flagLinkedExpressions(fs, tx, r.id!, p.doc, writer, at));
-    }
-    const statusNote = p.category === 'expressions' ? ` (status ${p.status}${p.status === 'proposed' ? ' — waiting for the PM\'s approval' : ''})` : '';
-    const lines = [`Written: ${r.path}${statusNote}`];
-    if (p.note) lines.push(`Note: ${p.note}`);
-    if (side.length) lines.push(`Also: ${side.join('; ')}.`);
-    return { ok: true, message: lines.join('\n'), path: r.path, id: r.id, status: p.category === 'expressions' ? p.status : statusOf(p.doc.header) || undefined, sideEffects: side } satisfies WriteOutcome;
-  }, { prepare });
+      if (p.category === 'expressions' && CHECKED_STATUSES.has(p.status)) {
+        // The book read in this transaction, without this Expression: what it would join.
+        const book = readBook(fs, options.limits, { exclude: p.doc.id });
+        const violations = checkExpressionHeader(p.doc.header, book, options.limits, (id) => /^V-\d+$/.test(id) && tx.exists(`/memory/views/${id}.md`));
+        if (violations.length) {
+          return {
+            ok: false,
+            message: `Not written: ${path}\n${formatViolations(violations)}\nChange the Expression so every limit passes, or drop it.`,
+            violations,
+            sideEffects: [],
+          } satisfies WriteOutcome;
+        }
+      }
+      // Review comes after the hard limits: a trade that breaks them needs resizing, not a reviewer.
+      if (options.review && p.category === 'expressions' && p.status === 'proposed' && !isTrustedActor(writer.actor) && !unchangedRecord(tx, path, p.doc)) {
+        const gate = options.review(content);
+        if (!gate.approved) {
+          return {
+            ok: false,
+            message: `Not written: ${path} — review required before the PM is asked.\n${gate.message}`,
+            sideEffects: [],
+          } satisfies WriteOutcome;
+        }
+      }
+      const r = tx.writeFile(path, p.content, writer);
+      const side: string[] = [];
+      if (r.archivedTo) side.push(`previous version archived to ${r.archivedTo}`);
+      for (const e of p.extra) {
+        const w = tx.writeFile(e.path, e.content, writer);
+        side.push(`${e.path.includes('outcomes') ? 'Outcome' : 'Counterfactual'} ${w.id} recorded`);
+      }
+      if (p.category === 'views' && statusOf(p.doc.header) === 'invalidated' && p.prevStatus !== 'invalidated') {
+        side.push(...flagLinkedExpressions(fs, tx, r.id!, p.doc, writer, at));
+      }
+      const statusNote = p.category === 'expressions' ? ` (status ${p.status}${p.status === 'proposed' ? " — waiting for the PM's approval" : ''})` : '';
+      const lines = [`Written: ${r.path}${statusNote}`];
+      if (p.note) lines.push(`Note: ${p.note}`);
+      if (side.length) lines.push(`Also: ${side.join('; ')}.`);
+      return {
+        ok: true,
+        message: lines.join('\n'),
+        path: r.path,
+        id: r.id,
+        status: p.category === 'expressions' ? p.status : statusOf(p.doc.header) || undefined,
+        sideEffects: side,
+      } satisfies WriteOutcome;
+    },
+    { prepare },
+  );
 }
 
 /** True when the record at `path` already says exactly this (a re-save needs no new review). */

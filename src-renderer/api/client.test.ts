@@ -123,8 +123,7 @@ describe('HTTP transport', () => {
   // The renderer may not import Node built-ins (boundary rule), so the server side is played by a
   // fetch function answering with real Response objects, the way the headless host answers.
   const requests: { url: string; auth: string | undefined; type: string | undefined; body: string }[] = [];
-  const json = (status: number, payload: unknown) =>
-    new Response(JSON.stringify(payload), { status, headers: { 'content-type': 'application/json' } });
+  const json = (status: number, payload: unknown) => new Response(JSON.stringify(payload), { status, headers: { 'content-type': 'application/json' } });
   const host: typeof fetch = async (input, init) => {
     const headers = new Headers(init?.headers);
     const url = new URL(String(input)).pathname;
@@ -161,21 +160,27 @@ describe('HTTP transport', () => {
   });
 
   it('tells the PM to open the printed address when the token is missing or wrong', async () => {
-    const err = await createClient({ baseUrl: base, token: null, fetch: host }).call('app/health', {}).catch((e: unknown) => e);
+    const err = await createClient({ baseUrl: base, token: null, fetch: host })
+      .call('app/health', {})
+      .catch((e: unknown) => e);
     expect((err as ApiError).code).toBe('unauthorized');
     expect((err as ApiError).message).toMatch(/npm run serve/);
     expect(requests.at(-1)!.auth).toBeUndefined();
   });
 
   it('reports a non-JSON answer as "not reachable" rather than crashing', async () => {
-    const err = await createClient({ baseUrl: base, token: 'good', fetch: host }).call('app/info', {}).catch((e: unknown) => e);
+    const err = await createClient({ baseUrl: base, token: 'good', fetch: host })
+      .call('app/info', {})
+      .catch((e: unknown) => e);
     expect((err as ApiError).code).toBe('unavailable');
     expect((err as ApiError).message).toMatch(/HTTP 502/);
   });
 
   it('reports a server that is gone as "not reachable"', async () => {
     const gone: typeof fetch = () => Promise.reject(new TypeError('fetch failed'));
-    const err = await createClient({ baseUrl: base, token: 'good', fetch: gone }).call('app/health', {}).catch((e: unknown) => e);
+    const err = await createClient({ baseUrl: base, token: 'good', fetch: gone })
+      .call('app/health', {})
+      .catch((e: unknown) => e);
     expect((err as ApiError).code).toBe('unavailable');
     expect(readableMessage(err)).not.toContain('fetch failed');
   });

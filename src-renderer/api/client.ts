@@ -26,12 +26,7 @@ export interface ForgeClient {
 export const TOKEN_KEY = 'forge.token';
 
 function isBridge(value: unknown): value is ForgeBridge {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as ForgeBridge).invoke === 'function' &&
-    typeof (value as ForgeBridge).on === 'function'
-  );
+  return typeof value === 'object' && value !== null && typeof (value as ForgeBridge).invoke === 'function' && typeof (value as ForgeBridge).on === 'function';
 }
 
 /** IPC when a real preload bridge is present, HTTP otherwise. */
@@ -67,12 +62,7 @@ export function takeToken(scope: TokenScope): string | null {
 }
 
 function isErrorBody(value: unknown): value is ApiErrorBody {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as ApiErrorBody).code === 'string' &&
-    typeof (value as ApiErrorBody).message === 'string'
-  );
+  return typeof value === 'object' && value !== null && typeof (value as ApiErrorBody).code === 'string' && typeof (value as ApiErrorBody).message === 'string';
 }
 
 /** Turns an envelope into its value, or throws the ApiError it carries. Anything else is a transport fault. */
@@ -148,8 +138,7 @@ export function createClient(opts: ClientOptions): ForgeClient {
         if (err instanceof ApiError && err.code === 'unauthorized') {
           throw new ApiError({
             code: 'unauthorized',
-            message:
-              'This browser tab has no valid access token. Open the address printed by `npm run serve` (it ends with ?token=…).',
+            message: 'This browser tab has no valid access token. Open the address printed by `npm run serve` (it ends with ?token=…).',
           });
         }
         throw err;

@@ -9,7 +9,14 @@ import type { ForgeBridge } from './client';
  */
 
 /** Every event the renderer listens to. `satisfies` keeps this list honest against the contract. */
-export const knownEvents = ['settings/changed', 'app/notice', 'search/reindex-progress', 'tasks/changed', 'skills/changed', 'portfolio/changed'] as const satisfies readonly EventName[];
+export const knownEvents = [
+  'settings/changed',
+  'app/notice',
+  'search/reindex-progress',
+  'tasks/changed',
+  'skills/changed',
+  'portfolio/changed',
+] as const satisfies readonly EventName[];
 
 export type ConnectionState = 'connecting' | 'connected' | 'disconnected';
 
@@ -63,15 +70,9 @@ export interface EventsConnection {
 }
 
 /** @param extra events a feature listens to besides the shared ones (e.g. the chat's `agent/*`). */
-export function connectBridgeEvents(
-  bridge: ForgeBridge,
-  listener: EventListener,
-  extra: readonly EventName[] = [],
-): EventsConnection {
+export function connectBridgeEvents(bridge: ForgeBridge, listener: EventListener, extra: readonly EventName[] = []): EventsConnection {
   const names = [...new Set<EventName>([...knownEvents, ...extra])];
-  const offs = names.map((event) =>
-    bridge.on(event, (payload) => listener({ event, payload } as EventMessage)),
-  );
+  const offs = names.map((event) => bridge.on(event, (payload) => listener({ event, payload } as EventMessage)));
   useConnection.getState().set('connected');
   return { close: () => offs.forEach((off) => off()) };
 }
@@ -79,11 +80,7 @@ export function connectBridgeEvents(
 /**
  * @param onReconnected called after the link comes back, so callers can refetch what they may have missed.
  */
-export function connectSocketEvents(
-  url: string,
-  listener: EventListener,
-  onReconnected: () => void,
-): EventsConnection {
+export function connectSocketEvents(url: string, listener: EventListener, onReconnected: () => void): EventsConnection {
   let socket: WebSocket | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let attempt = 0;

@@ -1,11 +1,5 @@
 import { createContext, useContext, type ReactNode } from 'react';
-import {
-  QueryClient,
-  QueryClientProvider,
-  useMutation,
-  useQuery,
-  type UseQueryOptions,
-} from '@tanstack/react-query';
+import { QueryClient, QueryClientProvider, useMutation, useQuery, type UseQueryOptions } from '@tanstack/react-query';
 import type { ProcedureInput, ProcedureName, ProcedureOutput } from '../../src-main/api';
 import type { ForgeClient } from './client';
 import { isApiError } from './errors';
@@ -44,16 +38,9 @@ export function procedureKey<N extends ProcedureName>(name: N, input?: Procedure
   return input === undefined ? ([name] as const) : ([name, input] as const);
 }
 
-type ExtraQueryOptions<N extends ProcedureName> = Omit<
-  UseQueryOptions<ProcedureOutput<N>, Error, ProcedureOutput<N>>,
-  'queryKey' | 'queryFn'
->;
+type ExtraQueryOptions<N extends ProcedureName> = Omit<UseQueryOptions<ProcedureOutput<N>, Error, ProcedureOutput<N>>, 'queryKey' | 'queryFn'>;
 
-export function useProcedure<N extends ProcedureName>(
-  name: N,
-  input: ProcedureInput<N>,
-  options?: ExtraQueryOptions<N>,
-) {
+export function useProcedure<N extends ProcedureName>(name: N, input: ProcedureInput<N>, options?: ExtraQueryOptions<N>) {
   const client = useClient();
   return useQuery<ProcedureOutput<N>, Error, ProcedureOutput<N>>({
     queryKey: procedureKey(name, input),

@@ -61,9 +61,7 @@ export function App() {
       );
       break;
     case 'tasks':
-      screen = (
-        <TasksScreen selected={routeTask(route.rest)} onSelect={(t) => go('tasks', t ? taskRoute(t) : [])} />
-      );
+      screen = <TasksScreen selected={routeTask(route.rest)} onSelect={(t) => go('tasks', t ? taskRoute(t) : [])} />;
       break;
     case 'portfolio':
       screen = <PortfolioScreen />;

@@ -17,8 +17,7 @@ let nextId = 1;
 
 export const useNotices = create<NoticeStore>((set) => ({
   notices: [],
-  push: (level, message) =>
-    set((s) => ({ notices: [...s.notices.slice(-4), { id: nextId++, level, message }] })),
+  push: (level, message) => set((s) => ({ notices: [...s.notices.slice(-4), { id: nextId++, level, message }] })),
   dismiss: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
 }));
 

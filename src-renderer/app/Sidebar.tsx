@@ -72,4 +72,3 @@ export function Sidebar(props: { current: Screen; displayName?: string }) {
     </nav>
   );
 }
-

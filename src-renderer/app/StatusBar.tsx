@@ -56,14 +56,7 @@ export function StatusBar() {
         {info.data ? `Forge ${info.data.version}` : 'Forge'}
       </span>
       <span className="status-spacer" />
-      <span
-        className="status-item"
-        data-testid="status-health"
-        data-state={healthState}
-        title={healthTitle}
-        role="status"
-        aria-label={healthText}
-      >
+      <span className="status-item" data-testid="status-health" data-state={healthState} title={healthTitle} role="status" aria-label={healthText}>
         <span className={`dot dot-${healthState}`} aria-hidden="true" />
         {healthText}
       </span>

@@ -55,28 +55,19 @@ export const screenInfo: Record<Screen, ScreenInfo> = {
   builds: {
     label: 'Builds',
     purpose: 'The builder working through a project phase by phase.',
-    will: [
-      'A phases board: plan, tasks done, sign-offs and stop codes',
-      'What the builder fetched from the governance contracts, and when',
-    ],
+    will: ['A phases board: plan, tasks done, sign-offs and stop codes', 'What the builder fetched from the governance contracts, and when'],
     built: false,
   },
   contracts: {
     label: 'Contracts',
     purpose: 'The governance contracts the MCP server serves to builders and IDEs.',
-    will: [
-      'Blueprint, stack, schema, physics, boundaries, phases… in an editor',
-      'Project-scoped versions and pinned build snapshots',
-    ],
+    will: ['Blueprint, stack, schema, physics, boundaries, phases… in an editor', 'Project-scoped versions and pinned build snapshots'],
     built: false,
   },
   skills: {
     label: 'Skills',
     purpose: "The analyst's skills: procedures, templates and references.",
-    will: [
-      'Each skill’s SKILL.md, templates and scripts in an editor',
-      'The history of approved edits to each skill',
-    ],
+    will: ['Each skill’s SKILL.md, templates and scripts in an editor', 'The history of approved edits to each skill'],
     built: true,
   },
   portfolio: {
@@ -92,10 +83,7 @@ export const screenInfo: Record<Screen, ScreenInfo> = {
   mcp: {
     label: 'MCP',
     purpose: 'The governance MCP server that IDEs and external agents attach to.',
-    will: [
-      'Server status, transports (stdio and local HTTP) and connected sessions',
-      'Copy-paste instructions to attach an IDE',
-    ],
+    will: ['Server status, transports (stdio and local HTTP) and connected sessions', 'Copy-paste instructions to attach an IDE'],
     built: true,
   },
   settings: {

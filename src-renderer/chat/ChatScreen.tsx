@@ -96,7 +96,9 @@ export function ChatScreen() {
         <h1>Chat</h1>
         {/* While a demo runs, the header must not name Claude: the answers come from a script. */}
         {running?.demo || chat.turns.at(-1)?.demo ? (
-          <span className="demo-badge" data-testid="chat-model">DEMO — scripted, not Claude</span>
+          <span className="demo-badge" data-testid="chat-model">
+            DEMO — scripted, not Claude
+          </span>
         ) : (
           <span className="muted" data-testid="chat-model">
             {status.data ? (hasKey ? status.data.model : `${status.data.model} (no API key)`) : ''}
@@ -113,7 +115,12 @@ export function ChatScreen() {
         >
           New conversation
         </button>
-        <button className="button small" onClick={() => void demo()} disabled={busy || !!running} title="A scripted run on a copy of the sample workspace; no API key needed">
+        <button
+          className="button small"
+          onClick={() => void demo()}
+          disabled={busy || !!running}
+          title="A scripted run on a copy of the sample workspace; no API key needed"
+        >
           Demo
         </button>
       </header>
@@ -145,7 +152,11 @@ export function ChatScreen() {
           value={text}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={onKey}
-          placeholder={hasKey ? 'Ask about markets, Views or positions… (Enter to send, Shift+Enter for a new line)' : 'Add an API key in Settings to talk to Claude, or run the demo.'}
+          placeholder={
+            hasKey
+              ? 'Ask about markets, Views or positions… (Enter to send, Shift+Enter for a new line)'
+              : 'Add an API key in Settings to talk to Claude, or run the demo.'
+          }
           rows={3}
           disabled={!hasKey}
           aria-label="Message to the analyst"
@@ -173,7 +184,9 @@ function NoKey(props: { onDemo: () => void; busy: boolean }) {
         <li>
           Open <a href="#/settings">Settings → API keys</a> and paste your Anthropic key (it is stored encrypted, never shown again).
         </li>
-        <li>Or set the <code>ANTHROPIC_API_KEY</code> environment variable and restart Forge.</li>
+        <li>
+          Or set the <code>ANTHROPIC_API_KEY</code> environment variable and restart Forge.
+        </li>
       </ol>
       <p>Want to see how it works first? The demo runs a scripted session on a copy of the sample workspace — your memory is not touched.</p>
       <button className="button primary" onClick={props.onDemo} disabled={props.busy}>
@@ -201,9 +214,15 @@ function Meter(props: { context: ContextMeter | null; usage: SessionUsage | null
       <div className="meter-legend">
         {c ? (
           <>
-            <span><i className="meter-system" /> system {fmt(c.system)}</span>
-            <span><i className="meter-tools" /> tools {fmt(c.tools)}</span>
-            <span><i className="meter-conversation" /> conversation {fmt(c.conversation)}</span>
+            <span>
+              <i className="meter-system" /> system {fmt(c.system)}
+            </span>
+            <span>
+              <i className="meter-tools" /> tools {fmt(c.tools)}
+            </span>
+            <span>
+              <i className="meter-conversation" /> conversation {fmt(c.conversation)}
+            </span>
             <span className="muted">{((c.total / CONTEXT_WINDOW) * 100).toFixed(1)}% of context</span>
           </>
         ) : (
@@ -212,7 +231,9 @@ function Meter(props: { context: ContextMeter | null; usage: SessionUsage | null
         {u && (
           <>
             <span className="chat-spacer" />
-            <span>in {fmt(u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens)} · out {fmt(u.outputTokens)}</span>
+            <span>
+              in {fmt(u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens)} · out {fmt(u.outputTokens)}
+            </span>
             <span>cache read {(u.cacheReadShare * 100).toFixed(0)}%</span>
             <span>{u.costUsd === null ? 'cost n/a' : `$${u.costUsd.toFixed(4)}`}</span>
           </>
@@ -233,8 +254,20 @@ function Turn({ turn }: { turn: ChatTurn }) {
       )}
       <div className="chat-msg from-analyst">
         {turn.demo && <span className="demo-badge">DEMO — scripted, not Claude</span>}
-        {turn.parts.map((p, i) => (p.kind === 'text' ? <p key={i} className="chat-text">{p.text}</p> : <ToolCall key={p.call.callId} call={p.call} />))}
-        {turn.status === 'running' && <span className="chat-typing" aria-label="The analyst is working">…</span>}
+        {turn.parts.map((p, i) =>
+          p.kind === 'text' ? (
+            <p key={i} className="chat-text">
+              {p.text}
+            </p>
+          ) : (
+            <ToolCall key={p.call.callId} call={p.call} />
+          ),
+        )}
+        {turn.status === 'running' && (
+          <span className="chat-typing" aria-label="The analyst is working">
+            …
+          </span>
+        )}
         {turn.status === 'cancelled' && <p className="muted">Stopped.</p>}
         {turn.status === 'max_rounds' && <p className="muted">Stopped after too many steps without an answer; ask again more narrowly.</p>}
         {turn.error && (
@@ -258,7 +291,11 @@ function ToolCall({ call }: { call: ToolCallView }) {
       <summary>
         <span className="tool-name">{call.name}</span> <span className="tool-arg">{arg}</span>
         <span className="tool-state">{!r ? 'running…' : r.isError ? 'failed' : `${r.durationMs} ms`}</span>
-        {r?.untrusted && <span className="tool-untrusted" title="Came from outside Forge: treated as data, not instructions">outside data</span>}
+        {r?.untrusted && (
+          <span className="tool-untrusted" title="Came from outside Forge: treated as data, not instructions">
+            outside data
+          </span>
+        )}
       </summary>
       <pre className="tool-input">{JSON.stringify(call.input, null, 2)}</pre>
       {r && <pre className="tool-result">{r.content}</pre>}

@@ -68,7 +68,11 @@ function withTurn(state: ChatState, runId: string, sessionId: string, change: (t
 /** Starts a turn as soon as the PM sends, so the message shows before the first event. */
 export function startTurn(state: ChatState, start: { runId: string; sessionId: string; prompt: string; demo: boolean }): ChatState {
   const s = state.sessionId && state.sessionId !== start.sessionId && !start.demo ? { ...emptyChat() } : state;
-  return withTurn({ ...s, sessionId: start.demo ? s.sessionId : start.sessionId }, start.runId, start.sessionId, (t) => ({ ...t, prompt: start.prompt, demo: start.demo }));
+  return withTurn({ ...s, sessionId: start.demo ? s.sessionId : start.sessionId }, start.runId, start.sessionId, (t) => ({
+    ...t,
+    prompt: start.prompt,
+    demo: start.demo,
+  }));
 }
 
 export function applyAgentEvent(state: ChatState, m: EventMessage): ChatState {
@@ -90,7 +94,10 @@ export function applyAgentEvent(state: ChatState, m: EventMessage): ChatState {
     }
     case 'agent/tool-call': {
       const p = m.payload as P<'agent/tool-call'>;
-      return withTurn(state, p.runId, p.sessionId, (t) => ({ ...t, parts: [...t.parts, { kind: 'tool', call: { callId: p.callId, name: p.name, input: p.input } }] }));
+      return withTurn(state, p.runId, p.sessionId, (t) => ({
+        ...t,
+        parts: [...t.parts, { kind: 'tool', call: { callId: p.callId, name: p.name, input: p.input } }],
+      }));
     }
     case 'agent/tool-result': {
       const p = m.payload as P<'agent/tool-result'>;
@@ -140,6 +147,13 @@ export function handleChatEvent(m: EventMessage): void {
 }
 
 /** The agent events the renderer must subscribe to (the bridge only forwards listed names). */
-export const chatEvents = ['agent/text', 'agent/tool-call', 'agent/tool-result', 'agent/usage', 'agent/done', 'agent/error'] as const satisfies readonly EventMessage['event'][];
+export const chatEvents = [
+  'agent/text',
+  'agent/tool-call',
+  'agent/tool-result',
+  'agent/usage',
+  'agent/done',
+  'agent/error',
+] as const satisfies readonly EventMessage['event'][];
 
 export const runningTurn = (s: ChatState): ChatTurn | undefined => [...s.turns].reverse().find((t) => t.status === 'running');

@@ -20,8 +20,6 @@ describe('Markdown component', () => {
   });
 
   it('opens web links outside the app window', () => {
-    expect(html('[FRED](https://fred.stlouisfed.org/)')).toContain(
-      '<a href="https://fred.stlouisfed.org/" target="_blank" rel="noreferrer noopener">FRED</a>',
-    );
+    expect(html('[FRED](https://fred.stlouisfed.org/)')).toContain('<a href="https://fred.stlouisfed.org/" target="_blank" rel="noreferrer noopener">FRED</a>');
   });
 });

@@ -27,9 +27,7 @@ describe('markdown parser for memory records', () => {
   });
 
   it('leaves snake_case names and lone asterisks as plain text (file names must not turn italic)', () => {
-    expect(parseInline('see macro_regime_notes.md and 2 * 3')).toEqual([
-      { type: 'text', text: 'see macro_regime_notes.md and 2 * 3' },
-    ]);
+    expect(parseInline('see macro_regime_notes.md and 2 * 3')).toEqual([{ type: 'text', text: 'see macro_regime_notes.md and 2 * 3' }]);
   });
 
   it('nests italic inside bold and bold inside italic', () => {
@@ -67,10 +65,7 @@ describe('markdown parser for memory records', () => {
         type: 'list',
         ordered: true,
         start: 3,
-        items: [
-          [{ type: 'paragraph', children: [{ type: 'text', text: 'third' }] }],
-          [{ type: 'paragraph', children: [{ type: 'text', text: 'fourth' }] }],
-        ],
+        items: [[{ type: 'paragraph', children: [{ type: 'text', text: 'third' }] }], [{ type: 'paragraph', children: [{ type: 'text', text: 'fourth' }] }]],
       },
     ]);
   });
@@ -100,9 +95,7 @@ describe('markdown parser for memory records', () => {
   });
 
   it('keeps raw HTML as text, so a record cannot inject markup', () => {
-    expect(parseMarkdown('<img src=x onerror=alert(1)>')).toEqual([
-      { type: 'paragraph', children: [{ type: 'text', text: '<img src=x onerror=alert(1)>' }] },
-    ]);
+    expect(parseMarkdown('<img src=x onerror=alert(1)>')).toEqual([{ type: 'paragraph', children: [{ type: 'text', text: '<img src=x onerror=alert(1)>' }] }]);
   });
 
   it('makes web links clickable but turns javascript: and data: links into plain text', () => {

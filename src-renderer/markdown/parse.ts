@@ -257,18 +257,13 @@ export function parseInline(src: string, depth = 0): Inline[] {
         continue;
       }
       const marker = double ? c + c : c;
-      const opensOk =
-        src[i + marker.length] !== undefined &&
-        !/\s/.test(src[i + marker.length]) &&
-        !(c === '_' && isWordChar(src[i - 1]));
+      const opensOk = src[i + marker.length] !== undefined && !/\s/.test(src[i + marker.length]) && !(c === '_' && isWordChar(src[i - 1]));
       if (opensOk) {
         const close = findCloser(src, marker, i + marker.length);
         if (close > i + marker.length) {
           flush();
           const children = parseInline(src.slice(i + marker.length, close), depth + 1);
-          out.push(
-            c === '~' ? { type: 'del', children } : double ? { type: 'strong', children } : { type: 'em', children },
-          );
+          out.push(c === '~' ? { type: 'del', children } : double ? { type: 'strong', children } : { type: 'em', children });
           i = close + marker.length;
           continue;
         }
@@ -351,6 +346,10 @@ function matchLink(src: string, at: number): { label: string; href: string; end:
   if (j >= src.length || src[j + 1] !== '(') return null;
   const close = src.indexOf(')', j + 2);
   if (close < 0) return null;
-  const href = src.slice(j + 2, close).trim().split(/\s+/)[0] ?? '';
+  const href =
+    src
+      .slice(j + 2, close)
+      .trim()
+      .split(/\s+/)[0] ?? '';
   return { label: src.slice(at + 1, j), href, end: close + 1 };
 }

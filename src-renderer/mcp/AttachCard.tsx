@@ -82,9 +82,7 @@ export function AttachCard(props: { snippets: McpSnippet[]; httpRunning: boolean
         <h2 id="mcp-attach-title">Attach an IDE</h2>
       </header>
       <p className="muted mcp-lead">Pick your client and how it connects, then paste the configuration where it says.</p>
-      {props.error != null && (
-        <ErrorPanel error={props.error} onRetry={props.onRetry} inline />
-      )}
+      {props.error != null && <ErrorPanel error={props.error} onRetry={props.onRetry} inline />}
       {props.loading && <p className="muted">Loading…</p>}
       {available.length > 0 && (
         <>
@@ -109,7 +107,13 @@ export function AttachCard(props: { snippets: McpSnippet[]; httpRunning: boolean
               ))}
             </div>
             <div className="chip-row mcp-transport" role="group" aria-label="Transport">
-              <button type="button" className="chip" data-testid="mcp-transport-stdio" aria-pressed={shownTransport === 'stdio'} onClick={() => setTransport('stdio')}>
+              <button
+                type="button"
+                className="chip"
+                data-testid="mcp-transport-stdio"
+                aria-pressed={shownTransport === 'stdio'}
+                onClick={() => setTransport('stdio')}
+              >
                 stdio
               </button>
               <button
@@ -127,7 +131,15 @@ export function AttachCard(props: { snippets: McpSnippet[]; httpRunning: boolean
           </div>
           <p className="hint mcp-transport-note">{transportNote(shownTransport, props.httpRunning)}</p>
 
-          <div className="mcp-snippet" id="mcp-snippet-panel" role="tabpanel" aria-labelledby={`mcp-tab-${selected}`} data-testid="mcp-snippet" data-client={selected} data-transport={shownTransport}>
+          <div
+            className="mcp-snippet"
+            id="mcp-snippet-panel"
+            role="tabpanel"
+            aria-labelledby={`mcp-tab-${selected}`}
+            data-testid="mcp-snippet"
+            data-client={selected}
+            data-transport={shownTransport}
+          >
             {snippet ? (
               <>
                 <div className="mcp-snippet-bar">
@@ -142,20 +154,20 @@ export function AttachCard(props: { snippets: McpSnippet[]; httpRunning: boolean
                   {check?.kind === 'command' && <span className="chip subtle">terminal command</span>}
                   <span className="mcp-snippet-actions">
                     {shownTransport === 'http' && (
-                      <button
-                        type="button"
-                        className="button small"
-                        data-testid="mcp-reveal"
-                        aria-pressed={revealed}
-                        onClick={() => setRevealed((r) => !r)}
-                      >
+                      <button type="button" className="button small" data-testid="mcp-reveal" aria-pressed={revealed} onClick={() => setRevealed((r) => !r)}>
                         {revealed ? 'Hide token' : 'Reveal token'}
                       </button>
                     )}
                     <CopyButton text={copyReal} what={`the ${clientLabel(props.snippets, selected)} configuration`} testId="mcp-copy-snippet" />
                   </span>
                 </div>
-                <pre className="mcp-snippet-text" data-testid="mcp-snippet-text" data-revealed={secret ? 'true' : 'false'} tabIndex={0} aria-label="Configuration">
+                <pre
+                  className="mcp-snippet-text"
+                  data-testid="mcp-snippet-text"
+                  data-revealed={secret ? 'true' : 'false'}
+                  tabIndex={0}
+                  aria-label="Configuration"
+                >
                   {snippet.text}
                 </pre>
                 {shownTransport === 'http' && !secret && (
@@ -166,12 +178,11 @@ export function AttachCard(props: { snippets: McpSnippet[]; httpRunning: boolean
                 )}
                 {secret && (
                   <p className="hint mcp-secret-warning" role="note">
-                    This is the live token: anyone who has it can use Forge’s MCP server on this machine. Keep it out of shared repositories; rotate it if it leaks.
+                    This is the live token: anyone who has it can use Forge’s MCP server on this machine. Keep it out of shared repositories; rotate it if it
+                    leaks.
                   </p>
                 )}
-                {revealed && full.isError && (
-                  <ErrorPanel error={full.error} inline />
-                )}
+                {revealed && full.isError && <ErrorPanel error={full.error} inline />}
               </>
             ) : (
               <p className="muted">No {shownTransport} configuration for this client.</p>

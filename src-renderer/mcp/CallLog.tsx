@@ -26,9 +26,7 @@ export function CallLog(props: { calls: McpCall[] | undefined; error: unknown; f
           </button>
         </div>
       </header>
-      {props.error != null && (
-        <ErrorPanel error={props.error} onRetry={props.onRetry} inline />
-      )}
+      {props.error != null && <ErrorPanel error={props.error} onRetry={props.onRetry} inline />}
       {props.calls && all.length === 0 && (
         <p className="muted" data-testid="mcp-calls-empty">
           No tool calls since Forge started. They appear here within a couple of seconds of an IDE making them.
@@ -51,7 +49,13 @@ export function CallLog(props: { calls: McpCall[] | undefined; error: unknown; f
             </thead>
             <tbody>
               {shown.map((c, i) => (
-                <tr key={`${c.at}-${c.tool}-${i}`} data-testid="mcp-call" data-tool={c.tool} data-ok={c.ok ? 'true' : 'false'} className={c.ok ? undefined : 'is-failed'}>
+                <tr
+                  key={`${c.at}-${c.tool}-${i}`}
+                  data-testid="mcp-call"
+                  data-tool={c.tool}
+                  data-ok={c.ok ? 'true' : 'false'}
+                  className={c.ok ? undefined : 'is-failed'}
+                >
                   <td className="mcp-time" title={c.at}>
                     {formatClock(c.at)}
                   </td>

@@ -33,9 +33,7 @@ export function McpScreen() {
         </header>
 
         {status.isPending && <p className="muted">Loading…</p>}
-        {status.isError && (
-          <ErrorPanel error={status.error} onRetry={() => void status.refetch()} inline testId="mcp-status-error" />
-        )}
+        {status.isError && <ErrorPanel error={status.error} onRetry={() => void status.refetch()} inline testId="mcp-status-error" />}
 
         {status.data && (
           <div className="mcp-grid">

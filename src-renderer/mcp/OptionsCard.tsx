@@ -43,7 +43,11 @@ export function OptionsCard(props: { status: McpStatus }) {
         </label>
         {on && !setOptions.isPending && offered.length > 0 && (
           <p className="hint" data-testid="mcp-analyst-offered">
-            Offered now: {offered.map((n) => <code key={n}>{n}</code>)}. Clients that cached the tool list may need to reconnect to see them.
+            Offered now:{' '}
+            {offered.map((n) => (
+              <code key={n}>{n}</code>
+            ))}
+            . Clients that cached the tool list may need to reconnect to see them.
           </p>
         )}
         {on && !setOptions.isPending && offered.length === 0 && (
@@ -51,17 +55,16 @@ export function OptionsCard(props: { status: McpStatus }) {
             Turned on, but this Forge has not connected the analyst’s tools to the MCP server, so nothing extra is offered yet.
           </p>
         )}
-        {setOptions.isError && (
-          <ErrorPanel error={setOptions.error} inline />
-        )}
+        {setOptions.isError && <ErrorPanel error={setOptions.error} inline />}
       </div>
 
       <div className="mcp-cache-row">
         <div>
           <strong>Contract cache</strong>
           <p className="hint" data-testid="mcp-cache">
-            {cache.size} {cache.size === 1 ? 'entry' : 'entries'} · {lookups > 0 ? `${Math.round((cache.hits / lookups) * 100)}% hits` : 'no lookups yet'} ({cache.hits} hits,{' '}
-            {cache.misses} misses, {cache.evictions} evicted). Contracts are re-read when their file changes; clear it if an edit does not show.
+            {cache.size} {cache.size === 1 ? 'entry' : 'entries'} · {lookups > 0 ? `${Math.round((cache.hits / lookups) * 100)}% hits` : 'no lookups yet'} (
+            {cache.hits} hits, {cache.misses} misses, {cache.evictions} evicted). Contracts are re-read when their file changes; clear it if an edit does not
+            show.
           </p>
         </div>
         <button
@@ -81,9 +84,7 @@ export function OptionsCard(props: { status: McpStatus }) {
           </span>
         )}
       </p>
-      {clearCache.isError && (
-        <ErrorPanel error={clearCache.error} inline />
-      )}
+      {clearCache.isError && <ErrorPanel error={clearCache.error} inline />}
     </article>
   );
 }

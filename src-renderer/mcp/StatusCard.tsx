@@ -52,10 +52,17 @@ export function StatusCard(props: { status: McpStatus; tokenPreview: string | nu
         </dd>
         <dt>Contracts</dt>
         <dd>
-          <span data-testid="mcp-mode">{s.mode === 'local' ? 'Local folder' : 'Proxied to a running Forge'}</span> <code data-testid="mcp-source">{s.source}</code>
+          <span data-testid="mcp-mode">{s.mode === 'local' ? 'Local folder' : 'Proxied to a running Forge'}</span>{' '}
+          <code data-testid="mcp-source">{s.source}</code>
         </dd>
         <dt>Busiest tool</dt>
-        <dd>{totals.busiest ? `${totals.busiest.name} (${totals.busiest.calls} ${totals.busiest.calls === 1 ? 'call' : 'calls'})` : <span className="muted">No calls yet</span>}</dd>
+        <dd>
+          {totals.busiest ? (
+            `${totals.busiest.name} (${totals.busiest.calls} ${totals.busiest.calls === 1 ? 'call' : 'calls'})`
+          ) : (
+            <span className="muted">No calls yet</span>
+          )}
+        </dd>
       </dl>
 
       <h3 className="mcp-subhead">Connected clients</h3>
@@ -147,9 +154,7 @@ function TokenRow(props: { preview: string | null; httpRunning: boolean }) {
           </span>
         )}
       </p>
-      {rotate.isError && (
-        <ErrorPanel error={rotate.error} inline />
-      )}
+      {rotate.isError && <ErrorPanel error={rotate.error} inline />}
     </section>
   );
 }

@@ -17,7 +17,15 @@ import {
 } from './model';
 
 const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-const tool = (name: string, extra: Partial<McpTool> = {}): McpTool => ({ name, description: `${name} does things`, annotations: READ, calls: 0, errors: 0, avgMs: 0, ...extra });
+const tool = (name: string, extra: Partial<McpTool> = {}): McpTool => ({
+  name,
+  description: `${name} does things`,
+  annotations: READ,
+  calls: 0,
+  errors: 0,
+  avgMs: 0,
+  ...extra,
+});
 
 describe('tool families', () => {
   it('puts each governance tool under the heading a developer looks for', () => {
@@ -96,7 +104,11 @@ describe('bearerOf', () => {
     snippet({
       client: 'claude_desktop',
       transport: 'http',
-      text: JSON.stringify({ mcpServers: { forge: { command: 'npx', args: ['mcp-remote', 'http://127.0.0.1:1/mcp', '--header', `Authorization:Bearer ${token}`] } } }, null, 2),
+      text: JSON.stringify(
+        { mcpServers: { forge: { command: 'npx', args: ['mcp-remote', 'http://127.0.0.1:1/mcp', '--header', `Authorization:Bearer ${token}`] } } },
+        null,
+        2,
+      ),
     }),
   ];
 
@@ -112,7 +124,15 @@ describe('bearerOf', () => {
   });
 
   it('finds the token in a Claude Code command too', () => {
-    expect(bearerOf([snippet({ client: 'claude_code', transport: 'http', text: 'claude mcp add --transport http forge http://x/mcp --header "Authorization: Bearer abcd…wxyz"' })])).toBe('abcd…wxyz');
+    expect(
+      bearerOf([
+        snippet({
+          client: 'claude_code',
+          transport: 'http',
+          text: 'claude mcp add --transport http forge http://x/mcp --header "Authorization: Bearer abcd…wxyz"',
+        }),
+      ]),
+    ).toBe('abcd…wxyz');
   });
 
   it('has no token when HTTP is not running (stdio snippets only)', () => {

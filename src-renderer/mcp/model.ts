@@ -52,9 +52,7 @@ export function toolFamily(name: string): Family {
 }
 
 export function groupTools(tools: McpTool[]): { key: Family; label: string; tools: McpTool[] }[] {
-  return families
-    .map((f) => ({ key: f.key, label: f.label, tools: tools.filter((t) => toolFamily(t.name) === f.key) }))
-    .filter((g) => g.tools.length > 0);
+  return families.map((f) => ({ key: f.key, label: f.label, tools: tools.filter((t) => toolFamily(t.name) === f.key) })).filter((g) => g.tools.length > 0);
 }
 
 export function analystToolsOffered(tools: McpTool[]): string[] {
@@ -75,7 +73,8 @@ export function annotationBadges(a: McpTool['annotations']): Badge[] {
   if (a.readOnlyHint) out.push({ key: 'read-only', label: 'read-only', tone: 'ok', title: 'Reads only; never changes anything' });
   else if (a.destructiveHint) out.push({ key: 'destructive', label: 'destructive', tone: 'danger', title: 'Changes state and may delete what was stored' });
   else out.push({ key: 'writes', label: 'writes', tone: 'warn', title: 'Changes state, but deletes nothing' });
-  if (a.idempotentHint) out.push({ key: 'idempotent', label: 'idempotent', tone: 'plain', title: 'Calling it again with the same input has no further effect' });
+  if (a.idempotentHint)
+    out.push({ key: 'idempotent', label: 'idempotent', tone: 'plain', title: 'Calling it again with the same input has no further effect' });
   if (a.openWorldHint) out.push({ key: 'open-world', label: 'open world', tone: 'warn', title: 'Reaches outside Forge (for the planner: a language model)' });
   return out;
 }

@@ -20,15 +20,23 @@ describe('a guardrail block at approval time', () => {
       />,
     );
     expect(html).toContain('Not approved: 2 guardrails block E-004.');
-    expect(text(html)).toContain('|Single-trade risk|max_single_risk|Max loss 6% of NAV exceeds the 5% single-trade limit.|6 % of NAV|5 % of NAV|+1 (20% over)|');
-    expect(text(html)).toContain('|Gross exposure after the trade|max_gross_exposure|Gross exposure would be 217.5% of NAV.|217.5 % of NAV|200 % of NAV|+17.5 (9% over)|');
+    expect(text(html)).toContain(
+      '|Single-trade risk|max_single_risk|Max loss 6% of NAV exceeds the 5% single-trade limit.|6 % of NAV|5 % of NAV|+1 (20% over)|',
+    );
+    expect(text(html)).toContain(
+      '|Gross exposure after the trade|max_gross_exposure|Gross exposure would be 217.5% of NAV.|217.5 % of NAV|200 % of NAV|+17.5 (9% over)|',
+    );
     expect(html).toContain('role="alert"');
   });
 
   it('shows a missing View as text, without a made-up "over by"', () => {
     const html = renderToStaticMarkup(
       <GuardrailBlock
-        result={{ id: 'E-009', message: '', violations: [{ rule: 'expression_requires_view', actual: 'V-999', limit: 'an existing View', message: 'V-999 does not exist.' }] }}
+        result={{
+          id: 'E-009',
+          message: '',
+          violations: [{ rule: 'expression_requires_view', actual: 'V-999', limit: 'an existing View', message: 'V-999 does not exist.' }],
+        }}
       />,
     );
     expect(html).toContain('Not approved: a guardrail blocks E-009.');

@@ -14,7 +14,12 @@ const memoryKeys = ['memory/list', 'memory/read', 'memory/history', 'memory/audi
  * refuse, showing rule, actual value and limit) or Reject with a reason (a Counterfactual then
  * tracks what declining cost or saved).
  */
-export function ApprovalPanel(props: { id: string; status: string; proposedBy?: unknown; onDecided: (decision: { kind: 'approved' | 'rejected'; message: string }) => void }) {
+export function ApprovalPanel(props: {
+  id: string;
+  status: string;
+  proposedBy?: unknown;
+  onDecided: (decision: { kind: 'approved' | 'rejected'; message: string }) => void;
+}) {
   const queryClient = useQueryClient();
   const approve = useProcedureMutation('expressions/approve');
   const reject = useProcedureMutation('expressions/reject');
@@ -31,7 +36,11 @@ export function ApprovalPanel(props: { id: string; status: string; proposedBy?: 
       {
         onSuccess: (r) => {
           if (!r.approved) setBlocked(r);
-          else props.onDecided({ kind: 'approved', message: `Approved: ${r.id} is now ${r.status}. ${r.message === `${r.id} is active.` ? '' : r.message}`.trim() });
+          else
+            props.onDecided({
+              kind: 'approved',
+              message: `Approved: ${r.id} is now ${r.status}. ${r.message === `${r.id} is active.` ? '' : r.message}`.trim(),
+            });
           refresh();
         },
       },
@@ -104,9 +113,7 @@ export function ApprovalPanel(props: { id: string; status: string; proposedBy?: 
         </form>
       )}
       {blocked && <GuardrailBlock result={blocked} />}
-      {error && (
-        <ErrorPanel error={error} />
-      )}
+      {error && <ErrorPanel error={error} />}
     </section>
   );
 }
@@ -119,9 +126,7 @@ export function GuardrailBlock(props: { result: { id: string; violations: Violat
   const v = props.result.violations;
   return (
     <div className="guardrail-block" role="alert" data-testid="guardrail-block">
-      <strong>
-        {props.heading ?? `Not approved: ${v.length === 1 ? 'a guardrail blocks' : `${v.length} guardrails block`} ${props.result.id}.`}
-      </strong>
+      <strong>{props.heading ?? `Not approved: ${v.length === 1 ? 'a guardrail blocks' : `${v.length} guardrails block`} ${props.result.id}.`}</strong>
       {v.length > 0 ? (
         <table>
           <thead>

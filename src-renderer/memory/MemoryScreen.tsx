@@ -67,8 +67,7 @@ export function MemoryScreen(props: {
   const list = useInfiniteQuery({
     queryKey: ['memory/list', { path: props.folder, query }],
     initialPageParam: 0,
-    queryFn: ({ pageParam }) =>
-      client.call('memory/list', { path: props.folder, query: query || undefined, limit: PAGE, offset: pageParam }),
+    queryFn: ({ pageParam }) => client.call('memory/list', { path: props.folder, query: query || undefined, limit: PAGE, offset: pageParam }),
     getNextPageParam: (last) => {
       const next = last.offset + last.entries.length;
       return last.entries.length > 0 && next < last.total ? next : undefined;
@@ -225,8 +224,7 @@ export function MemoryScreen(props: {
             </p>
           ) : (
             <p className="hint" id={`qh-${props.screen}`}>
-              Words match the text; also <code>key:value</code>, <code>key&gt;=N</code>, <code>since:YYYY-MM-DD</code>,{' '}
-              <code>"exact phrase"</code>.
+              Words match the text; also <code>key:value</code>, <code>key&gt;=N</code>, <code>since:YYYY-MM-DD</code>, <code>"exact phrase"</code>.
             </p>
           )}
         </div>
@@ -236,9 +234,7 @@ export function MemoryScreen(props: {
           {active.isFetching && !active.isPending && <span className="spinner" aria-label="Updating" />}
         </div>
         {searching && search.data?.degraded && !search.isError && <p className="degraded">{search.data.degraded}</p>}
-        {otherError && (
-          <ErrorPanel error={otherError} />
-        )}
+        {otherError && <ErrorPanel error={otherError} />}
         {searchMissing && (
           <div className="empty-list">
             <p>Search by meaning is not available in this version of Forge yet. Use the filter to narrow the list.</p>
@@ -252,16 +248,13 @@ export function MemoryScreen(props: {
           search.data && !search.isError ? (
             search.data.results.length === 0 ? (
               <div className="empty-list">
-                <p>Nothing in {scope === '/memory/' ? 'memory' : noun} matches “{searchQuery}”.</p>
+                <p>
+                  Nothing in {scope === '/memory/' ? 'memory' : noun} matches “{searchQuery}”.
+                </p>
               </div>
             ) : (
               <div className={search.isPlaceholderData ? 'list-wrap stale' : 'list-wrap'}>
-                <SearchResults
-                  hits={search.data.results}
-                  selectedPath={selectedPath}
-                  onSelect={selectPath}
-                  showCategory={scope === '/memory/'}
-                />
+                <SearchResults hits={search.data.results} selectedPath={selectedPath} onSelect={selectPath} showCategory={scope === '/memory/'} />
               </div>
             )
           ) : null
@@ -272,7 +265,9 @@ export function MemoryScreen(props: {
                 No {noun} match <code>{query}</code>.
               </p>
             ) : (
-              <p>No {noun} yet. The analyst writes them as it works with you; you can also write one with New {kindNoun}.</p>
+              <p>
+                No {noun} yet. The analyst writes them as it works with you; you can also write one with New {kindNoun}.
+              </p>
             )}
           </div>
         ) : (

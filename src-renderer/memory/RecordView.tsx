@@ -16,7 +16,11 @@ type Decision = { kind: 'approved' | 'rejected'; message: string };
 /** Header fields already shown as the record's title and chips. */
 const shownAbove = new Set(['id', 'title', 'status', 'confidence', 'weight', 'scope', 'created', 'updated', 'created_at', 'updated_at']);
 
-export function RecordView(props: { path: string; onClose: () => void; /** Opens the editor on this record (Views, proposed Expressions). */ onEdit?: () => void }) {
+export function RecordView(props: {
+  path: string;
+  onClose: () => void /** Opens the editor on this record (Views, proposed Expressions). */;
+  onEdit?: () => void;
+}) {
   const [archivePath, setArchivePath] = useState<string | null>(null);
   /** What the PM's last approve/reject did, kept after the record refreshes to its new status. */
   const [decided, setDecided] = useState<Decision | null>(null);
@@ -43,8 +47,7 @@ export function RecordView(props: { path: string; onClose: () => void; /** Opens
         <div className="archive-banner" role="status">
           <Icon name="history" size={16} />
           <span>
-            You are reading an archived version from{' '}
-            <strong>{version ? new Date(version.archivedAt).toLocaleString() : 'an earlier date'}</strong>.
+            You are reading an archived version from <strong>{version ? new Date(version.archivedAt).toLocaleString() : 'an earlier date'}</strong>.
           </span>
           <button type="button" className="button small" onClick={() => setArchivePath(null)}>
             Back to current
@@ -53,9 +56,7 @@ export function RecordView(props: { path: string; onClose: () => void; /** Opens
       )}
       <div className="record-scroll">
         {read.isPending && <p className="muted pad">Opening…</p>}
-        {read.isError && (
-          <ErrorPanel error={read.error} />
-        )}
+        {read.isError && <ErrorPanel error={read.error} />}
         {read.data && <RecordContent data={read.data} path={shownPath} decided={decided} onDecided={setDecided} />}
         <History
           loading={history.isPending}
@@ -85,7 +86,9 @@ function RecordContent({ data, path, decided, onDecided }: { data: ReadData; pat
           {decided.message}
         </p>
       )}
-      {expressionId && awaitsDecision(path, r.status) && <ApprovalPanel id={expressionId} status={r.status ?? ''} proposedBy={r.header?.proposed_by} onDecided={onDecided} />}
+      {expressionId && awaitsDecision(path, r.status) && (
+        <ApprovalPanel id={expressionId} status={r.status ?? ''} proposedBy={r.header?.proposed_by} onDecided={onDecided} />
+      )}
       <header className="record-head">
         <div className="record-id">{r.id}</div>
         <h1 className="record-title">{r.title}</h1>
@@ -192,9 +195,7 @@ function History(props: {
                 <span className="version-when" title={v.archivedAt}>
                   {new Date(v.archivedAt).toLocaleString()}
                 </span>
-                <span className="version-detail">
-                  {[v.status, v.confidence !== null ? `conf ${v.confidence}` : null, v.title].filter(Boolean).join(' · ')}
-                </span>
+                <span className="version-detail">{[v.status, v.confidence !== null ? `conf ${v.confidence}` : null, v.title].filter(Boolean).join(' · ')}</span>
                 <code className="version-hash">{v.contentHash.slice(0, 8)}</code>
               </button>
             </li>
@@ -222,9 +223,7 @@ function Lineage(props: { path: string }) {
       <h2 id="audit-title">Changes</h2>
       {audit.isPending && <p className="muted">Loading changes…</p>}
       {audit.isError && <p className="field-error">{readableMessage(audit.error)}</p>}
-      {audit.data && audit.data.entries.length === 0 && (
-        <p className="muted">No recorded changes: this record came with the workspace.</p>
-      )}
+      {audit.data && audit.data.entries.length === 0 && <p className="muted">No recorded changes: this record came with the workspace.</p>}
       {audit.data && audit.data.entries.length > 0 && (
         <ol className="audit">
           {audit.data.entries.map((e) => {

@@ -2,20 +2,11 @@ import type { SearchHitView } from './search';
 import { relativeTime } from './format';
 
 /** Ranked hits with their score, and what the score is made of on hover. */
-export function SearchResults(props: {
-  hits: SearchHitView[];
-  selectedPath: string | null;
-  onSelect: (path: string) => void;
-  showCategory: boolean;
-}) {
+export function SearchResults(props: { hits: SearchHitView[]; selectedPath: string | null; onSelect: (path: string) => void; showCategory: boolean }) {
   return (
     <ol className="search-results" data-testid="search-results" aria-label="Search results">
       {props.hits.map((h) => {
-        const parts = [
-          `meaning ${h.semantic.toFixed(2)}`,
-          `keywords ${h.keyword.toFixed(2)}`,
-          `recency ${h.recency.toFixed(2)}`,
-        ];
+        const parts = [`meaning ${h.semantic.toFixed(2)}`, `keywords ${h.keyword.toFixed(2)}`, `recency ${h.recency.toFixed(2)}`];
         const selected = h.path === props.selectedPath;
         return (
           <li key={h.path}>

@@ -28,7 +28,11 @@ export function decisionBanner(status: string | null | undefined, proposedBy?: u
 
 /** Records written by the sample workspace or the offline demo carry `source: demo`. */
 export function isDemoRecord(header: Record<string, unknown> | null | undefined): boolean {
-  return String(header?.source ?? '').trim().toLowerCase() === 'demo';
+  return (
+    String(header?.source ?? '')
+      .trim()
+      .toLowerCase() === 'demo'
+  );
 }
 
 const ruleWords: Record<string, { label: string; unit: string }> = {

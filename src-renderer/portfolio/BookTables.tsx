@@ -14,8 +14,12 @@ export function BookTables({ book }: { book: Book }) {
           <thead>
             <tr>
               <th scope="col">Factor</th>
-              <th scope="col" className="num">Gross (% NAV)</th>
-              <th scope="col" className="num">Share of gross</th>
+              <th scope="col" className="num">
+                Gross (% NAV)
+              </th>
+              <th scope="col" className="num">
+                Share of gross
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -41,9 +45,15 @@ export function BookTables({ book }: { book: Book }) {
                 <th scope="col">Expression</th>
                 <th scope="col">View</th>
                 <th scope="col">Factor</th>
-                <th scope="col" className="num">Notional (% NAV)</th>
-                <th scope="col" className="num">Max loss (% NAV)</th>
-                <th scope="col" className="num">Duration (yrs)</th>
+                <th scope="col" className="num">
+                  Notional (% NAV)
+                </th>
+                <th scope="col" className="num">
+                  Max loss (% NAV)
+                </th>
+                <th scope="col" className="num">
+                  Duration (yrs)
+                </th>
                 <th scope="col">In the book since</th>
               </tr>
             </thead>

@@ -47,7 +47,15 @@ export function ImportPositions(props: { currentNav: number | null }) {
         </label>
         <label>
           NAV ($m)
-          <input type="number" min="0" step="any" value={nav} placeholder={props.currentNav === null ? 'required for notional_musd' : String(props.currentNav)} onChange={(e) => setNav(e.target.value)} data-testid="import-nav" />
+          <input
+            type="number"
+            min="0"
+            step="any"
+            value={nav}
+            placeholder={props.currentNav === null ? 'required for notional_musd' : String(props.currentNav)}
+            onChange={(e) => setNav(e.target.value)}
+            data-testid="import-nav"
+          />
         </label>
         <button type="submit" className="button primary" disabled={!file || importer.isPending} data-testid="import-submit">
           {importer.isPending ? 'Importing…' : 'Import'}
@@ -61,7 +69,12 @@ export function ImportPositions(props: { currentNav: number | null }) {
       {importer.data && !importer.isPending && (
         <p className="muted" data-testid="import-done" role="status">
           Imported {importer.data.rows} positions as of {importer.data.asOf}; gross is now {importer.data.book.gross}% of NAV.
-          {importer.data.previousKeptAs && <> The previous snapshot is kept as <code>{importer.data.previousKeptAs}</code>.</>}
+          {importer.data.previousKeptAs && (
+            <>
+              {' '}
+              The previous snapshot is kept as <code>{importer.data.previousKeptAs}</code>.
+            </>
+          )}
         </p>
       )}
     </form>

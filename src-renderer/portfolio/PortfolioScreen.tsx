@@ -165,7 +165,11 @@ function LimitsTable({ rows }: { rows: LimitRow[] }) {
                   <>
                     {r.now} {r.unit}
                     {r.detail && <span className="muted small"> ({r.detail})</span>}
-                    <div className={share >= 1 ? 'limit-bar over' : share >= 0.85 ? 'limit-bar near' : 'limit-bar'} role="img" aria-label={`${Math.round(share * 100)}% of the limit in use`}>
+                    <div
+                      className={share >= 1 ? 'limit-bar over' : share >= 0.85 ? 'limit-bar near' : 'limit-bar'}
+                      role="img"
+                      aria-label={`${Math.round(share * 100)}% of the limit in use`}
+                    >
                       <span style={{ width: `${Math.min(100, share * 100)}%` }} />
                     </div>
                     <div className="muted small">{Math.round(share * 100)}% of the limit</div>

@@ -3,8 +3,10 @@ import { field, fieldValue, figure, limitRows, splitDoc, usedShare } from './doc
 
 // The demo workspace's files as shipped in resources/seed/portfolio/ (renderer tests cannot read disk).
 const files: Record<string, string> = {
-  'state.md': '# state — Demo portfolio state\nsource: demo\nas_of: 2026-11-20\nnav_musd: 500\ngross: 142.5\nnet: 38.0\nduration: 3.1\nrisk_budget_used: 0.62\n---\n## SUMMARY\nDemo book.\n\n## EXPOSURES\n| bucket | gross % NAV |\n|---|---|\n| US rates | 48.0 |\n',
-  'constraints.md': '# constraints — Demo risk limits\nsource: demo\nmax_single_risk: 5.0\nmax_gross: 200.0\nmax_duration: 5.0\nmax_factor_concentration: 30.0\n---\n## SUMMARY\nHard limits.\n',
+  'state.md':
+    '# state — Demo portfolio state\nsource: demo\nas_of: 2026-11-20\nnav_musd: 500\ngross: 142.5\nnet: 38.0\nduration: 3.1\nrisk_budget_used: 0.62\n---\n## SUMMARY\nDemo book.\n\n## EXPOSURES\n| bucket | gross % NAV |\n|---|---|\n| US rates | 48.0 |\n',
+  'constraints.md':
+    '# constraints — Demo risk limits\nsource: demo\nmax_single_risk: 5.0\nmax_gross: 200.0\nmax_duration: 5.0\nmax_factor_concentration: 30.0\n---\n## SUMMARY\nHard limits.\n',
 };
 const seed = (name: string) => files[name];
 
@@ -31,7 +33,10 @@ describe('portfolio files', () => {
     };
     const rows = limitRows(inForce);
     expect(rows.map((r) => [r.key, r.limit, r.fromFile, r.now, r.detail])).toEqual([
-      ['max_single_risk', 5, true, 1.2, 'E-001'], ['max_gross', 200, true, 142.5, null], ['max_duration', 5, true, null, null], ['max_factor_concentration', 30, true, 28.77, 'fx'],
+      ['max_single_risk', 5, true, 1.2, 'E-001'],
+      ['max_gross', 200, true, 142.5, null],
+      ['max_duration', 5, true, null, null],
+      ['max_factor_concentration', 30, true, 28.77, 'fx'],
     ]);
     expect(usedShare(rows[1]!)).toBeCloseTo(0.7125, 4);
     expect(usedShare(rows[2]!)).toBeNull();
@@ -43,7 +48,10 @@ describe('portfolio files', () => {
       fromConstraints: { maxSingleRisk: true, maxGross: false, maxDuration: false, maxFactorConcentration: false },
     };
     expect(limitRows(inForce).map((r) => [r.key, r.limit, r.fromFile, r.now])).toEqual([
-      ['max_single_risk', 3, true, null], ['max_gross', 200, false, null], ['max_duration', 5, false, null], ['max_factor_concentration', 30, false, null],
+      ['max_single_risk', 3, true, null],
+      ['max_gross', 200, false, null],
+      ['max_duration', 5, false, null],
+      ['max_factor_concentration', 30, false, null],
     ]);
     expect(limitRows(null)).toEqual([]);
   });

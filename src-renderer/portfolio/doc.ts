@@ -69,10 +69,31 @@ export interface LimitsInForce {
 
 /** Each limit, with the name the PM writes in constraints.md and the rule the core reports. */
 const limitInfo: { key: keyof LimitsInForce['limits']; file: string; rule: UsageRule; label: string; unit: string; scope: string }[] = [
-  { key: 'maxSingleRisk', file: 'max_single_risk', rule: 'max_single_risk', label: 'Single-trade risk', unit: '% of NAV', scope: 'each Expression’s max loss (largest open shown)' },
+  {
+    key: 'maxSingleRisk',
+    file: 'max_single_risk',
+    rule: 'max_single_risk',
+    label: 'Single-trade risk',
+    unit: '% of NAV',
+    scope: 'each Expression’s max loss (largest open shown)',
+  },
   { key: 'maxGross', file: 'max_gross', rule: 'max_gross_exposure', label: 'Gross exposure', unit: '% of NAV', scope: 'the book including the new trade' },
-  { key: 'maxDuration', file: 'max_duration', rule: 'max_duration_contribution', label: 'Duration contribution', unit: 'years', scope: 'each Expression (largest open shown)' },
-  { key: 'maxFactorConcentration', file: 'max_factor_concentration', rule: 'max_factor_concentration', label: 'Factor concentration', unit: '% of gross', scope: 'any one factor after the trade (largest shown)' },
+  {
+    key: 'maxDuration',
+    file: 'max_duration',
+    rule: 'max_duration_contribution',
+    label: 'Duration contribution',
+    unit: 'years',
+    scope: 'each Expression (largest open shown)',
+  },
+  {
+    key: 'maxFactorConcentration',
+    file: 'max_factor_concentration',
+    rule: 'max_factor_concentration',
+    label: 'Factor concentration',
+    unit: '% of gross',
+    scope: 'any one factor after the trade (largest shown)',
+  },
 ];
 
 /** The limits as rows, each with the computed book's figure against it (never a figure read from prose). */
@@ -80,7 +101,16 @@ export function limitRows(inForce: LimitsInForce | null): LimitRow[] {
   if (!inForce) return [];
   return limitInfo.map((info) => {
     const use = inForce.usage?.find((u) => u.rule === info.rule);
-    return { key: info.file, label: info.label, unit: info.unit, limit: inForce.limits[info.key], fromFile: inForce.fromConstraints[info.key], now: use ? use.value : null, detail: use?.detail ?? null, scope: info.scope };
+    return {
+      key: info.file,
+      label: info.label,
+      unit: info.unit,
+      limit: inForce.limits[info.key],
+      fromFile: inForce.fromConstraints[info.key],
+      now: use ? use.value : null,
+      detail: use?.detail ?? null,
+      scope: info.scope,
+    };
   });
 }
 

@@ -42,9 +42,7 @@ export function SearchIndexCard() {
               {s.indexed.toLocaleString()} of {s.records.toLocaleString()} notes
             </dd>
             <dt>Waiting</dt>
-            <dd data-testid="search-index-queued">
-              {s.queued === 0 ? 'none' : `${s.queued.toLocaleString()} notes wait to be re-embedded`}
-            </dd>
+            <dd data-testid="search-index-queued">{s.queued === 0 ? 'none' : `${s.queued.toLocaleString()} notes wait to be re-embedded`}</dd>
             {s.lastError && (
               <>
                 <dt>Last problem</dt>
@@ -54,8 +52,7 @@ export function SearchIndexCard() {
           </dl>
           {s.stale && (
             <p className="degraded" role="status">
-              The index is out of date (the embedder changed or some notes are missing). Rebuild it so search by meaning
-              sees everything.
+              The index is out of date (the embedder changed or some notes are missing). Rebuild it so search by meaning sees everything.
             </p>
           )}
         </>

@@ -84,8 +84,7 @@ function SettingsForm(props: { view: SettingsView }) {
   const dirty = !sameDraft(draft, base);
   const serverErrors = fieldErrors(save.error, 'settings');
   const errors: Record<string, string | undefined> = { ...serverErrors, ...localErrors };
-  const formError =
-    save.error && Object.keys(serverErrors).length === 0 ? `${errorHeadline(save.error)}: ${readableMessage(save.error)}` : null;
+  const formError = save.error && Object.keys(serverErrors).length === 0 ? `${errorHeadline(save.error)}: ${readableMessage(save.error)}` : null;
 
   const set = (field: DraftField) => (value: string) => {
     setDraft((d) => withValue(d, field, value));
@@ -184,8 +183,7 @@ function SettingsForm(props: { view: SettingsView }) {
       <fieldset>
         <legend>Models</legend>
         <p className="hint">
-          Which Claude model answers for each role. Stronger models judge better and cost more; the fastest one is enough
-          for compressing context.
+          Which Claude model answers for each role. Stronger models judge better and cost more; the fastest one is enough for compressing context.
         </p>
         <datalist id="forge-models">
           {modelSuggestions.map((m) => (
@@ -231,13 +229,7 @@ interface FieldA11y {
   'data-testid': string;
 }
 
-function Field(props: {
-  label: string;
-  name: string;
-  hint?: string;
-  error?: string;
-  children: (a: FieldA11y) => ReactNode;
-}) {
+function Field(props: { label: string; name: string; hint?: string; error?: string; children: (a: FieldA11y) => ReactNode }) {
   const id = useId();
   const describedBy = [props.hint ? `${id}-hint` : '', props.error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return (

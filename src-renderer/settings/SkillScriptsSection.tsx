@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { procedureKey, useProcedure, useProcedureMutation } from '../api/hooks';
 import { ErrorPanel } from '../app/ErrorPanel';
@@ -15,9 +16,9 @@ export function SkillScriptsSection() {
     <section className="card" aria-labelledby="skills-settings-title" data-testid="settings-skills">
       <h2 id="skills-settings-title">Skills</h2>
       <p className="hint">
-        Skills you download and drop into the skills folder may carry Python or shell scripts. Forge runs them only for the skills you
-        allow here, and then only inside a sandbox (bubblewrap on Linux): no network, no access to your files, writes only to a scratch
-        folder that is deleted afterwards. Where no sandbox is available they are refused.
+        Skills you download and drop into the skills folder may carry Python or shell scripts. Forge runs them only for the skills you allow here, and then only
+        inside a sandbox (bubblewrap on Linux): no network, no access to your files, writes only to a scratch folder that is deleted afterwards. Where no
+        sandbox is available they are refused.
       </p>
       {list.isPending && <p className="muted">Loading skills…</p>}
       {list.isError && <ErrorPanel error={list.error} onRetry={() => void list.refetch()} />}
@@ -39,7 +40,13 @@ function SkillScriptSwitch(props: { row: SkillScriptRow }) {
   const { row } = props;
   const queryClient = useQueryClient();
   const allow = useProcedureMutation('skills/allow-scripts');
-  const checked = allow.isPending ? Boolean(allow.variables?.allow) : Boolean(row.allowed);
+  // The PM's choice shows at once and stays until the refreshed list agrees (or the save fails),
+  // so the switch never flicks back while the list is being re-read.
+  const [wanted, setWanted] = useState<boolean | null>(null);
+  useEffect(() => {
+    if (wanted !== null && Boolean(row.allowed) === wanted) setWanted(null);
+  }, [row.allowed, wanted]);
+  const checked = wanted ?? Boolean(row.allowed);
   const id = `skill-scripts-${row.name}`;
   return (
     <div className="skill-scripts-row" data-testid="skill-scripts-row" data-name={row.name}>
@@ -57,12 +64,16 @@ function SkillScriptSwitch(props: { row: SkillScriptRow }) {
               aria-describedby={`${id}-note`}
               disabled={allow.isPending}
               data-testid="skill-allow-scripts"
-              onChange={(e) =>
+              onChange={(e) => {
+                setWanted(e.target.checked);
                 allow.mutate(
                   { name: row.name, allow: e.target.checked },
-                  { onSettled: () => void queryClient.invalidateQueries({ queryKey: procedureKey('skills/list') }) },
-                )
-              }
+                  {
+                    onError: () => setWanted(null),
+                    onSettled: () => void queryClient.invalidateQueries({ queryKey: procedureKey('skills/list') }),
+                  },
+                );
+              }}
             />{' '}
             <strong>{row.name}</strong> — Allow scripts
           </label>

@@ -51,9 +51,7 @@ function num(value: string, field: DraftField, errors: Partial<Record<DraftField
 }
 
 /** A patch for `settings/set`, or the fields that cannot even be sent (not numbers). Range checks stay on the server. */
-export function patchFrom(
-  d: SettingsDraft,
-): { settings: Partial<Settings>; errors: null } | { settings: null; errors: Partial<Record<DraftField, string>> } {
+export function patchFrom(d: SettingsDraft): { settings: Partial<Settings>; errors: null } | { settings: null; errors: Partial<Record<DraftField, string>> } {
   const errors: Partial<Record<DraftField, string>> = {};
   const settings: Settings = {
     theme: d.theme,
@@ -73,7 +71,5 @@ export function patchFrom(
 export function sameDraft(a: SettingsDraft, b: SettingsDraft): boolean {
   const keys = Object.keys(a) as (keyof SettingsDraft)[];
   const roles = new Set([...Object.keys(a.models), ...Object.keys(b.models)]) as Set<ModelRole>;
-  return (
-    keys.every((k) => k === 'models' || a[k] === b[k]) && [...roles].every((r) => a.models[r] === b.models[r])
-  );
+  return keys.every((k) => k === 'models' || a[k] === b[k]) && [...roles].every((r) => a.models[r] === b.models[r]);
 }

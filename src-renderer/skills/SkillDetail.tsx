@@ -49,7 +49,15 @@ export function SkillDetail(props: { skill: SkillView; path: string; onOpenFile:
         {skill.description && <p className="skill-description">{skill.description}</p>}
         <div className="skill-tools">
           <span className="muted">Tools it may use beyond read-only memory:</span>{' '}
-          {skill.allowedTools.length ? skill.allowedTools.map((t) => <span key={t} className="chip">{t}</span>) : <span className="muted">none</span>}
+          {skill.allowedTools.length ? (
+            skill.allowedTools.map((t) => (
+              <span key={t} className="chip">
+                {t}
+              </span>
+            ))
+          ) : (
+            <span className="muted">none</span>
+          )}
         </div>
         {skill.compatibility && <p className="muted skill-compat">Needs: {skill.compatibility}</p>}
         {skill.scriptPermission !== 'none' && (
@@ -64,9 +72,7 @@ export function SkillDetail(props: { skill: SkillView; path: string; onOpenFile:
         {skill.problems.length > 0 && (
           <div className={`skill-problems ${errors.length ? 'has-errors' : ''}`} role={errors.length ? 'alert' : 'status'} data-testid="skill-problems">
             <strong>
-              {errors.length
-                ? 'The analyst cannot use this skill until these are fixed:'
-                : 'The analyst can use this skill; these are worth fixing:'}
+              {errors.length ? 'The analyst cannot use this skill until these are fixed:' : 'The analyst can use this skill; these are worth fixing:'}
             </strong>
             <ul>
               {skill.problems.map((p, i) => (
@@ -82,8 +88,8 @@ export function SkillDetail(props: { skill: SkillView; path: string; onOpenFile:
           </div>
         )}
         <p className="skill-readonly-note" data-testid="skill-readonly-note">
-          <Icon name="proposals" size={14} /> Read-only here. Changes to a skill come through skill-edit proposals that you approve — the Proposals
-          screen arrives in a later release.
+          <Icon name="proposals" size={14} /> Read-only here. Changes to a skill come through skill-edit proposals that you approve — the Proposals screen
+          arrives in a later release.
         </p>
       </header>
       <div className="skill-body">
@@ -133,12 +139,14 @@ export function SkillDetail(props: { skill: SkillView; path: string; onOpenFile:
               {props.path} is not a text file ({formatBytes(file.data.bytes)}); the sub-agent receives it as an asset, not as text.
             </p>
           )}
-          {file.data && !file.data.binary && <CodeViewer
+          {file.data && !file.data.binary && (
+            <CodeViewer
               text={file.data.text}
               language={languageFor(file.data.path)}
               path={file.data.path}
               reveal={revealLine && focus ? { line: revealLine, n: focus.n } : null}
-            />}
+            />
+          )}
         </div>
       </div>
     </article>

@@ -70,9 +70,7 @@ export function SkillsScreen(props: { selected: { name: string; path: string } |
             Refresh
           </button>
         </div>
-        {list.isError && (
-          <ErrorPanel error={list.error} onRetry={() => void list.refetch()} />
-        )}
+        {list.isError && <ErrorPanel error={list.error} onRetry={() => void list.refetch()} />}
         {list.data && all.length === 0 && (
           <div className="empty-list">
             <p>No skills are installed in this workspace’s skills folder.</p>
@@ -114,8 +112,8 @@ export function SkillsScreen(props: { selected: { name: string; path: string } |
             </div>
             <h2>Select a skill</h2>
             <p>
-              A skill is a procedure the analyst hands to a sub-agent: its instructions (SKILL.md), the template its answer follows, the
-              references it consults and the scripts it runs for numbers. Open one to read it.
+              A skill is a procedure the analyst hands to a sub-agent: its instructions (SKILL.md), the template its answer follows, the references it consults
+              and the scripts it runs for numbers. Open one to read it.
             </p>
             <p className="muted">Skills are read-only here; changes come through skill-edit proposals you approve.</p>
           </div>

@@ -9,12 +9,7 @@ import { canRetry, failureLabel, formatCost, formatDuration, formatTokens, isLiv
 import { ErrorPanel } from '../app/ErrorPanel';
 
 /** One task in full: what it was asked, where it stands, its validation, its output and its event trail. */
-export function TaskDetail(props: {
-  sessionId: string;
-  id: string;
-  onClose: () => void;
-  onOpen: (t: { sessionId: string; id: string }) => void;
-}) {
+export function TaskDetail(props: { sessionId: string; id: string; onClose: () => void; onOpen: (t: { sessionId: string; id: string }) => void }) {
   const queryClient = useQueryClient();
   const ref = { sessionId: props.sessionId, id: props.id };
   const got = useProcedure('tasks/get', ref);
@@ -24,8 +19,7 @@ export function TaskDetail(props: {
   const [askFeedback, setAskFeedback] = useState(false);
   const task = got.data?.task ?? null;
 
-  const doCancel = () =>
-    cancel.mutate(ref, { onSuccess: (r) => handleTaskEvent(queryClient, r.task) });
+  const doCancel = () => cancel.mutate(ref, { onSuccess: (r) => handleTaskEvent(queryClient, r.task) });
   const doRetry = () =>
     retry.mutate(
       { ...ref, ...(feedback.trim() ? { feedback: feedback.trim() } : {}) },
@@ -52,9 +46,7 @@ export function TaskDetail(props: {
       </div>
       <div className="record-scroll">
         {got.isPending && <p className="muted pad">Opening…</p>}
-        {got.isError && (
-          <ErrorPanel error={got.error} />
-        )}
+        {got.isError && <ErrorPanel error={got.error} />}
         {task && (
           <div className="pad">
             <header className="record-head">
@@ -108,9 +100,7 @@ export function TaskDetail(props: {
                   </div>
                 </form>
               )}
-              {actionError && (
-                <ErrorPanel error={actionError} />
-              )}
+              {actionError && <ErrorPanel error={actionError} />}
             </header>
             {task.status === 'failed' && (
               <div className="task-failure" role="status" data-testid="task-failure">
@@ -206,7 +196,11 @@ function Facts({ task, onOpen }: { task: TaskView; onOpen: (t: { sessionId: stri
       </div>
       <div className="fact">
         <dt>validation</dt>
-        <dd>{task.validate || task.validateContrastive ? [task.validate && 'standard', task.validateContrastive && 'contrastive'].filter(Boolean).join(' + ') : 'not asked for'}</dd>
+        <dd>
+          {task.validate || task.validateContrastive
+            ? [task.validate && 'standard', task.validateContrastive && 'contrastive'].filter(Boolean).join(' + ')
+            : 'not asked for'}
+        </dd>
       </div>
     </dl>
   );
@@ -240,9 +234,7 @@ function Output({ task, fallback }: { task: TaskView; fallback: string | null })
       {text ? (
         <Markdown source={text} />
       ) : !task.resultPath || read.isError ? (
-        <p className="muted">
-          {isLive(task) ? 'The full output appears here when the sub-agent finishes.' : 'This task left no output.'}
-        </p>
+        <p className="muted">{isLive(task) ? 'The full output appears here when the sub-agent finishes.' : 'This task left no output.'}</p>
       ) : null}
       {task.resultPath && <code className="task-result-path">{task.resultPath}</code>}
     </section>

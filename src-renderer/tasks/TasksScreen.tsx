@@ -7,16 +7,7 @@ import { screenInfo } from '../app/screens';
 import { relativeTime } from '../memory/format';
 import { TaskDetail } from './TaskDetail';
 import { tasksListInput } from './live';
-import {
-  formatCost,
-  formatDuration,
-  formatTokens,
-  groupBySession,
-  isLive,
-  statusLabel,
-  verdictLabel,
-  type TaskStatus,
-} from './model';
+import { formatCost, formatDuration, formatTokens, groupBySession, isLive, statusLabel, verdictLabel, type TaskStatus } from './model';
 import './tasks.css';
 
 type Filter = 'all' | 'live' | 'failed' | 'done';
@@ -49,8 +40,7 @@ export function TasksScreen(props: { selected: { sessionId: string; id: string }
     const rows = Array.from(listRef.current?.querySelectorAll<HTMLButtonElement>('button[data-task-row]') ?? []);
     if (rows.length === 0) return;
     const at = rows.indexOf(document.activeElement as HTMLButtonElement);
-    const next =
-      e.key === 'Home' ? 0 : e.key === 'End' ? rows.length - 1 : e.key === 'ArrowDown' ? Math.min(rows.length - 1, at + 1) : Math.max(0, at - 1);
+    const next = e.key === 'Home' ? 0 : e.key === 'End' ? rows.length - 1 : e.key === 'ArrowDown' ? Math.min(rows.length - 1, at + 1) : Math.max(0, at - 1);
     e.preventDefault();
     rows[next]?.focus();
   };
@@ -71,7 +61,14 @@ export function TasksScreen(props: { selected: { sessionId: string; id: string }
         </header>
         <div className="chip-row tasks-filters" role="group" aria-label="Show tasks">
           {filters.map((f) => (
-            <button key={f.key} type="button" className="chip" data-testid={`tasks-filter-${f.key}`} aria-pressed={filter === f.key} onClick={() => setFilter(f.key)}>
+            <button
+              key={f.key}
+              type="button"
+              className="chip"
+              data-testid={`tasks-filter-${f.key}`}
+              aria-pressed={filter === f.key}
+              onClick={() => setFilter(f.key)}
+            >
               {f.label}
             </button>
           ))}
@@ -80,9 +77,7 @@ export function TasksScreen(props: { selected: { sessionId: string; id: string }
           {summary}
           {list.isFetching && !list.isPending && <span className="spinner" aria-label="Updating" />}
         </div>
-        {list.isError && (
-          <ErrorPanel error={list.error} onRetry={() => void list.refetch()} />
-        )}
+        {list.isError && <ErrorPanel error={list.error} onRetry={() => void list.refetch()} />}
         {list.data && all.length === 0 && (
           <div className="empty-list">
             <p>Nothing dispatched yet.</p>
@@ -132,9 +127,8 @@ export function TasksScreen(props: { selected: { sessionId: string; id: string }
             </div>
             <h2>No sub-agent tasks yet</h2>
             <p>
-              When the analyst delegates work — checking a View, designing a trade, a morning review — each sub-agent appears here as it is
-              dispatched, with its dependencies, progress, tokens, cost and validation. You can open its full output, retry a failure or cancel
-              one that is still working.
+              When the analyst delegates work — checking a View, designing a trade, a morning review — each sub-agent appears here as it is dispatched, with its
+              dependencies, progress, tokens, cost and validation. You can open its full output, retry a failure or cancel one that is still working.
             </p>
             <p className="muted">The offline demo runs on a copy of the sample workspace, so its work does not appear here.</p>
           </div>
@@ -174,7 +168,11 @@ function TaskRowButton(props: { task: TaskView; depth: number; selected: boolean
       onClick={props.onOpen}
     >
       <span className="row-line">
-        {props.depth > 0 && <span className="task-branch" aria-hidden="true">↳</span>}
+        {props.depth > 0 && (
+          <span className="task-branch" aria-hidden="true">
+            ↳
+          </span>
+        )}
         <span className="row-id">{t.id}</span>
         <span className="chip">{t.skill}</span>
         <span className={`task-status is-${t.status}`}>{statusLabel[t.status]}</span>

@@ -5,10 +5,31 @@ import { procedureKey } from '../api/hooks';
 import { handleTaskEvent, tasksListInput } from './live';
 
 const base: TaskView = {
-  sessionId: 's1', id: 'sa_rates', skill: 'view-validation', objective: 'Check V-001', context: [], notes: null, dependsOn: [], retryOf: null,
-  validate: true, validateContrastive: false, status: 'running', failure: null, error: null, summary: null, resultPath: null, validation: null,
-  inputTokens: 100, outputTokens: 10, costUsd: 0.001, rounds: 1, createdAt: '2026-11-21T09:00:00.000Z', startedAt: '2026-11-21T09:00:00.000Z',
-  finishedAt: null, updatedAt: '2026-11-21T09:00:01.000Z', durationMs: 1000,
+  sessionId: 's1',
+  id: 'sa_rates',
+  skill: 'view-validation',
+  objective: 'Check V-001',
+  context: [],
+  notes: null,
+  dependsOn: [],
+  retryOf: null,
+  validate: true,
+  validateContrastive: false,
+  status: 'running',
+  failure: null,
+  error: null,
+  summary: null,
+  resultPath: null,
+  validation: null,
+  inputTokens: 100,
+  outputTokens: 10,
+  costUsd: 0.001,
+  rounds: 1,
+  createdAt: '2026-11-21T09:00:00.000Z',
+  startedAt: '2026-11-21T09:00:00.000Z',
+  finishedAt: null,
+  updatedAt: '2026-11-21T09:00:01.000Z',
+  durationMs: 1000,
 };
 
 describe('tasks/changed', () => {

@@ -10,9 +10,7 @@ export const tasksListInput = { limit: 500 } as const;
  * once, without a refetch), and its detail, if open, reloads its output and event trail.
  */
 export function handleTaskEvent(queryClient: QueryClient, task: TaskView): void {
-  queryClient.setQueriesData<{ tasks: TaskView[] }>({ queryKey: ['tasks/list'] }, (old) =>
-    old ? { tasks: upsertTask(old.tasks, task) } : old,
-  );
+  queryClient.setQueriesData<{ tasks: TaskView[] }>({ queryKey: ['tasks/list'] }, (old) => (old ? { tasks: upsertTask(old.tasks, task) } : old));
   void queryClient.invalidateQueries({ queryKey: ['tasks/get', { sessionId: task.sessionId, id: task.id }] });
   if (task.resultPath) void queryClient.invalidateQueries({ queryKey: ['memory/read', { path: task.resultPath, depth: 'full' }] });
 }

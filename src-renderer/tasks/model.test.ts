@@ -6,19 +6,48 @@ let n = 0;
 function task(over: Partial<TaskView> & { id: string }): TaskView {
   n += 1;
   return {
-    sessionId: 's1', skill: 'view-validation', objective: `objective ${over.id}`, context: [], notes: null, dependsOn: [], retryOf: null,
-    validate: false, validateContrastive: false, status: 'queued', failure: null, error: null, summary: null, resultPath: null,
-    validation: null, inputTokens: 0, outputTokens: 0, costUsd: 0, rounds: 0,
-    createdAt: `2026-11-21T09:00:${String(n).padStart(2, '0')}.000Z`, startedAt: null, finishedAt: null,
-    updatedAt: `2026-11-21T09:00:${String(n).padStart(2, '0')}.000Z`, durationMs: null,
+    sessionId: 's1',
+    skill: 'view-validation',
+    objective: `objective ${over.id}`,
+    context: [],
+    notes: null,
+    dependsOn: [],
+    retryOf: null,
+    validate: false,
+    validateContrastive: false,
+    status: 'queued',
+    failure: null,
+    error: null,
+    summary: null,
+    resultPath: null,
+    validation: null,
+    inputTokens: 0,
+    outputTokens: 0,
+    costUsd: 0,
+    rounds: 0,
+    createdAt: `2026-11-21T09:00:${String(n).padStart(2, '0')}.000Z`,
+    startedAt: null,
+    finishedAt: null,
+    updatedAt: `2026-11-21T09:00:${String(n).padStart(2, '0')}.000Z`,
+    durationMs: null,
     ...over,
   };
 }
 
 describe('task layout', () => {
   it('puts a diamond A → B, C → D in dependency order with D indented under both', () => {
-    const rows = layoutSession([task({ id: 'D', dependsOn: ['B', 'C'] }), task({ id: 'A' }), task({ id: 'B', dependsOn: ['A'] }), task({ id: 'C', dependsOn: ['A'] })]);
-    expect(rows.map((r) => [r.task.id, r.depth])).toEqual([['A', 0], ['B', 1], ['C', 1], ['D', 2]]);
+    const rows = layoutSession([
+      task({ id: 'D', dependsOn: ['B', 'C'] }),
+      task({ id: 'A' }),
+      task({ id: 'B', dependsOn: ['A'] }),
+      task({ id: 'C', dependsOn: ['A'] }),
+    ]);
+    expect(rows.map((r) => [r.task.id, r.depth])).toEqual([
+      ['A', 0],
+      ['B', 1],
+      ['C', 1],
+      ['D', 2],
+    ]);
   });
 
   it('still shows tasks whose dependency is missing from the page, or that form a cycle', () => {
@@ -40,7 +69,10 @@ describe('live updates', () => {
     const a = task({ id: 'a', status: 'running', updatedAt: '2026-11-21T10:00:00.000Z' });
     const list = [a, task({ id: 'b' })];
     const done = { ...a, status: 'ok' as const, updatedAt: '2026-11-21T10:00:05.000Z' };
-    expect(upsertTask(list, done).map((t) => [t.id, t.status])).toEqual([['a', 'ok'], ['b', 'queued']]);
+    expect(upsertTask(list, done).map((t) => [t.id, t.status])).toEqual([
+      ['a', 'ok'],
+      ['b', 'queued'],
+    ]);
     expect(upsertTask(list, task({ id: 'c' }))[0].id).toBe('c');
   });
 
@@ -58,9 +90,16 @@ describe('live updates', () => {
 
 describe('actions and words', () => {
   it('offers Cancel only while a task works and Retry only after it failed or was cancelled', () => {
-    expect((['queued', 'waiting', 'running', 'validating', 'ok', 'failed', 'cancelled'] as const).map((s) => [s, isLive({ status: s }), canRetry({ status: s })])).toEqual([
-      ['queued', true, false], ['waiting', true, false], ['running', true, false], ['validating', true, false],
-      ['ok', false, false], ['failed', false, true], ['cancelled', false, true],
+    expect(
+      (['queued', 'waiting', 'running', 'validating', 'ok', 'failed', 'cancelled'] as const).map((s) => [s, isLive({ status: s }), canRetry({ status: s })]),
+    ).toEqual([
+      ['queued', true, false],
+      ['waiting', true, false],
+      ['running', true, false],
+      ['validating', true, false],
+      ['ok', false, false],
+      ['failed', false, true],
+      ['cancelled', false, true],
     ]);
     expect(statusLabel.waiting).toBe('waiting on deps');
   });

@@ -103,7 +103,7 @@ export function layoutSession(tasks: readonly TaskView[]): TaskRow[] {
   };
   for (const t of sorted) if ((depth.get(t.id) ?? 0) === 0) place(t);
   // Whatever a cycle kept out still shows, at its computed depth.
-  for (const t of sorted) if (!placed.has(t.id)) (placed.add(t.id), out.push({ task: t, depth: depth.get(t.id) ?? 0 }));
+  for (const t of sorted) if (!placed.has(t.id)) placed.add(t.id), out.push({ task: t, depth: depth.get(t.id) ?? 0 });
   return out;
 }
 

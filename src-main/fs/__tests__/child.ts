@@ -20,8 +20,14 @@ export async function writerCommand(): Promise<string[]> {
     rmSync(outfile, { force: true }); // always rebuilt: the source may have changed
     if (!existsSync(outfile)) {
       esbuild.buildSync({
-        entryPoints: [source], bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile,
-        external: ['better-sqlite3', 'sqlite-vec'], logLevel: 'silent',
+        entryPoints: [source],
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        target: 'node20',
+        outfile,
+        external: ['better-sqlite3', 'sqlite-vec'],
+        logLevel: 'silent',
       });
     }
     process.once('exit', () => rmSync(outfile, { force: true }));

@@ -17,7 +17,13 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const acks = (lines: string[]) => lines.filter((l) => l.startsWith('ACK ')).map((l) => { const [, path, hash] = l.split(' '); return { path, hash }; });
+const acks = (lines: string[]) =>
+  lines
+    .filter((l) => l.startsWith('ACK '))
+    .map((l) => {
+      const [, path, hash] = l.split(' ');
+      return { path, hash };
+    });
 
 describe('two processes writing to one workspace', () => {
   it('never hands the same Observation id to both (ids are unique and gap-free across processes)', async () => {
@@ -79,7 +85,11 @@ describe('a writer killed at random points (SIGKILL)', () => {
         }
         // No half-written record: every row renders, re-parses identically and matches its hash.
         for (const row of store.db.prepare('SELECT id, title, header, body, content_hash FROM memory_records').all() as {
-          id: string; title: string; header: string; body: string | null; content_hash: string;
+          id: string;
+          title: string;
+          header: string;
+          body: string | null;
+          content_hash: string;
         }[]) {
           const content = renderRecord({ id: row.id, title: row.title, header: JSON.parse(row.header), body: row.body });
           expect(sha256(content)).toBe(row.content_hash);
@@ -97,7 +107,11 @@ describe('a writer killed at random points (SIGKILL)', () => {
     expect(totalAcked).toBeGreaterThan(runs);
     const store = Store.open(db);
     const records = (store.db.prepare('SELECT count(*) AS n FROM memory_records').get() as { n: number }).n;
-    const audited = (store.db.prepare("SELECT count(DISTINCT path) AS n FROM audit_log WHERE path LIKE '/memory/%' AND path NOT LIKE '/memory/.archive/%'").get() as { n: number }).n;
+    const audited = (
+      store.db.prepare("SELECT count(DISTINCT path) AS n FROM audit_log WHERE path LIKE '/memory/%' AND path NOT LIKE '/memory/.archive/%'").get() as {
+        n: number;
+      }
+    ).n;
     expect(audited).toBe(records);
     store.close();
   }, 120_000);

@@ -110,7 +110,11 @@ describe('record codec fuzz', () => {
   it('arbitrary text either parses to a stable canonical form or is refused with InvalidInputError (10,000 cases)', () => {
     const textArb = fc.oneof(
       fc.string({ maxLength: 300 }),
-      fc.array(fc.oneof(fc.constantFrom('# V-001 — t', '---', 'status: active', 'x: [a, b]', '', 'k:', ': v', '# ', 'a b'), fc.string({ maxLength: 20 })), { maxLength: 12 }).map((ls) => ls.join('\n')),
+      fc
+        .array(fc.oneof(fc.constantFrom('# V-001 — t', '---', 'status: active', 'x: [a, b]', '', 'k:', ': v', '# ', 'a b'), fc.string({ maxLength: 20 })), {
+          maxLength: 12,
+        })
+        .map((ls) => ls.join('\n')),
     );
     fc.assert(
       fc.property(textArb, (text) => {

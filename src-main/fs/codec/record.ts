@@ -88,7 +88,11 @@ export function parseRecord(content: string): MemoryDocument {
     if (line.trim() === '') continue;
     const colon = line.indexOf(':');
     if (colon <= 0) {
-      throw lineError(i + 1, `expected a header line \`key: value\` but found "${line.slice(0, 60)}"`, 'Put header fields first, then a line with `---`, then the body.');
+      throw lineError(
+        i + 1,
+        `expected a header line \`key: value\` but found "${line.slice(0, 60)}"`,
+        'Put header fields first, then a line with `---`, then the body.',
+      );
     }
     const key = line.slice(0, colon);
     if (!KEY_RE.test(key) || key.startsWith('__')) {
@@ -112,7 +116,12 @@ export function renderRecord(doc: MemoryDocument): string {
     if (!KEY_RE.test(key) || key.startsWith('__')) throw new InvalidInputError(`"${key}" is not a valid field name; use letters, digits and underscores.`);
     const rendered = renderHeaderValue(value);
     // The text must survive a read exactly; a string such as "10" may come back as the number 10 (same text).
-    const listOk = !Array.isArray(value) || value.every((v) => { const t = String(v); return t !== '' && t === t.trim() && !t.includes(','); });
+    const listOk =
+      !Array.isArray(value) ||
+      value.every((v) => {
+        const t = String(v);
+        return t !== '' && t === t.trim() && !t.includes(',');
+      });
     if (!listOk || /[\n\r]/.test(rendered) || rendered !== rendered.trim() || renderHeaderValue(parseHeaderValue(rendered)) !== rendered) {
       throw new InvalidInputError(`The field "${key}" cannot be written as one header line exactly; keep it on one line without commas inside list items.`);
     }

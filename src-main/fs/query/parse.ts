@@ -91,7 +91,8 @@ function tokenize(query: string): RawToken[] {
       let j = valueStart;
       while (j < n && !/\s/.test(query[j])) j++;
       const value = query.slice(valueStart, j);
-      if (value.includes('"')) throw syntaxError(valueStart + value.indexOf('"') + 1, 'a quote inside a value', 'Quote the whole value, e.g. scope:"global rates".');
+      if (value.includes('"'))
+        throw syntaxError(valueStart + value.indexOf('"') + 1, 'a quote inside a value', 'Quote the whole value, e.g. scope:"global rates".');
       tokens.push({ key: m[1], op: m[2] as RawToken['op'], text: value, column: start + 1, quoted: false });
       i = j;
       continue;
@@ -127,7 +128,8 @@ export function parseQuery(query: string): QueryAst {
     }
     const key = t.key;
     if (!KEY_RE.test(key)) throw syntaxError(t.column, `"${key}" is not a field name`, 'Use letters, digits and underscores.');
-    if (t.text === '') throw syntaxError(t.column + key.length + t.op!.length, `no value after "${key}${t.op}"`, `Write e.g. ${key}${t.op}${t.op === ':' ? 'active' : '0.6'}.`);
+    if (t.text === '')
+      throw syntaxError(t.column + key.length + t.op!.length, `no value after "${key}${t.op}"`, `Write e.g. ${key}${t.op}${t.op === ':' ? 'active' : '0.6'}.`);
     if (t.op === ':') {
       const lower = key.toLowerCase();
       if (lower === 'since') {
@@ -145,7 +147,11 @@ export function parseQuery(query: string): QueryAst {
     } else if (isIsoDate(t.text)) {
       terms.push({ kind: 'cmp', key, op: t.op as '>=', value: t.text, column: t.column });
     } else {
-      throw syntaxError(valueColumn, `"${t.text.slice(0, 30)}" is not a number or a date`, `Compare with a number (${key}${t.op}0.6) or a date (${key}${t.op}2026-01-01).`);
+      throw syntaxError(
+        valueColumn,
+        `"${t.text.slice(0, 30)}" is not a number or a date`,
+        `Compare with a number (${key}${t.op}0.6) or a date (${key}${t.op}2026-01-01).`,
+      );
     }
   }
   return { terms };

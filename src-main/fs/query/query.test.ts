@@ -78,8 +78,19 @@ describe('queries against a real store', () => {
     store = Store.open(':memory:');
     const ins = (id: string, status: string, confidence: number, updated: string, header: object, body: string) =>
       store.records.upsert({
-        category: 'views', id, title: `title ${id}`, status, confidence, weight: null, scope: 'US rates', view_id: null, meta: '',
-        updated_at: updated, header: JSON.stringify(header), body, content_hash: id,
+        category: 'views',
+        id,
+        title: `title ${id}`,
+        status,
+        confidence,
+        weight: null,
+        scope: 'US rates',
+        view_id: null,
+        meta: '',
+        updated_at: updated,
+        header: JSON.stringify(header),
+        body,
+        content_hash: id,
       });
     ins('V-001', 'active', 0.7, '2026-03-01T00:00:00.000Z', { status: 'active', expressions: ['E-001', 'E-002'] }, 'consumer spending slows');
     ins('V-002', 'active', 0.5, '2026-03-01T00:00:00.000Z', { status: 'active' }, 'consumer spending slows');
@@ -88,7 +99,11 @@ describe('queries against a real store', () => {
     ins('V-005', 'active', 0.9, '2026-04-01T00:00:00.000Z', { status: 'active', skill: 'rv-analysis', horizon_days: 90 }, 'rate cuts arrive early');
   });
   afterAll(() => store.close());
-  const ids = (q: string) => store.records.list('views', compileQuery(parseQuery(q)), 50, 0).rows.map((r) => r.id).sort();
+  const ids = (q: string) =>
+    store.records
+      .list('views', compileQuery(parseQuery(q)), 50, 0)
+      .rows.map((r) => r.id)
+      .sort();
 
   it('filters by status, confidence, date and keyword together, as the analyst asks', () => {
     expect(ids('status:active confidence>=0.6 since:2026-01-01 consumer')).toEqual(['V-001']);
@@ -115,8 +130,32 @@ describe('queries against a real store', () => {
 describe('query parser fuzz', () => {
   it('never throws anything but InvalidInputError, and what parses also compiles and runs (10,000 cases)', () => {
     const store = Store.open(':memory:');
-    const pieces = fc.constantFrom('status:', 'confidence>=', 'since:', 'skill:', '"', ' ', 'x', '0.5', '2026-01-01', ':', '>=', '<', 'é', '*', '(', 'OR', 'NEAR', '-', "'", '\\');
-    const arb = fc.oneof(fc.string({ maxLength: 60 }), fc.array(pieces, { maxLength: 12 }).map((a) => a.join('')));
+    const pieces = fc.constantFrom(
+      'status:',
+      'confidence>=',
+      'since:',
+      'skill:',
+      '"',
+      ' ',
+      'x',
+      '0.5',
+      '2026-01-01',
+      ':',
+      '>=',
+      '<',
+      'é',
+      '*',
+      '(',
+      'OR',
+      'NEAR',
+      '-',
+      "'",
+      '\\',
+    );
+    const arb = fc.oneof(
+      fc.string({ maxLength: 60 }),
+      fc.array(pieces, { maxLength: 12 }).map((a) => a.join('')),
+    );
     fc.assert(
       fc.property(arb, (q) => {
         let filter;

@@ -24,7 +24,13 @@ const systemText = (r: RecordedRequest) => {
 };
 const messagesOf = (r: RecordedRequest) => r.body.messages as Message[];
 const blockText = (b: Block): string =>
-  b.type === 'text' ? b.text ?? '' : b.type === 'tool_result' ? (typeof b.content === 'string' ? b.content : (b.content ?? []).map((c) => c.text ?? '').join('')) : '';
+  b.type === 'text'
+    ? (b.text ?? '')
+    : b.type === 'tool_result'
+      ? typeof b.content === 'string'
+        ? b.content
+        : (b.content ?? []).map((c) => c.text ?? '').join('')
+      : '';
 const textOf = (m: Message | undefined) => (!m ? '' : typeof m.content === 'string' ? m.content : m.content.map(blockText).join('\n'));
 const kindOf = (r: RecordedRequest) => {
   const sys = systemText(r);
@@ -119,7 +125,15 @@ describe('the analyst delegates, reviews and proposes through the real core', ()
           return {
             text: 'Gathering rates context first.',
             toolCalls: [
-              { name: 'dispatch', input: { id: 'rates_ctx', skill: 'context-retrieval', objective: 'Collect what bears on V-001 after the latest payrolls.', context: ['V-001:header'] } },
+              {
+                name: 'dispatch',
+                input: {
+                  id: 'rates_ctx',
+                  skill: 'context-retrieval',
+                  objective: 'Collect what bears on V-001 after the latest payrolls.',
+                  context: ['V-001:header'],
+                },
+              },
               { name: 'collect', input: { target: 'rates_ctx' } },
             ],
           };
@@ -168,7 +182,9 @@ describe('the analyst delegates, reviews and proposes through the real core', ()
     // The Tasks screen's procedures and events see the task.
     const list = await t.core.invoke('tasks/list', { sessionId: first.sessionId });
     if (!list.ok) throw new Error(list.error.message);
-    expect(list.value.tasks.map((x) => [x.id, x.skill, x.status, x.summary])).toEqual([['rates_ctx', 'context-retrieval', 'ok', 'Payrolls slowed again; V-001 holds.']]);
+    expect(list.value.tasks.map((x) => [x.id, x.skill, x.status, x.summary])).toEqual([
+      ['rates_ctx', 'context-retrieval', 'ok', 'Payrolls slowed again; V-001 holds.'],
+    ]);
     expect(list.value.tasks[0]!.inputTokens).toBeGreaterThan(0);
     const got = await t.core.invoke('tasks/get', { sessionId: first.sessionId, id: 'rates_ctx' });
     if (!got.ok) throw new Error(got.error.message);

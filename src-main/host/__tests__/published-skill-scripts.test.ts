@@ -53,13 +53,16 @@ async function make(turns: Parameters<typeof harness>[0]) {
 const rows = [{ price: 4 }, { price: '8' }];
 const callSummarize = { reply: { toolCalls: [{ name: 'run_script', input: { script: 'summarize.py', input: { rows, column: 'price' } } }] } };
 
-describe.runIf(process.platform === 'linux')('a sub-agent running a published skill\'s Python script', () => {
-  it('reads the refusal naming the setting while the PM has not allowed the skill\'s scripts', async () => {
+describe.runIf(process.platform === 'linux')("a sub-agent running a published skill's Python script", () => {
+  it("reads the refusal naming the setting while the PM has not allowed the skill's scripts", async () => {
     const x = await make({
       'subagent:P': {
         turns: [
           callSummarize,
-          { expect: { toolResult: 'run_script', isError: true, contains: 'turn on "Allow scripts" for "csv-insights" in Settings → Skills' }, reply: { text: '## SUMMARY\nThe script is not allowed yet.' } },
+          {
+            expect: { toolResult: 'run_script', isError: true, contains: 'turn on "Allow scripts" for "csv-insights" in Settings → Skills' },
+            reply: { text: '## SUMMARY\nThe script is not allowed yet.' },
+          },
         ],
       },
     });
@@ -89,11 +92,13 @@ describe.runIf(process.platform === 'linux')('a sub-agent running a published sk
     expect(x.model.finished).toBe(true);
   });
 
-  it('grants run_script on the PM\'s switch to a skill written for Claude Code (allowed-tools: Bash), and not before', async () => {
+  it("grants run_script on the PM's switch to a skill written for Claude Code (allowed-tools: Bash), and not before", async () => {
     // Published skills name Bash for their scripts, never Forge's run_script.
     const dir = join(root, 'csv-insights-cc');
     cpSync(join(root, 'csv-insights'), dir, { recursive: true });
-    const md = readFileSync(join(dir, 'SKILL.md'), 'utf8').replace('name: csv-insights', 'name: csv-insights-cc').replace(/^allowed-tools: .*$/m, 'allowed-tools: Bash(python3:*) Read');
+    const md = readFileSync(join(dir, 'SKILL.md'), 'utf8')
+      .replace('name: csv-insights', 'name: csv-insights-cc')
+      .replace(/^allowed-tools: .*$/m, 'allowed-tools: Bash(python3:*) Read');
     writeFileSync(join(dir, 'SKILL.md'), md);
     const before = await make({ 'subagent:R': { turns: [{ reply: { text: '## SUMMARY\nNo script tool.' } }] } });
     const sid = `sess_pub_${++n}`;
@@ -107,7 +112,10 @@ describe.runIf(process.platform === 'linux')('a sub-agent running a published sk
     allowed.add('csv-insights-cc');
     const after = await make({
       'subagent:S': {
-        turns: [callSummarize, { expect: { toolResult: 'run_script', isError: false, contains: '"mean": 6' }, reply: { text: '## SUMMARY\nMean price is 6.' } }],
+        turns: [
+          callSummarize,
+          { expect: { toolResult: 'run_script', isError: false, contains: '"mean": 6' }, reply: { text: '## SUMMARY\nMean price is 6.' } },
+        ],
       },
     });
     after.executor.submit(sid, { id: 'S', skill: 'csv-insights-cc', objective: 'S summarise prices' });

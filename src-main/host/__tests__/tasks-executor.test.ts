@@ -40,10 +40,12 @@ describe('dispatch and dependencies', () => {
         'subagent:B': answer('Payrolls point to 90k.'),
         'subagent:C': answer('Services CPI is cooling.'),
         'subagent:D': {
-          turns: [{
-            expect: { contains: ['PRIOR ANALYSIS:', '[From B]\nPayrolls point to 90k.', '[From C]\nServices CPI is cooling.', 'OBJECTIVE:\nD combine'] },
-            reply: { text: '## SUMMARY\nLabour and inflation both support V-001.' },
-          }],
+          turns: [
+            {
+              expect: { contains: ['PRIOR ANALYSIS:', '[From B]\nPayrolls point to 90k.', '[From C]\nServices CPI is cooling.', 'OBJECTIVE:\nD combine'] },
+              reply: { text: '## SUMMARY\nLabour and inflation both support V-001.' },
+            },
+          ],
         },
       },
       { model: { latencyMs: 40 } },
@@ -92,13 +94,18 @@ describe('dispatch and dependencies', () => {
     x.executor.submit(sid, { id: 'A', skill: 'quick-note', objective: 'A' });
     expect(() => x.executor.submit(sid, { id: 'A', skill: 'quick-note', objective: 'A again' })).toThrow(/already used in this session/);
     // Through the tool, the same refusal is an error result the analyst reads.
-    const r = await runTool([dispatchTool(x.executor)], 'dispatch', { id: 'B', skill: 'quick-note', objective: 'B', depends_on: ['nope'] }, tw.context({ sessionId: sid }));
+    const r = await runTool(
+      [dispatchTool(x.executor)],
+      'dispatch',
+      { id: 'B', skill: 'quick-note', objective: 'B', depends_on: ['nope'] },
+      tw.context({ sessionId: sid }),
+    );
     expect(r.isError).toBe(true);
     expect(r.content).toContain('never dispatched');
     await x.executor.waitAll(sid);
   });
 
-  it('fails dependants with the dependency\'s reason, and a retry re-runs the chain', async () => {
+  it("fails dependants with the dependency's reason, and a retry re-runs the chain", async () => {
     const x = await make(
       {
         // A's first call fails (injected below); its retry inherits the objective, so the same script answers it.
@@ -149,21 +156,25 @@ describe('dispatch and dependencies', () => {
 });
 
 describe('validation', () => {
-  it('judges the output against the skill\'s Eval Criteria and shows REVISE with feedback and a retry hint', async () => {
+  it("judges the output against the skill's Eval Criteria and shows REVISE with feedback and a retry hint", async () => {
     const x = await make({
       'subagent:V': answer('The Fed cuts twice.'),
       'validation:V': {
-        turns: [{
-          expect: { role: 'validation', contains: ['CRITERIA:\n- Names the View it is about.', 'OUTPUT:\n## SUMMARY\nThe Fed cuts twice.'] },
-          reply: { text: 'VERDICT: REVISE\nFEEDBACK: Name the View (V-001) the conclusion bears on.' },
-        }],
+        turns: [
+          {
+            expect: { role: 'validation', contains: ['CRITERIA:\n- Names the View it is about.', 'OUTPUT:\n## SUMMARY\nThe Fed cuts twice.'] },
+            reply: { text: 'VERDICT: REVISE\nFEEDBACK: Name the View (V-001) the conclusion bears on.' },
+          },
+        ],
       },
       'subagent:W': answer('EUR rates stay on hold per V-002.'),
       'contrastive:W': {
-        turns: [{
-          expect: { role: 'contrastive' },
-          reply: { text: 'COUNTERARGUMENT: A weak PMI could force an ECB cut.\nVERDICT: PASS' },
-        }],
+        turns: [
+          {
+            expect: { role: 'contrastive' },
+            reply: { text: 'COUNTERARGUMENT: A weak PMI could force an ECB cut.\nVERDICT: PASS' },
+          },
+        ],
       },
     });
     const sid = session();
@@ -196,8 +207,14 @@ describe('tool grants', () => {
       'subagent:E': {
         turns: [
           { reply: { toolCalls: [{ name: 'write', input: { path: '/memory/views/V-001.md', content: '# V-001 — hacked\nstatus: active\n---\nx' } }] } },
-          { expect: { toolResult: 'write', isError: true, contains: 'Unknown tool "write". Available tools: read' }, reply: { toolCalls: [{ name: 'read', input: { path: '/memory/views/V-001.md' } }] } },
-          { expect: { toolResult: 'read', isError: false, contains: 'V-001 — Fed cuts' }, reply: { text: '## SUMMARY\nI could not write; proposing the change instead.' } },
+          {
+            expect: { toolResult: 'write', isError: true, contains: 'Unknown tool "write". Available tools: read' },
+            reply: { toolCalls: [{ name: 'read', input: { path: '/memory/views/V-001.md' } }] },
+          },
+          {
+            expect: { toolResult: 'read', isError: false, contains: 'V-001 — Fed cuts' },
+            reply: { text: '## SUMMARY\nI could not write; proposing the change instead.' },
+          },
         ],
       },
     });
@@ -211,7 +228,7 @@ describe('tool grants', () => {
     expect(started.detail).toBe('tools: read; not granted to sub-agents: write, dispatch');
   });
 
-  it('gives run_script to a skill that grants it, running the skill\'s own script', async () => {
+  it("gives run_script to a skill that grants it, running the skill's own script", async () => {
     const x = await make(
       {
         'subagent:K': {
@@ -279,7 +296,15 @@ describe('budgets and cancellation', () => {
     await x.executor.waitAll(sid);
     const calls = x.model.calls;
     // Sweep the call intervals: the most calls in flight at any instant.
-    const edges = calls.flatMap((c) => [[c.start, 1], [c.end, -1]] as const).sort((p, q) => p[0] - q[0] || p[1] - q[1]);
+    const edges = calls
+      .flatMap(
+        (c) =>
+          [
+            [c.start, 1],
+            [c.end, -1],
+          ] as const,
+      )
+      .sort((p, q) => p[0] - q[0] || p[1] - q[1]);
     let inFlight = 0;
     let maxOverlap = 0;
     for (const [, d] of edges) maxOverlap = Math.max(maxOverlap, (inFlight += d));

@@ -38,7 +38,13 @@ describe('review', () => {
           {
             expect: {
               role: 'review',
-              contains: ['OUTPUT TO REVIEW:\n# new — Pay 2y SOFR', 'REVIEW FOCUS:\nsizing against the stop', 'PORTFOLIO:\n# book — Computed book (read-only)', 'CALIBRATION (macro_regime):\n# macro_regime', 'PROCESS KNOWLEDGE:\n# PK-001 — Size rate trades from the stop'],
+              contains: [
+                'OUTPUT TO REVIEW:\n# new — Pay 2y SOFR',
+                'REVIEW FOCUS:\nsizing against the stop',
+                'PORTFOLIO:\n# book — Computed book (read-only)',
+                'CALIBRATION (macro_regime):\n# macro_regime',
+                'PROCESS KNOWLEDGE:\n# PK-001 — Size rate trades from the stop',
+              ],
             },
             reply: { toolCalls: [{ name: 'read', input: { path: '/memory/expressions/E-001.md' } }] },
           },
@@ -90,7 +96,9 @@ describe('collect', () => {
       const tools = [collectTool(h.executor)];
       h.executor.submit('sess_collect', { id: 'F', skill: 'quick-note', objective: 'F' });
       h.executor.submit('sess_collect', { id: 'S', skill: 'quick-note', objective: 'S' });
-      expect((await runTool(tools, 'collect', { target: 'ready' }, ctx)).content).toMatch(/^No tasks completed yet\.\n\(2 tasks still running: (S|F) (queued|running), (S|F) (queued|running)\)$/);
+      expect((await runTool(tools, 'collect', { target: 'ready' }, ctx)).content).toMatch(
+        /^No tasks completed yet\.\n\(2 tasks still running: (S|F) (queued|running), (S|F) (queued|running)\)$/,
+      );
       await h.executor.waitFor('sess_collect', 'F');
       const ready = await runTool(tools, 'collect', { target: 'ready' }, ctx);
       expect(ready.content).toBe('── F (ok) ──\nFast one.\n[full: /session/results/F.md]\n\n(1 task still running: S running)');

@@ -66,10 +66,7 @@ describe('agent API', () => {
   });
 
   it('streams a Claude answer with a tool call through agent/* events keyed by run id', async () => {
-    mock.enqueue(
-      { text: 'Checking the book.', toolCalls: [{ name: 'read', input: { path: '/portfolio/book.md' } }] },
-      { text: 'Gross is 142.5% of NAV.' },
-    );
+    mock.enqueue({ text: 'Checking the book.', toolCalls: [{ name: 'read', input: { path: '/portfolio/book.md' } }] }, { text: 'Gross is 142.5% of NAV.' });
     const r = await core.invoke('agent/send', { message: 'What is our gross?' });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
@@ -102,10 +99,38 @@ describe('agent API', () => {
   });
 
   for (const [label, steps] of [
-    ['429 rate limits', [{ fault: 'rate_limit', retryAfterMs: 5 }, { fault: 'rate_limit', retryAfterMs: 5 }, { fault: 'rate_limit', retryAfterMs: 5 }]],
-    ['529 overloaded', [{ fault: 'overloaded', retryAfterMs: 5 }, { fault: 'overloaded', retryAfterMs: 5 }, { fault: 'overloaded', retryAfterMs: 5 }]],
-    ['500 server errors', [{ fault: 'server_error', retryAfterMs: 5 }, { fault: 'server_error', retryAfterMs: 5 }, { fault: 'server_error', retryAfterMs: 5 }]],
-    ['a connection reset mid-stream', [{ fault: 'reset_mid_stream', afterEvents: 3 }, { fault: 'reset_mid_stream', afterEvents: 3 }, { fault: 'reset_mid_stream', afterEvents: 3 }]],
+    [
+      '429 rate limits',
+      [
+        { fault: 'rate_limit', retryAfterMs: 5 },
+        { fault: 'rate_limit', retryAfterMs: 5 },
+        { fault: 'rate_limit', retryAfterMs: 5 },
+      ],
+    ],
+    [
+      '529 overloaded',
+      [
+        { fault: 'overloaded', retryAfterMs: 5 },
+        { fault: 'overloaded', retryAfterMs: 5 },
+        { fault: 'overloaded', retryAfterMs: 5 },
+      ],
+    ],
+    [
+      '500 server errors',
+      [
+        { fault: 'server_error', retryAfterMs: 5 },
+        { fault: 'server_error', retryAfterMs: 5 },
+        { fault: 'server_error', retryAfterMs: 5 },
+      ],
+    ],
+    [
+      'a connection reset mid-stream',
+      [
+        { fault: 'reset_mid_stream', afterEvents: 3 },
+        { fault: 'reset_mid_stream', afterEvents: 3 },
+        { fault: 'reset_mid_stream', afterEvents: 3 },
+      ],
+    ],
   ] as const) {
     it(`after retries, ${label} surface as agent/error with the request id and nothing half-written to memory`, async () => {
       const before = memorySnapshot();
@@ -127,7 +152,8 @@ describe('agent API', () => {
 
   it('the PM approves a proposal through expressions/approve (guardrails re-run) and rejects another with a reason', async () => {
     const fs = core.context.memory.fs;
-    const proposal = (n: number) => `# new — Proposal ${n}\nstatus: proposed\nview_id: V-001\nnotional: 5\nmax_loss_pct: 1\nduration_impact: 0.5\n---\n## SUMMARY\nx\n`;
+    const proposal = (n: number) =>
+      `# new — Proposal ${n}\nstatus: proposed\nview_id: V-001\nnotional: 5\nmax_loss_pct: 1\nduration_impact: 0.5\n---\n## SUMMARY\nx\n`;
     await fs.writeFile('/memory/expressions/new.md', proposal(1), { actor: 'agent' });
     await fs.writeFile('/memory/expressions/new.md', proposal(2), { actor: 'agent' });
     const ok = await core.invoke('expressions/approve', { id: 'E-004' });

@@ -19,7 +19,11 @@ const proposal = (notional: number) =>
 describe('guardrails/limits', () => {
   it("serves the limits the write tool enforces: the PM's constraints.md where it sets them, defaults elsewhere, with usage on the computed book", async () => {
     const core = await ready();
-    await core.context.memory.fs.writeFile('/portfolio/constraints.md', '# constraints — tighter book\nmax_single_risk: 2.5\nmax_gross: 150\n---\nDesk limits after the drawdown.\n', { actor: 'pm' });
+    await core.context.memory.fs.writeFile(
+      '/portfolio/constraints.md',
+      '# constraints — tighter book\nmax_single_risk: 2.5\nmax_gross: 150\n---\nDesk limits after the drawdown.\n',
+      { actor: 'pm' },
+    );
     const r = await core.invoke('guardrails/limits', {});
     expect(r.ok && r.value).toMatchObject({
       limits: { maxSingleRisk: 2.5, maxGross: 150, maxDuration: 5, maxFactorConcentration: 30 },
@@ -38,7 +42,13 @@ describe('portfolio/book', () => {
 
     const fs = core.context.memory.fs;
     const { applyWrite } = await import('../../tools');
-    const w = await applyWrite(fs, '/memory/expressions/new.md', proposal(30), { actor: 'pm' }, { limits: { maxSingleRisk: 5, maxGross: 200, maxDuration: 5, maxFactorConcentration: 30 } });
+    const w = await applyWrite(
+      fs,
+      '/memory/expressions/new.md',
+      proposal(30),
+      { actor: 'pm' },
+      { limits: { maxSingleRisk: 5, maxGross: 200, maxDuration: 5, maxFactorConcentration: 30 } },
+    );
     let changes = 0;
     const off = core.context.events.subscribe((m) => m.event === 'portfolio/changed' && changes++);
     const approved = await core.invoke('expressions/approve', { id: w.id! });
@@ -79,6 +89,11 @@ describe('portfolio/import', () => {
     expect(r.error.message).toContain('Row 4, column factor: is empty.');
     expect(r.error.message).toContain('Row 5, column exposure_pct_nav: "lots" is not a number.');
     expect(fs.readFile('/portfolio/state.md')).toBe(state);
-    expect(fs.listDir('/portfolio/').entries.map((e) => e.name).sort()).toEqual(['constraints.md', 'state.md']);
+    expect(
+      fs
+        .listDir('/portfolio/')
+        .entries.map((e) => e.name)
+        .sort(),
+    ).toEqual(['constraints.md', 'state.md']);
   });
 });

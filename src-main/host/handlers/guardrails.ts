@@ -32,7 +32,10 @@ export const guardrailHandlers: PartialHandlerMap = {
     await ctx.memory.ready;
     const fs = ctx.memory.fs;
     const asOf = input.asOf?.trim() || new Date().toISOString();
-    if (!Number.isFinite(asOfInstant(asOf))) throw new InvalidInputError(`asOf "${asOf.slice(0, 40)}" is not a date; use YYYY-MM-DD or an ISO timestamp.`, [{ path: ['asOf'], message: 'not a date' }]);
+    if (!Number.isFinite(asOfInstant(asOf)))
+      throw new InvalidInputError(`asOf "${asOf.slice(0, 40)}" is not a date; use YYYY-MM-DD or an ISO timestamp.`, [
+        { path: ['asOf'], message: 'not a date' },
+      ]);
     const current = fs.exists(STATE_PATH) ? fs.readFile(STATE_PATH) : null;
     let currentNav: number | null = null;
     try {
@@ -45,7 +48,10 @@ export const guardrailHandlers: PartialHandlerMap = {
       navMusd: input.navMusd ?? currentNav,
       expressionExists: (id) => fs.exists(`/memory/expressions/${id}.md`),
     });
-    const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+    const stamp = new Date()
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d+Z$/, 'Z');
     const keptAs = current ? `/portfolio/state_before_${stamp}.md` : null;
     await fs.transaction((tx) => {
       // The snapshot being replaced stays readable: years of books are the PM's record.

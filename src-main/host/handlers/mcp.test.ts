@@ -145,8 +145,14 @@ describe('MCP screen procedures', () => {
 
     const hidden = await mcpHandlers['mcp/config-snippets']({}, ctx);
     expect(hidden.snippets.map((s) => `${s.client}/${s.transport}`)).toEqual([
-      'claude_desktop/stdio', 'cursor/stdio', 'vscode/stdio', 'claude_code/stdio',
-      'claude_desktop/http', 'cursor/http', 'vscode/http', 'claude_code/http',
+      'claude_desktop/stdio',
+      'cursor/stdio',
+      'vscode/stdio',
+      'claude_code/stdio',
+      'claude_desktop/http',
+      'cursor/http',
+      'vscode/http',
+      'claude_code/http',
     ]);
     expect(JSON.stringify(hidden)).not.toContain(after);
     const revealed = await mcpHandlers['mcp/config-snippets']({ revealToken: true }, ctx);

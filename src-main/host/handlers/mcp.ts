@@ -124,7 +124,14 @@ export const mcpHandlers: McpHandlerMap = {
       clients: [...service.connections.values()].map((c) => ({ transport: c.transport, client: c.client ?? null, since: c.since })),
       tools: listTools(service.extraTools()).map((t) => {
         const s = stats[t.name] ?? { calls: 0, errors: 0, total_ms: 0 };
-        return { name: t.name, description: t.description, annotations: t.annotations, calls: s.calls, errors: s.errors, avgMs: s.calls ? Math.round((s.total_ms / s.calls) * 1000) / 1000 : 0 };
+        return {
+          name: t.name,
+          description: t.description,
+          annotations: t.annotations,
+          calls: s.calls,
+          errors: s.errors,
+          avgMs: s.calls ? Math.round((s.total_ms / s.calls) * 1000) / 1000 : 0,
+        };
       }),
       cache: service.cache.stats(),
       exposeAnalystTools,

@@ -27,9 +27,17 @@ export const memoryHandlers: PartialHandlerMap = {
       content: atDepth(full, depth),
       totalLines: countLines(full),
       record: info && {
-        id: info.id, category: info.category, title: info.title, status: info.status,
-        confidence: info.confidence, weight: info.weight, scope: info.scope, viewId: info.viewId,
-        createdAt: info.createdAt, updatedAt: info.updatedAt, header: info.header,
+        id: info.id,
+        category: info.category,
+        title: info.title,
+        status: info.status,
+        confidence: info.confidence,
+        weight: info.weight,
+        scope: info.scope,
+        viewId: info.viewId,
+        createdAt: info.createdAt,
+        updatedAt: info.updatedAt,
+        header: info.header,
         version: recordVersion(fs, input.path) ?? 1,
       },
     };
@@ -59,8 +67,14 @@ export const memoryHandlers: PartialHandlerMap = {
     const page = rows.slice(0, limit);
     return {
       entries: page.map((r) => ({
-        seq: r.seq, at: r.at, actor: r.actor, operation: r.operation, path: r.path,
-        sessionId: r.session_id, taskId: r.task_id, contentHash: r.content_hash,
+        seq: r.seq,
+        at: r.at,
+        actor: r.actor,
+        operation: r.operation,
+        path: r.path,
+        sessionId: r.session_id,
+        taskId: r.task_id,
+        contentHash: r.content_hash,
       })),
       nextBefore: rows.length > limit ? page[page.length - 1].seq : null,
     };

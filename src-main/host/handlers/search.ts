@@ -20,7 +20,10 @@ export function searchHandlers(getIndex: () => SearchIndex): PartialHandlerMap {
     });
     if (wanted.id !== index.embedder.id) index.useEmbedder(wanted);
     if (!draining && !reindexing && index.queuedCount() > 0) {
-      draining = index.drainQueue().catch(() => undefined).finally(() => (draining = null));
+      draining = index
+        .drainQueue()
+        .catch(() => undefined)
+        .finally(() => (draining = null));
     }
     return index;
   }
@@ -46,9 +49,7 @@ export function searchHandlers(getIndex: () => SearchIndex): PartialHandlerMap {
       await ctx.memory.ready;
       const index = sync(ctx);
       // One rebuild at a time; a second request joins the running one.
-      reindexing ??= index
-        .reindex((p) => ctx.events.emit('search/reindex-progress', p))
-        .finally(() => (reindexing = null));
+      reindexing ??= index.reindex((p) => ctx.events.emit('search/reindex-progress', p)).finally(() => (reindexing = null));
       return reindexing;
     },
   };

@@ -4,10 +4,7 @@ import type { PartialHandlerMap } from './types';
 
 /** What settings/get answers and settings/changed carries (also sent when a skill's script permission changes). */
 export function settingsViewOf(ctx: CoreContext) {
-  const secrets = Object.fromEntries(secretName.options.map((n) => [n, Boolean(ctx.secrets.get(n))])) as Record<
-    (typeof secretName.options)[number],
-    boolean
-  >;
+  const secrets = Object.fromEntries(secretName.options.map((n) => [n, Boolean(ctx.secrets.get(n))])) as Record<(typeof secretName.options)[number], boolean>;
   return { settings: ctx.settings.get(), secrets, secretStorage: ctx.secrets.description };
 }
 

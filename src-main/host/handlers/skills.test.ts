@@ -147,7 +147,7 @@ describe('skills API', () => {
     rmSync(big);
   });
 
-  it('groups a published skill\'s files and says its Python and shell scripts are not allowed until the PM allows them', async () => {
+  it("groups a published skill's files and says its Python and shell scripts are not allowed until the PM allows them", async () => {
     const { skills } = await value(core.invoke('skills/list', {}));
     const csv = skills.find((s) => s.name === 'csv-insights')!;
     expect(csv.state).toBe('valid');

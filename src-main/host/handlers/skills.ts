@@ -80,7 +80,15 @@ export function skillsHandlers(getLoader: () => SkillLoader): PartialHandlerMap 
     'skills/allow-scripts': (input, ctx) => {
       const loader = getLoader();
       const entry = loader.find(input.name);
-      if (!entry) throw new NotFoundError(`There is no skill named "${input.name}". Installed skills: ${loader.list().map((e) => e.name).join(', ') || 'none'}.`);
+      if (!entry)
+        throw new NotFoundError(
+          `There is no skill named "${input.name}". Installed skills: ${
+            loader
+              .list()
+              .map((e) => e.name)
+              .join(', ') || 'none'
+          }.`,
+        );
       // Kept by folder name: the key the loader finds the skill under, whatever its frontmatter says.
       const before = ctx.settings.get().allowedSkillScripts ?? [];
       const after = input.allow ? [...new Set([...before, entry.name])].sort() : before.filter((n) => n !== entry.name);

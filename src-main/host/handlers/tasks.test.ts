@@ -37,11 +37,17 @@ describe('tasks API', () => {
       await h.executor.waitFor('sess_api', 'A');
 
       const list: { tasks: { id: string; status: string }[] } = await call('tasks/list', { sessionId: 'sess_api' });
-      expect(list.tasks.map((t) => [t.id, t.status]).sort()).toEqual([['A', 'ok'], ['L', 'running']]);
+      expect(list.tasks.map((t) => [t.id, t.status]).sort()).toEqual([
+        ['A', 'ok'],
+        ['L', 'running'],
+      ]);
       const running: { tasks: { id: string }[] } = await call('tasks/list', { status: ['running'] });
       expect(running.tasks.map((t) => t.id)).toEqual(['L']);
 
-      const got: { task: { resultPath: string; summary: string; durationMs: number }; output: string; events: { kind: string }[] } = await call('tasks/get', { sessionId: 'sess_api', id: 'A' });
+      const got: { task: { resultPath: string; summary: string; durationMs: number }; output: string; events: { kind: string }[] } = await call('tasks/get', {
+        sessionId: 'sess_api',
+        id: 'A',
+      });
       expect(got.task.resultPath).toBe('/session/sess_api/results/A.md');
       expect(got.task.summary).toBe('Claims rose again.');
       expect(got.output).toBe('## SUMMARY\nClaims rose again.\n\n## DETAIL\nFull claims table.');
@@ -51,7 +57,11 @@ describe('tasks API', () => {
       const cancelled: { task: { status: string } } = await call('tasks/cancel', { sessionId: 'sess_api', id: 'L' });
       expect(cancelled.task.status).toBe('cancelled');
 
-      const retried: { task: { id: string; retryOf: string; status: string; notes: string } } = await call('tasks/retry', { sessionId: 'sess_api', id: 'L', feedback: 'Only the front end.' });
+      const retried: { task: { id: string; retryOf: string; status: string; notes: string } } = await call('tasks/retry', {
+        sessionId: 'sess_api',
+        id: 'L',
+        feedback: 'Only the front end.',
+      });
       expect(retried.task).toMatchObject({ id: 'L-r1', retryOf: 'L', status: 'queued' });
       expect(retried.task.notes).toContain('Feedback: Only the front end.');
 

@@ -85,7 +85,12 @@ describe('headless host', () => {
     const noToken = await raw({ method: 'POST', path: '/api/app/health', headers: { host: forwarded, 'content-type': 'application/json' }, body: '{}' });
     expect(noToken.status).toBe(401);
     // Another local server's page: the browser would send our cookie (cookies ignore ports), so its Origin is refused.
-    const otherPage = await raw({ method: 'POST', path: '/api/app/health', headers: json({ host: `localhost:${host.port}`, origin: 'http://localhost:3000' }), body: '{}' });
+    const otherPage = await raw({
+      method: 'POST',
+      path: '/api/app/health',
+      headers: json({ host: `localhost:${host.port}`, origin: 'http://localhost:3000' }),
+      body: '{}',
+    });
     expect(otherPage.status).toBe(403);
   });
 
@@ -111,7 +116,12 @@ describe('headless host', () => {
     const bad = await raw({ method: 'POST', path: '/api/settings/set', headers: json(), body: '{"settings":' });
     expect(bad.status).toBe(400);
     expect(JSON.parse(bad.body).error.message).toMatch(/not valid JSON/);
-    const form = await raw({ method: 'POST', path: '/api/settings/set', headers: { authorization: `Bearer ${host.token}`, 'content-type': 'text/plain' }, body: '{}' });
+    const form = await raw({
+      method: 'POST',
+      path: '/api/settings/set',
+      headers: { authorization: `Bearer ${host.token}`, 'content-type': 'text/plain' },
+      body: '{}',
+    });
     expect(form.status).toBe(415);
   });
 
@@ -155,7 +165,9 @@ describe('headless host', () => {
       ws.on('open', resolve);
       ws.on('error', reject);
     });
-    const got = new Promise<{ event: string; payload: { settings: { displayName: string } } }>((resolve) => ws.on('message', (d) => resolve(JSON.parse(String(d)))));
+    const got = new Promise<{ event: string; payload: { settings: { displayName: string } } }>((resolve) =>
+      ws.on('message', (d) => resolve(JSON.parse(String(d)))),
+    );
     await raw({ method: 'POST', path: '/api/settings/set', headers: json(), body: JSON.stringify({ settings: { displayName: 'Live' } }) });
     const message = await got;
     expect(message.event).toBe('settings/changed');

@@ -59,12 +59,19 @@ function sendJson(res: ServerResponse, status: number, body: unknown, extra: Rec
 }
 
 function sendEnvelope(res: ServerResponse, env: Envelope<unknown>): void {
-  sendJson(res, env.ok ? 200 : statusFor[env.error.code] ?? 500, env);
+  sendJson(res, env.ok ? 200 : (statusFor[env.error.code] ?? 500), env);
 }
 
 function sendPage(res: ServerResponse, status: number, title: string, text: string): void {
-  res.writeHead(status, { ...securityHeaders, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" });
-  res.end(`<!doctype html><meta charset="utf-8"><title>${title}</title><body style="font:15px system-ui;margin:3rem;max-width:40rem"><h1 style="font-size:1.3rem">${title}</h1><p>${text}</p></body>`);
+  res.writeHead(status, {
+    ...securityHeaders,
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
+  });
+  res.end(
+    `<!doctype html><meta charset="utf-8"><title>${title}</title><body style="font:15px system-ui;margin:3rem;max-width:40rem"><h1 style="font-size:1.3rem">${title}</h1><p>${text}</p></body>`,
+  );
 }
 
 /** Read a request body up to a cap; over the cap the request is answered 413 and drained. */
@@ -110,7 +117,7 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
     if (!hostAllowed(req.headers.host)) {
-      sendJson(res, 403, fail('forbidden', 'This address is not Forge\'s: use the URL printed by `forge serve`.'));
+      sendJson(res, 403, fail('forbidden', "This address is not Forge's: use the URL printed by `forge serve`."));
       return;
     }
     if (!originAllowed(req.headers.origin, port, req.headers.host)) {
@@ -153,7 +160,14 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
         name = decodeURIComponent(url.pathname.slice('/api/'.length));
       } catch {
         // A malformed escape (/api/memory%ZZlist) is the caller's mistake, not a server fault.
-        sendJson(res, 400, fail('invalid_input', `The procedure name in ${url.pathname.slice(0, 120)} has a malformed percent escape; call /api/<area>/<verb>, e.g. /api/memory/list.`));
+        sendJson(
+          res,
+          400,
+          fail(
+            'invalid_input',
+            `The procedure name in ${url.pathname.slice(0, 120)} has a malformed percent escape; call /api/<area>/<verb>, e.g. /api/memory/list.`,
+          ),
+        );
         return;
       }
       sendEnvelope(res, await core.invokeUnknown(name, input));
@@ -165,20 +179,28 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
       return;
     }
     if (!authorized) {
-      sendPage(res, 401, 'Forge needs its link', 'Open Forge with the full URL that <code>forge serve</code> printed: it carries a token that keeps other programs on this machine out.');
+      sendPage(
+        res,
+        401,
+        'Forge needs its link',
+        'Open Forge with the full URL that <code>forge serve</code> printed: it carries a token that keeps other programs on this machine out.',
+      );
       return;
     }
     const cookie: Record<string, string> = url.searchParams.get('token')
       ? { 'set-cookie': `${TOKEN_COOKIE}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/` }
       : {};
     if (!rendererDir) {
-      sendPage(res, 503, 'The Forge UI is not built', 'Run <code>npm run build</code> (or <code>npm run serve</code>, which builds first). The API is available meanwhile.');
+      sendPage(
+        res,
+        503,
+        'The Forge UI is not built',
+        'Run <code>npm run build</code> (or <code>npm run serve</code>, which builds first). The API is available meanwhile.',
+      );
       return;
     }
     // Single-page app: unknown paths without a file extension get index.html.
-    const file =
-      resolveStatic(rendererDir, url.pathname) ??
-      (/\.[a-z0-9]+$/i.test(url.pathname) ? undefined : resolveStatic(rendererDir, '/index.html'));
+    const file = resolveStatic(rendererDir, url.pathname) ?? (/\.[a-z0-9]+$/i.test(url.pathname) ? undefined : resolveStatic(rendererDir, '/index.html'));
     if (!file) {
       sendJson(res, 404, fail('not_found', `No file at ${url.pathname.slice(0, 200)}.`));
       return;

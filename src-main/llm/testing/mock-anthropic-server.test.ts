@@ -34,7 +34,10 @@ describe('mock Anthropic server', () => {
     const res = await post('/v1/messages', { ...minimal, stream: true });
     expect(res.status).toBe(200);
     const body = await res.text();
-    const events = body.trim().split('\n\n').map((e) => e.split('\n')[0]);
+    const events = body
+      .trim()
+      .split('\n\n')
+      .map((e) => e.split('\n')[0]);
     expect(events).toEqual(['event: message_start', 'event: ping', 'event: content_block_start', 'event: content_block_delta', 'event: error']);
     const last = JSON.parse(body.trim().split('\n').at(-1)!.slice('data: '.length)) as { type: string; error: { type: string } };
     expect(last).toMatchObject({ type: 'error', error: { type: 'overloaded_error' } });

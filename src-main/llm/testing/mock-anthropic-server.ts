@@ -11,9 +11,7 @@ import type { CacheAccount } from './prompt-cache';
  * auth headers, prompt-cache accounting (see prompt-cache.ts) and injected faults.
  */
 
-export type MockContent =
-  | { type: 'text'; text: string }
-  | { type: 'tool_use'; id?: string; name: string; input: Record<string, unknown> };
+export type MockContent = { type: 'text'; text: string } | { type: 'tool_use'; id?: string; name: string; input: Record<string, unknown> };
 
 export interface MockReply {
   text?: string;
@@ -170,7 +168,14 @@ export async function startMockAnthropicServer(options: MockAnthropicOptions = {
         'retry-after-ms': String(ms ?? 1),
       });
       if (f.fault === 'rate_limit') {
-        return sendError(res, status(429), 'rate_limit_error', 'Number of request tokens has exceeded your rate limit.', requestId, retryHeaders(f.retryAfterMs, f.retryAfterSeconds));
+        return sendError(
+          res,
+          status(429),
+          'rate_limit_error',
+          'Number of request tokens has exceeded your rate limit.',
+          requestId,
+          retryHeaders(f.retryAfterMs, f.retryAfterSeconds),
+        );
       }
       if (f.fault === 'overloaded') return sendError(res, status(529), 'overloaded_error', 'Overloaded', requestId, retryHeaders(f.retryAfterMs));
       if (f.fault === 'server_error') return sendError(res, status(500), 'api_error', 'Internal server error', requestId, retryHeaders(f.retryAfterMs));
@@ -305,7 +310,9 @@ function wireContent(reply: MockReply, requestId: string): Record<string, unknow
 }
 
 function outputTokens(content: Record<string, unknown>[]): number {
-  return content.reduce((n, b) => n + (b.type === 'text' ? countTokens(String(b.text)) : countTokens(String(b.name)) + countTokens(JSON.stringify(b.input))), 0) || 1;
+  return (
+    content.reduce((n, b) => n + (b.type === 'text' ? countTokens(String(b.text)) : countTokens(String(b.name)) + countTokens(JSON.stringify(b.input))), 0) || 1
+  );
 }
 
 function usageJson(a: CacheAccount, output: number) {
@@ -349,10 +356,7 @@ function pieces(s: string, n: number): string[] {
 function sseEvents(reply: MockReply, model: string, a: CacheAccount, requestId: string, chunk: number): string[] {
   const content = wireContent(reply, requestId);
   const msg = messageJson(reply, model, a, requestId);
-  const events = [
-    sse('message_start', { message: { ...msg, content: [], stop_reason: null, usage: usageJson(a, 1) } }),
-    sse('ping', {}),
-  ];
+  const events = [sse('message_start', { message: { ...msg, content: [], stop_reason: null, usage: usageJson(a, 1) } }), sse('ping', {})];
   content.forEach((b, index) => {
     if (b.type === 'text') {
       events.push(sse('content_block_start', { index, content_block: { type: 'text', text: '' } }));

@@ -34,14 +34,24 @@ const init = {
 const accept = 'application/json, text/event-stream';
 
 function post(body: unknown, headers: Record<string, string> = {}) {
-  return fetch(http.url, { method: 'POST', headers: { 'content-type': 'application/json', accept, authorization: `Bearer ${token}`, ...headers }, body: JSON.stringify(body) });
+  return fetch(http.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept, authorization: `Bearer ${token}`, ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 /** fetch cannot forge a Host header, so this one goes through node:http. */
 function postWithHost(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: '127.0.0.1', port: http.port, path: '/mcp', method: 'POST', headers: { host, 'content-type': 'application/json', accept, authorization: `Bearer ${token}` } },
+      {
+        host: '127.0.0.1',
+        port: http.port,
+        path: '/mcp',
+        method: 'POST',
+        headers: { host, 'content-type': 'application/json', accept, authorization: `Bearer ${token}` },
+      },
       (res) => {
         res.resume();
         resolve(res.statusCode ?? 0);
@@ -91,7 +101,7 @@ describe('Streamable HTTP transport', () => {
     expect((await post(init, { origin: `http://127.0.0.1:${http.port}` })).status).toBe(200);
   });
 
-  it('refuses a foreign Host name (403), the DNS-rebinding defence, but accepts this machine\'s names on any port', async () => {
+  it("refuses a foreign Host name (403), the DNS-rebinding defence, but accepts this machine's names on any port", async () => {
     expect(await postWithHost('evil.example')).toBe(403);
     expect(await postWithHost(`evil.example:${http.port}`)).toBe(403);
     expect(await postWithHost(`127.0.0.1.nip.io:${http.port}`)).toBe(403);
@@ -128,7 +138,11 @@ describe('Streamable HTTP transport', () => {
       const noToken = new Client({ name: 'forwarded', version: '1.0.0' });
       await expect(noToken.connect(new StreamableHTTPClientTransport(url))).rejects.toThrow();
       // A web page of another local server may not drive it through the forward either.
-      const fromPage = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept, authorization: `Bearer ${token}`, origin: 'http://localhost:3000' }, body: JSON.stringify(init) });
+      const fromPage = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept, authorization: `Bearer ${token}`, origin: 'http://localhost:3000' },
+        body: JSON.stringify(init),
+      });
       expect(fromPage.status).toBe(403);
     } finally {
       forward.close();

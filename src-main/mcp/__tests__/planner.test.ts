@@ -44,7 +44,10 @@ describe('forge_run_planner', () => {
     const progress: string[] = [];
     try {
       const r = await c.client.callTool(
-        { name: 'forge_run_planner', arguments: { project_request: 'A rates monitor: yield curves from CSV, shown on one screen.', project_id: 'rates-monitor' } },
+        {
+          name: 'forge_run_planner',
+          arguments: { project_request: 'A rates monitor: yield curves from CSV, shown on one screen.', project_id: 'rates-monitor' },
+        },
         undefined,
         { onprogress: (p) => progress.push(`${p.progress}/${p.total}`) },
       );
@@ -106,17 +109,29 @@ describe('forge_run_planner', () => {
     const model = new ScriptedModel({
       name: 'planner-e2e',
       turns: [
-        { expect: { role: 'planner', contains: 'curve lab' }, reply: { toolCalls: [{ name: 'submit_plan', input: { plan: '## Phase 0 — Only\nno second phase here at all' } }] } },
+        {
+          expect: { role: 'planner', contains: 'curve lab' },
+          reply: { toolCalls: [{ name: 'submit_plan', input: { plan: '## Phase 0 — Only\nno second phase here at all' } }] },
+        },
         // The refusal comes back through the agent loop as an error tool result naming the problem.
-        { expect: { role: 'planner', toolResult: 'submit_plan', isError: true, contains: 'at least 2' }, reply: { toolCalls: [{ name: 'submit_plan', input: { plan } }] } },
+        {
+          expect: { role: 'planner', toolResult: 'submit_plan', isError: true, contains: 'at least 2' },
+          reply: { toolCalls: [{ name: 'submit_plan', input: { plan } }] },
+        },
       ],
     });
     const c = await connect(f, { model: () => model });
     try {
-      const planned = await c.client.callTool({ name: 'forge_run_planner', arguments: { project_request: 'A curve lab: fit Nelson-Siegel curves to daily yields.', project_id: 'curve-lab' } });
+      const planned = await c.client.callTool({
+        name: 'forge_run_planner',
+        arguments: { project_request: 'A curve lab: fit Nelson-Siegel curves to daily yields.', project_id: 'curve-lab' },
+      });
       expect(planned.isError, textOf(planned)).toBeFalsy();
       const out = jsonOf<{ turns: { tool_calls: string[]; stop_reason: string; note: string }[]; model: string }>(planned);
-      expect(out.turns.map((t) => [t.tool_calls, t.stop_reason])).toEqual([[['submit_plan'], 'tool_use'], [['submit_plan'], 'tool_use']]);
+      expect(out.turns.map((t) => [t.tool_calls, t.stop_reason])).toEqual([
+        [['submit_plan'], 'tool_use'],
+        [['submit_plan'], 'tool_use'],
+      ]);
       expect(out.turns[1].note).toBe('plan accepted: 3 phases');
       // The loop stopped once the plan was saved: no third model call.
       expect(model.turnsUsed).toBe(2);
@@ -124,11 +139,21 @@ describe('forge_run_planner', () => {
 
       const window = await c.client.callTool({ name: 'forge_get_phase_window', arguments: { phase_number: 0, project_id: 'curve-lab' } });
       expect(window.isError, textOf(window)).toBeFalsy();
-      const w = jsonOf<{ phase_number: number; total_phases: number; phases: { number: number; name: string }[]; content: string; project_id: string; contract_version: number }>(window);
+      const w = jsonOf<{
+        phase_number: number;
+        total_phases: number;
+        phases: { number: number; name: string }[];
+        content: string;
+        project_id: string;
+        contract_version: number;
+      }>(window);
       expect(w.project_id).toBe('curve-lab');
       expect(w.contract_version).toBe(1);
       expect(w.total_phases).toBe(3);
-      expect(w.phases).toEqual([{ number: 0, name: 'Skeleton' }, { number: 1, name: 'Data' }]);
+      expect(w.phases).toEqual([
+        { number: 0, name: 'Skeleton' },
+        { number: 1, name: 'Data' },
+      ]);
       expect(w.content).toContain('Objective: a runnable project with one passing test.');
       // Not the contracts folder's phases.md (whose phase 0 is "Genesis").
       expect(w.content).not.toContain('Genesis');

@@ -51,7 +51,10 @@ describe('forge mcp over stdio', () => {
   }, 60_000);
 
   it('writes nothing but JSON-RPC frames to stdout', async () => {
-    const child = spawn(tsx, [cli, 'mcp', '--contracts', f.contractsDir, '--data', f.dataDir], { cwd: f.workDir, env: { PATH: process.env.PATH ?? '', HOME: f.root } });
+    const child = spawn(tsx, [cli, 'mcp', '--contracts', f.contractsDir, '--data', f.dataDir], {
+      cwd: f.workDir,
+      env: { PATH: process.env.PATH ?? '', HOME: f.root },
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += String(d)));
     const msgs = [

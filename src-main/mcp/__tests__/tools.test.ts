@@ -95,7 +95,11 @@ describe('the tool catalogue over a real MCP client', () => {
     expect(err?.code).toBe(ErrorCode.InvalidParams);
     // The prefix once: a doubled "MCP error -32602: MCP error -32602:" is what users saw before.
     expect(err?.message).toBe('MCP error -32602: Unknown tool: forge_make_coffee. Call tools/list to see the tools; forge_summary gives an overview.');
-    expect(c.service.calls.list(1)[0]).toMatchObject({ tool: 'forge_make_coffee', ok: false, error: expect.stringMatching(/^Unknown tool: forge_make_coffee/) });
+    expect(c.service.calls.list(1)[0]).toMatchObject({
+      tool: 'forge_make_coffee',
+      ok: false,
+      error: expect.stringMatching(/^Unknown tool: forge_make_coffee/),
+    });
     expect(jsonOf<{ contracts: unknown[] }>(await call('forge_list_contracts')).contracts).toHaveLength(15);
   });
 
@@ -138,8 +142,13 @@ describe('the tool catalogue over a real MCP client', () => {
   });
 
   it('serves phase windows at the first, a middle and the last phase, and explains an out-of-range one', async () => {
-    const first = jsonOf<{ phases: { number: number; name: string }[]; content: string; is_last: boolean; total_phases: number }>(await call('forge_get_phase_window', { phase_number: 0 }));
-    expect(first.phases).toEqual([{ number: 0, name: 'Genesis' }, { number: 1, name: 'Storage' }]);
+    const first = jsonOf<{ phases: { number: number; name: string }[]; content: string; is_last: boolean; total_phases: number }>(
+      await call('forge_get_phase_window', { phase_number: 0 }),
+    );
+    expect(first.phases).toEqual([
+      { number: 0, name: 'Genesis' },
+      { number: 1, name: 'Storage' },
+    ]);
     expect(first.total_phases).toBe(5);
     expect(first.content).toContain('scaffold, first test');
     expect(first.content).not.toContain('Intro text');
@@ -159,7 +168,9 @@ describe('the tool catalogue over a real MCP client', () => {
     await call('forge_store_artifact', { project_id: 'demo', artifact_type: 'diff', key: 'a/b.ts', content: '+1', persist: true });
     const got = jsonOf<{ content: string }>(await call('forge_get_artifact', { project_id: 'demo', artifact_type: 'plan', key: 'phase-0' }));
     expect(got.content).toBe('do things');
-    const listed = jsonOf<{ artifacts: { key: string; artifact_type: string; persisted: boolean; size: number }[] }>(await call('forge_list_artifacts', { project_id: 'demo' }));
+    const listed = jsonOf<{ artifacts: { key: string; artifact_type: string; persisted: boolean; size: number }[] }>(
+      await call('forge_list_artifacts', { project_id: 'demo' }),
+    );
     expect(listed.artifacts.map((a) => [a.artifact_type, a.key, a.persisted, a.size])).toEqual([
       ['diff', 'a/b.ts', true, 2],
       ['plan', 'phase-0', false, 9],
