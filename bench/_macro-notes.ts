@@ -131,11 +131,13 @@ export function makeNote(r: () => number): BenchNote {
   const { title, body } = pick(r, templates)(r);
   let x = r(),
     category: BenchCategory = 'observations';
-  for (const [c, p] of CATS)
-    if ((x -= p) < 0) {
+  for (const [c, p] of CATS) {
+    x -= p;
+    if (x < 0) {
       category = c;
       break;
     }
+  }
   const status = pick(r, ['active', 'active', 'active', 'closed', 'archived', 'monitoring']);
   return { category, title, body, status, daysAgo: Math.floor(r() * 1500) };
 }

@@ -1,18 +1,4 @@
-/**
- * Analyst benchmark (issue 5). Prints, as its last line:
- *   {"bench":"agent","fixed_context_tokens","cache_read_share","baseline_cache_read_share","ratio","round_overhead_p50_ms"}
- *
- * - fixed_context_tokens: system prompt + tool definitions for the seed workspace (with the bundled
- *   skills catalogue), counted by the mock server's count_tokens. Offline there is no real
- *   tokenizer: the mock uses src-main/llm/tokens.ts (≈ Claude's ~3.5 chars/token, ±15% on prose).
- * - cache_read_share: a 10-turn session (each turn: one tool round, then an answer) driven by the
- *   real AnthropicModel against the mock with prompt-cache accounting; share of input tokens read
- *   from cache over turns 2–10. Baseline: the same session with a clock at the top of the system
- *   prompt (the stable-first ordering broken). ratio = share / baseline.
- * - round_overhead_p50_ms: time per loop round outside model calls and tool runs (ScriptedModel,
- *   500 rounds), p50.
- */
-import { join } from 'node:path';
+
 import Anthropic from '@anthropic-ai/sdk';
 import { Analyst, buildDelegation, runAgent, stampUserMessage } from '../src-main/agent';
 import { defaultModelRouting, routerFor } from '../src-main/config/models';

@@ -53,7 +53,8 @@ for (let start = 0; !reuse && start < N; start += BATCH) {
   const t0 = performance.now();
   store.writeTransaction(() => {
     for (const n of notes) {
-      const num = (counters[n.category] = (counters[n.category] ?? 0) + 1);
+      const num = (counters[n.category] ?? 0) + 1;
+      counters[n.category] = num;
       const id = `${n.category.slice(0, 2).toUpperCase()}-${String(num).padStart(6, '0')}`;
       const at = new Date(now - n.daysAgo * 86_400_000).toISOString();
       const header = { status: n.status, source: 'bench' };

@@ -55,6 +55,7 @@ export async function stop(child: ChildProcess): Promise<void> {
 }
 
 export const test = base.extend<{ forge: ForgeServer }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this destructuring and rejects any other first parameter.
   forge: async ({}, use) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'forge-e2e-'));
     let current = await startServer(dataDir);

@@ -26,7 +26,12 @@ async function openMcp(page: Page, url: string) {
   await expect(page.getByTestId('mcp-http-state')).toHaveText('HTTP running');
 }
 
-async function snippetJson(page: Page): Promise<Record<string, any>> {
+/** The fields of a client configuration snippet these tests read (stdio, HTTP and Cursor formats). */
+interface SnippetJson {
+  mcpServers: { forge: { command: string; args: string[]; url: string; headers: Record<string, string> } };
+}
+
+async function snippetJson(page: Page): Promise<SnippetJson> {
   return JSON.parse((await page.getByTestId('mcp-snippet-text').textContent()) ?? '');
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { AppError, ConflictError, InvalidInputError, NotFoundError } from '../common/errors';
+import { type AppError, ConflictError, InvalidInputError, NotFoundError } from '../common/errors';
 import type { ForgeFS } from '../fs';
 import type { GuardrailLimits } from '../guardrails';
 import { countContextTokens, ModelError, type ContextTokens, type Model, type SystemBlock, type Usage } from '../llm';

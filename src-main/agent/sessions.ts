@@ -105,7 +105,7 @@ export class SessionManager {
 
   priorSummary(sessionId: string): string | null {
     const f = this.store.sessions.getFile(sessionId, HISTORY);
-    if (!f || !f.content.trim()) return null;
+    if (!f?.content.trim()) return null;
     return f.content.trim().split('\n').slice(-PRIOR_LINES).join('\n');
   }
 

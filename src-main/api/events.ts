@@ -30,5 +30,5 @@ export interface EventMessage<E extends EventName = EventName> {
 export const eventNames = Object.keys(events) as EventName[];
 
 export function isEventName(name: unknown): name is EventName {
-  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(events, name);
+  return typeof name === 'string' && Object.hasOwn(events, name);
 }

@@ -38,7 +38,7 @@ const modelId = z
   .trim()
   .min(1, 'Enter a model id, e.g. claude-sonnet-5-5.')
   .max(100)
-  .regex(/^[a-z0-9][a-z0-9.\-]*$/, 'A model id has lowercase letters, digits, dots and dashes, e.g. claude-opus-5-5.');
+  .regex(/^[a-z0-9][a-z0-9.-]*$/, 'A model id has lowercase letters, digits, dots and dashes, e.g. claude-opus-5-5.');
 
 /** Every role must name a model; missing roles take the default so old settings files still load. */
 export const modelRoutingSchema = z.object(

@@ -107,5 +107,5 @@ export type ProcedureOutput<N extends ProcedureName> = z.output<Procedures[N]['o
 export const procedureNames = Object.keys(procedures) as ProcedureName[];
 
 export function isProcedureName(name: unknown): name is ProcedureName {
-  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(procedures, name);
+  return typeof name === 'string' && Object.hasOwn(procedures, name);
 }

@@ -22,7 +22,9 @@ export function registerIpc(core: Core, appUrl: () => string): () => void {
       return core.invokeUnknown(name, input);
     });
   }
-  return () => procedureNames.forEach((n) => ipcMain.removeHandler(INVOKE_CHANNEL_PREFIX + n));
+  return () => {
+    for (const n of procedureNames) ipcMain.removeHandler(INVOKE_CHANNEL_PREFIX + n);
+  };
 }
 
 /** Forward core events to a window for as long as it lives. */

@@ -32,10 +32,10 @@ export class EnvSecretStore implements SecretStore {
   get(name: SecretName): string | undefined {
     if (this.overrides.has(name)) return this.overrides.get(name) || undefined;
     const v = this.env[secretEnvVars[name]];
-    return v && v.trim() ? v.trim() : undefined;
+    return v?.trim() ? v.trim() : undefined;
   }
 
   set(name: SecretName, value: string | undefined): void {
-    this.overrides.set(name, value && value.trim() ? value.trim() : undefined);
+    this.overrides.set(name, value?.trim() ? value.trim() : undefined);
   }
 }

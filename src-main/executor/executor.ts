@@ -373,7 +373,7 @@ export class TaskExecutor<T extends NamedTool = NamedTool, C = unknown> {
       for (const dep of spec.dependsOn) {
         const depLive = this.live.get(key(sessionId, dep));
         const r = depLive ? await abortable(depLive.done, signal) : this.store.get(sessionId, dep);
-        if (!r || r.status !== 'ok') {
+        if (r?.status !== 'ok') {
           const why = !r ? 'was not found' : r.status === 'cancelled' ? 'was cancelled' : `failed: ${r.error ?? 'no reason recorded'}`;
           this.finish(
             l,

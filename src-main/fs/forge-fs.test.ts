@@ -114,7 +114,7 @@ describe('memory records', () => {
   });
 
   it('filters listings with the query language and reports the total beyond the page', async () => {
-    for (let i = 1; i <= 12; i++) await fs.writeFile('/memory/views/new.md', view('new', `idea ${i} consumer`, i / 10 > 1 ? 1 : i / 10), pm);
+    for (let i = 1; i <= 12; i++) await fs.writeFile('/memory/views/new.md', view('new', `idea ${i} consumer`, Math.min(i / 10, 1)), pm);
     const page = fs.listDir('/memory/views/', 'confidence>=0.5 consumer', { limit: 3 });
     expect(page.total).toBe(8);
     expect(page.entries.map((e) => e.id)).toEqual(['V-012', 'V-011', 'V-010']);

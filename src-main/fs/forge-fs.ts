@@ -174,7 +174,7 @@ export class ForgeFS {
     const { path: norm, route } = routePath(path);
     const page = (entries: DirEntry[]): Listing => ({ path: norm, entries: entries.slice(offset, offset + limit), total: entries.length, limit, offset });
     const noQuery = () => {
-      if (query && query.trim()) throw new InvalidInputError(`Queries filter memory folders such as /memory/views/; ${norm} cannot be filtered.`);
+      if (query?.trim()) throw new InvalidInputError(`Queries filter memory folders such as /memory/views/; ${norm} cannot be filtered.`);
     };
     switch (route.root) {
       case 'top':

@@ -92,7 +92,7 @@ export class MemoryBackend {
   }
 
   list(category: string, query: string | undefined, limit: number, offset: number): Listing {
-    const filter = query && query.trim() ? compileQuery(parseQuery(query)) : null;
+    const filter = query?.trim() ? compileQuery(parseQuery(query)) : null;
     const { rows, total } = this.store.records.list(category, filter, limit, offset);
     const entries: DirEntry[] = rows.map((r) => ({
       name: `${r.id}.md`,

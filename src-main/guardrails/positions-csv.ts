@@ -35,8 +35,10 @@ function records(text: string, sep: string): { cells: string[]; line: number }[]
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (cell += '"'), i++;
-      else if (c === '"') quoted = false;
+      if (c === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else {
         if (c === '\n') line++;
         cell += c;

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveDataDir } from '../config/paths';
+import type { HeadlessHost } from './http/server';
 import { appVersion, packageRoot } from './version';
 
 /**
@@ -68,7 +69,7 @@ async function serve(args: string[]): Promise<number> {
   // Loaded here, not at the top: `forge mcp` and `forge version` should not pay for the whole core.
   const [{ createCore }, { startHeadlessHost }] = await Promise.all([import('./core'), import('./http/server')]);
   const core = createCore({ dataDir, mode: 'headless' });
-  let host;
+  let host: HeadlessHost;
   try {
     host = await startHeadlessHost({ core, port, rendererDir: join(packageRoot(), 'out', 'renderer') });
   } catch (e) {

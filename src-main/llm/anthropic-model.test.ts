@@ -232,7 +232,7 @@ describe('AnthropicModel against the mock Anthropic server', () => {
   });
 
   it('a slow first byte that does arrive is simply waited for', async () => {
-    mock.enqueue({ fault: 'slow_first_byte', delayMs: 40, then: { text: 'Late but fine.' } });
+    mock.enqueue({ fault: 'slow_first_byte', delayMs: 40, reply: { text: 'Late but fine.' } });
     const r = await model().call({ system: 's', messages: [{ role: 'user', content: 'hi' }], maxTokens: 16 });
     expect(r.text).toBe('Late but fine.');
   });

@@ -43,7 +43,9 @@ export function toAnthropicParams(request: ModelCallRequest, model: string): Par
   }
 
   const userIdx: number[] = [];
-  request.messages.forEach((m, i) => m.role === 'user' && userIdx.push(i));
+  request.messages.forEach((m, i) => {
+    if (m.role === 'user') userIdx.push(i);
+  });
   const marked = new Set(userIdx.slice(-2));
   params.messages = request.messages.map((m, i) => toMessageParam(m, marked.has(i)));
   return params;

@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AnthropicModel } from './anthropic-model';
 import { toAnthropicParams } from './anthropic-request';
-import { ModelError } from './errors';
+import type { ModelError } from './errors';
 import { countContextTokens } from './tokens';
 import type { ChatMessage, ContentBlock, ModelCallRequest, SystemBlock, ToolDefinition, Usage } from './types';
 import { FIVE_MINUTES_MS, PromptCache, flattenPrompt } from './testing/prompt-cache';

@@ -199,7 +199,7 @@ export class ScriptedModel implements Model {
 
 function lastUserBlocks(messages: ChatMessage[]): ContentBlock[] {
   const last = messages[messages.length - 1];
-  if (!last || last.role !== 'user') return [];
+  if (last?.role !== 'user') return [];
   return typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : last.content;
 }
 

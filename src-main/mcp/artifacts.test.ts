@@ -10,7 +10,9 @@ const temp = () => {
   dirs.push(d);
   return d;
 };
-afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
 
 describe('artifact store', () => {
   it('forgets an artifact when its TTL runs out (memory and disk)', () => {

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { resolveDataDir } from '../config/paths';
 import { routerFor, defaultModelRouting } from '../config/models';
 import type { Model, ModelCallRequest, ModelResult, ModelStreamEvent } from '../llm';
-import { createMcpService } from './service';
+import { createMcpService, type McpService } from './service';
 import { serveStdio } from './stdio';
 
 /**
@@ -47,7 +47,7 @@ export async function runMcpCli(args: string[], version = '0.1.0'): Promise<numb
     return 2;
   }
   const dataDir = resolveDataDir(values.data);
-  let service;
+  let service: McpService;
   try {
     service = createMcpService({
       dataDir,

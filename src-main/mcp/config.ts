@@ -42,7 +42,7 @@ export type ContractName = keyof typeof CONTRACT_MAP;
 export const CONTRACT_NAMES = Object.keys(CONTRACT_MAP) as [ContractName, ...ContractName[]];
 
 export function isContractName(name: unknown): name is ContractName {
-  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(CONTRACT_MAP, name);
+  return typeof name === 'string' && Object.hasOwn(CONTRACT_MAP, name);
 }
 
 /** One line per contract, so a client can choose what to fetch without fetching everything. */

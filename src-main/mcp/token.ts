@@ -23,7 +23,8 @@ export class TokenFile {
       const t = readFileSync(this.path, 'utf8').trim();
       if (t.length >= 32) {
         makePrivate(this.path); // an older copy may be readable by others
-        return (this.value = t);
+        this.value = t;
+        return t;
       }
     } catch {
       /* first run */

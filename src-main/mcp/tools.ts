@@ -281,7 +281,10 @@ export function listTools(extra: Tool[] = []): ListedTool[] {
 const schemas = new WeakMap<Tool, ListedTool['inputSchema']>();
 function schemaOf(t: Tool): ListedTool['inputSchema'] {
   let s = schemas.get(t);
-  if (!s) schemas.set(t, (s = inputJsonSchema(t.input)));
+  if (!s) {
+    s = inputJsonSchema(t.input);
+    schemas.set(t, s);
+  }
   return s;
 }
 

@@ -39,7 +39,9 @@ describe('HashNgramEmbedder (offline default)', () => {
   });
 });
 
-type Handler = (req: IncomingMessage, body: any, res: ServerResponse) => void;
+/** The JSON body an embeddings endpoint receives (OpenAI and Voyage share these fields). */
+type EmbedRequest = { model: string; input: string[]; input_type?: string };
+type Handler = (req: IncomingMessage, body: EmbedRequest, res: ServerResponse) => void;
 let server: Server | undefined;
 async function serve(handler: Handler): Promise<string> {
   server = createServer((req, res) => {
@@ -145,7 +147,7 @@ describe('OpenAI-compatible embedder against a local /v1/embeddings server', () 
 
 describe('Voyage embedder against a local server', () => {
   it('sends input_type query/document and the voyage model', async () => {
-    const bodies: any[] = [];
+    const bodies: EmbedRequest[] = [];
     const base = await serve((_req, body, res) => {
       bodies.push(body);
       reply(res, 200, { data: body.input.map((_: string, i: number) => ({ index: i, embedding: vec(512, i) })) });

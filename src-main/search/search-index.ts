@@ -75,7 +75,10 @@ export class SearchIndex implements MemoryIndexer {
   get quantizer(): Quantizer {
     const dims = this.embedderRef.dims;
     let q = this.quantizers.get(dims);
-    if (!q) this.quantizers.set(dims, (q = new Quantizer(dims)));
+    if (!q) {
+      q = new Quantizer(dims);
+      this.quantizers.set(dims, q);
+    }
     return q;
   }
 
@@ -173,7 +176,9 @@ export class SearchIndex implements MemoryIndexer {
       } catch (e) {
         const msg = ((e as Error)?.message ?? String(e)).slice(0, 500);
         const bump = this.db.prepare('UPDATE search_queue SET attempts = attempts + 1, last_error = ? WHERE rid = ?');
-        this.db.transaction(() => queued.forEach((r) => bump.run(msg, r.rid)))();
+        this.db.transaction(() => {
+          for (const r of queued) bump.run(msg, r.rid);
+        })();
       }
     }
     return { indexed, remaining: this.queuedCount() };

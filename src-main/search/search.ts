@@ -220,7 +220,10 @@ async function memoryResults(ctx: SearchContext, req: SearchRequest, q: MemoryQu
   const cands = new Map<number, Candidate>();
   const cand = (rid: number) => {
     let c = cands.get(rid);
-    if (!c) cands.set(rid, (c = { rid, cos: 0, bm25: 0, vRank: Infinity, kRank: Infinity }));
+    if (!c) {
+      c = { rid, cos: 0, bm25: 0, vRank: Infinity, kRank: Infinity };
+      cands.set(rid, c);
+    }
     return c;
   };
 
@@ -253,9 +256,18 @@ async function memoryResults(ctx: SearchContext, req: SearchRequest, q: MemoryQu
     } else {
       const vc: string[] = ['embedding MATCH vec_bit(?)', 'k = ?'];
       const vp: unknown[] = [asBlob(code), want];
-      if (scope.category) vc.push('category = ?'), vp.push(scope.category);
-      if (push.status !== null) vc.push('status = ?'), vp.push(push.status);
-      if (push.sinceDay !== null) vc.push('updated_day >= ?'), vp.push(BigInt(push.sinceDay));
+      if (scope.category) {
+        vc.push('category = ?');
+        vp.push(scope.category);
+      }
+      if (push.status !== null) {
+        vc.push('status = ?');
+        vp.push(push.status);
+      }
+      if (push.sinceDay !== null) {
+        vc.push('updated_day >= ?');
+        vp.push(BigInt(push.sinceDay));
+      }
       ids = (db.prepare(`SELECT rowid FROM ${VEC_TABLE} WHERE ${vc.join(' AND ')}`).all(...vp) as { rowid: number | bigint }[]).map((r) => Number(r.rowid));
       if (allowed) ids = ids.filter((id) => allowed!.has(id));
     }

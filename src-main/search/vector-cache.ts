@@ -53,13 +53,19 @@ export class VectorCache {
 
   private code(map: Map<string, number>, key: string): number {
     let c = map.get(key);
-    if (c === undefined) map.set(key, (c = map.size + 1));
+    if (c === undefined) {
+      c = map.size + 1;
+      map.set(key, c);
+    }
     return c;
   }
 
   private refresh(): void {
     const version = this.db.pragma('data_version', { simple: true }) as number;
-    if (!this.loaded || version !== this.dataVersion) return this.load(version);
+    if (!this.loaded || version !== this.dataVersion) {
+      this.load(version);
+      return;
+    }
     if (!this.dirty.size) return;
     const get = this.db.prepare(`SELECT rowid, category, status, updated_day, embedding FROM ${VEC_TABLE} WHERE rowid = ?`);
     for (const rid of this.dirty) {
@@ -102,7 +108,10 @@ export class VectorCache {
     const rid = Number(row.rowid);
     const bytes = row.embedding;
     const words = bytes.byteLength >> 2;
-    if (this.words && words !== this.words) return this.invalidate();
+    if (this.words && words !== this.words) {
+      this.invalidate();
+      return;
+    }
     let slot = this.slotOf.get(rid);
     if (slot === undefined) {
       slot = this.free.pop();

@@ -1,4 +1,4 @@
-import fs from 'node:fs';
+
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -65,7 +65,7 @@ describe('the ten analyst skills', () => {
     expect(files['portfolio-synthesis']).toEqual(expect.arrayContaining(['templates/synthesis.md', 'references/integration-brief.md']));
     expect(files['scenario-analysis']).toContain('scripts/scenario-tree.mjs');
     expect(files['rv-analysis']).toContain('scripts/zscore.mjs');
-    expect(files['retrospective']).toContain('references/counterfactual-guide.md');
+    expect(files.retrospective).toContain('references/counterfactual-guide.md');
   });
 
   it('every skill asks for a SUMMARY first and has at least four eval criteria the validator can check', () => {

@@ -78,7 +78,10 @@ describe('published skills in lenient mode (the app) and strict mode', () => {
 describe('resource discovery', () => {
   it('sorts a published skill folder into references, scripts, assets and other files by where each file sits', () => {
     const byKind: Record<string, string[]> = {};
-    for (const r of listSkillFiles(path.join(root, 'csv-insights'))) (byKind[r.kind] ??= []).push(r.path);
+    for (const r of listSkillFiles(path.join(root, 'csv-insights'))) {
+      byKind[r.kind] ??= [];
+      byKind[r.kind].push(r.path);
+    }
     expect(byKind).toEqual({
       // reference/ (Anthropic's spelling) and a guide beside SKILL.md
       reference: ['advanced.md', 'reference/formats.md'],

@@ -178,7 +178,7 @@ export class MemoryRecords {
    * compiler as SQL with bound parameters; statements are cached by their SQL text.
    */
   list(category: string, filter: SqlFilter | null, limit: number, offset: number): RecordListing {
-    const where = filter && filter.where ? `r.category = ? AND (${filter.where})` : 'r.category = ?';
+    const where = filter?.where ? `r.category = ? AND (${filter.where})` : 'r.category = ?';
     let stmts = this.listCache.get(where);
     if (!stmts) {
       stmts = {

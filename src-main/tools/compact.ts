@@ -50,7 +50,7 @@ export const compactTool = defineTool({
   async run(input, ctx: AnalystToolContext) {
     if (!ctx.model) return { isError: true, content: 'compact needs a model and none is configured; read the material at depth summary instead.' };
     const source = resolveSource(ctx, input.target.trim());
-    if (!source || !source.text.trim()) {
+    if (!source?.text.trim()) {
       return {
         isError: true,
         content: `Nothing to compact at "${input.target}": use session_history, all_results, a task id with a result in /session/results/, or a file path.`,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { countTokens } from '../llm';
-import type { ProviderRegistry } from '../providers';
+import type { FetchResult, ProviderRegistry } from '../providers';
 import type { AnalystToolContext } from './context';
 import { defineTool, type ToolDefinition } from './define';
 
@@ -49,7 +49,7 @@ export function fetchTool(providers: ProviderRegistry): ToolDefinition<z.ZodType
       if (!provider) {
         return { isError: true, content: `[FETCH FAILED | ${one(src)}] Unknown source. Available: ${ctx.providers.names().join(', ') || 'none'}.` };
       }
-      let result;
+      let result: FetchResult;
       try {
         result = await provider.fetch(input.params ?? {}, ctx.signal);
       } catch (e) {

@@ -74,7 +74,11 @@ export function connectBridgeEvents(bridge: ForgeBridge, listener: EventListener
   const names = [...new Set<EventName>([...knownEvents, ...extra])];
   const offs = names.map((event) => bridge.on(event, (payload) => listener({ event, payload } as EventMessage)));
   useConnection.getState().set('connected');
-  return { close: () => offs.forEach((off) => off()) };
+  return {
+    close: () => {
+      for (const off of offs) off();
+    },
+  };
 }
 
 /**

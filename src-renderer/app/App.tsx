@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { useProcedure } from '../api/hooks';
 import { SettingsScreen } from '../settings/SettingsScreen';
 import { MemoryScreen } from '../memory/MemoryScreen';
@@ -26,7 +26,7 @@ export function App() {
     document.title = `${screenInfo[route.screen].label} — Forge`;
   }, [route.screen]);
 
-  let screen;
+  let screen: ReactNode;
   switch (route.screen) {
     case 'chat':
       screen = (
@@ -78,7 +78,10 @@ export function App() {
 
   return (
     <div className="app-frame" data-testid="app-frame">
-      <a className="skip-link" href="#main" onClick={(e) => (e.preventDefault(), main.current?.focus())}>
+      <a className="skip-link" href="#main" onClick={(e) => {
+          e.preventDefault();
+          main.current?.focus();
+        }}>
         Skip to content
       </a>
       <Sidebar current={route.screen} displayName={settings.data?.settings.displayName} />

@@ -39,7 +39,7 @@ export function ChatScreen() {
     const call = (sessionId: string | null) =>
       client.call('agent/send', { message, ...(sessionId ? { sessionId } : {}), ...(fresh ? { newSession: true } : {}) });
     try {
-      let r;
+      let r: Awaited<ReturnType<typeof call>>;
       try {
         r = await call(chat.sessionId);
       } catch (e) {

@@ -75,7 +75,10 @@ export function ApprovalPanel(props: {
           <button type="button" className="button primary" data-testid="approve" disabled={busy} onClick={doApprove}>
             {approve.isPending ? 'Checking guardrails…' : `Approve ${props.id}`}
           </button>
-          <button type="button" className="button danger" data-testid="reject" disabled={busy} onClick={() => (setRejecting(true), setBlocked(null))}>
+          <button type="button" className="button danger" data-testid="reject" disabled={busy} onClick={() => {
+              setRejecting(true);
+              setBlocked(null);
+            }}>
             Reject…
           </button>
         </div>

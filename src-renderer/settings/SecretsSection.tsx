@@ -75,7 +75,10 @@ function SecretRow(props: { name: SecretName; label: string; hint: string; isSet
           spellCheck={false}
           placeholder={props.isSet ? 'Enter a new key to replace the stored one' : 'Paste the key'}
           value={value}
-          onChange={(e) => (setValue(e.target.value), setDone(null))}
+          onChange={(e) => {
+            setValue(e.target.value);
+            setDone(null);
+          }}
           aria-describedby={`${id}-hint`}
         />
         <button type="submit" className="button" data-testid={`secret-save-${props.name}`} disabled={!value.trim() || save.isPending}>

@@ -134,7 +134,7 @@ export function SkillDetail(props: { skill: SkillView; path: string; onOpenFile:
               )}
             </div>
           )}
-          {file.data && file.data.binary && (
+          {file.data?.binary && (
             <p className="muted pad" data-testid="skill-binary">
               {props.path} is not a text file ({formatBytes(file.data.bytes)}); the sub-agent receives it as an asset, not as text.
             </p>

@@ -99,11 +99,11 @@ export function fieldLine(text: string, field: string): number | null {
   if (lines[0]?.trim() !== '---') return null;
   let end = lines.findIndex((l, i) => i > 0 && l.trim() === '---');
   if (end < 0) end = lines.length;
-  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const [top, sub] = field.split('.', 2) as [string, string | undefined];
-  const at = lines.findIndex((l, i) => i > 0 && i < end && new RegExp(`^${escape(top)}\\s*:`).test(l));
+  const at = lines.findIndex((l, i) => i > 0 && i < end && new RegExp(`^${escapeRegExp(top)}\\s*:`).test(l));
   if (at < 0) return null;
   if (!sub) return at + 1;
-  const child = lines.findIndex((l, i) => i > at && i < end && new RegExp(`^\\s+${escape(sub)}\\s*:`).test(l));
+  const child = lines.findIndex((l, i) => i > at && i < end && new RegExp(`^\\s+${escapeRegExp(sub)}\\s*:`).test(l));
   return child < 0 ? at + 1 : child + 1;
 }

@@ -103,7 +103,11 @@ export function layoutSession(tasks: readonly TaskView[]): TaskRow[] {
   };
   for (const t of sorted) if ((depth.get(t.id) ?? 0) === 0) place(t);
   // Whatever a cycle kept out still shows, at its computed depth.
-  for (const t of sorted) if (!placed.has(t.id)) placed.add(t.id), out.push({ task: t, depth: depth.get(t.id) ?? 0 });
+  for (const t of sorted) {
+    if (placed.has(t.id)) continue;
+    placed.add(t.id);
+    out.push({ task: t, depth: depth.get(t.id) ?? 0 });
+  }
   return out;
 }
 
@@ -119,6 +123,7 @@ export function groupBySession(tasks: readonly TaskView[]): SessionGroup[] {
     .map(([sessionId, list]) => {
       const counts: Partial<Record<TaskStatus, number>> = {};
       for (const t of list) counts[t.status] = (counts[t.status] ?? 0) + 1;
+      // biome-ignore lint/complexity/useMathMinMax: createdAt is an ISO timestamp string; Math.max would turn it into NaN.
       const latest = list.reduce((m, t) => (t.createdAt > m ? t.createdAt : m), '');
       return { sessionId, latest, rows: layoutSession(list), counts };
     })

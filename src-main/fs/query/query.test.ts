@@ -158,7 +158,7 @@ describe('query parser fuzz', () => {
     );
     fc.assert(
       fc.property(arb, (q) => {
-        let filter;
+        let filter: ReturnType<typeof compileQuery>;
         try {
           filter = compileQuery(parseQuery(q));
         } catch (e) {

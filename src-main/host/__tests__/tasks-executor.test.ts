@@ -307,7 +307,10 @@ describe('budgets and cancellation', () => {
       .sort((p, q) => p[0] - q[0] || p[1] - q[1]);
     let inFlight = 0;
     let maxOverlap = 0;
-    for (const [, d] of edges) maxOverlap = Math.max(maxOverlap, (inFlight += d));
+    for (const [, d] of edges) {
+      inFlight += d;
+      maxOverlap = Math.max(maxOverlap, inFlight);
+    }
     expect(calls).toHaveLength(5);
     expect(maxOverlap).toBe(2);
   });

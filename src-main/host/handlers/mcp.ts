@@ -73,7 +73,8 @@ export function mcpStateFor(ctx: CoreContext): McpHostState {
             })
           : undefined,
     });
-    states.set(ctx, (state = s));
+    states.set(ctx, s);
+    state = s;
   }
   return state;
 }

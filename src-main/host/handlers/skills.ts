@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
-import type { SkillFileView, SkillView, skillProcedures } from '../../api/skills';
+import type { SkillView, skillProcedures } from '../../api/skills';
 import {
   listSkillFiles,
   MAX_RESOURCE_BYTES,

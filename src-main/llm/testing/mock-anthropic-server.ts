@@ -30,7 +30,7 @@ export type MockFault =
   | { fault: 'overloaded'; retryAfterMs?: number }
   | { fault: 'server_error'; retryAfterMs?: number }
   | { fault: 'status'; status: number; errorType: string; message?: string }
-  | { fault: 'slow_first_byte'; delayMs: number; then?: MockReply }
+  | { fault: 'slow_first_byte'; delayMs: number; reply?: MockReply }
   /** Streams `afterEvents` SSE events of `reply` (or of the JSON body's first bytes), then resets the socket. */
   | { fault: 'reset_mid_stream'; afterEvents?: number; reply?: MockReply }
   /**
@@ -140,7 +140,10 @@ export async function startMockAnthropicServer(options: MockAnthropicOptions = {
       receivedAt: Date.now(),
     };
     requests.push(rec);
-    const status = (s: number) => ((rec.status = s), s);
+    const status = (s: number) => {
+      rec.status = s;
+      return s;
+    };
 
     if (req.method !== 'POST' || (path !== '/v1/messages' && path !== '/v1/messages/count_tokens')) {
       return sendError(res, status(404), 'not_found_error', `No route ${req.method} ${path}.`, requestId);
@@ -195,7 +198,7 @@ export async function startMockAnthropicServer(options: MockAnthropicOptions = {
       }
       if (f.fault === 'slow_first_byte') {
         if (!(await wait(f.delayMs, res))) return;
-        step = f.then ?? { text: 'OK.' };
+        step = f.reply ?? { text: 'OK.' };
       } else {
         // reset_mid_stream
         const reply = f.reply ?? { text: 'This answer will be cut off part way through, so nobody should ever see it whole.' };
@@ -248,7 +251,9 @@ export async function startMockAnthropicServer(options: MockAnthropicOptions = {
     requests,
     cache,
     enqueue: (...steps) => void queue.push(...steps),
-    setResponder: (r) => void (responder = r),
+    setResponder: (r) => {
+      responder = r;
+    },
     reset: () => {
       queue.length = 0;
       requests.length = 0;

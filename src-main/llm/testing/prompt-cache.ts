@@ -101,7 +101,9 @@ export class PromptCache {
     const bps = blocks.flatMap((b, i) => (b.breakpoint ? [i] : []));
     if (bps.length > 4) throw new TooManyBreakpointsError(`A maximum of 4 blocks with cache_control may be provided. Found ${bps.length}.`);
     const cum: number[] = [];
-    blocks.forEach((b, i) => cum.push((cum[i - 1] ?? 0) + b.tokens));
+    blocks.forEach((b, i) => {
+      cum.push((cum[i - 1] ?? 0) + b.tokens);
+    });
     const total = cum[cum.length - 1] ?? 0;
     const keyOf = (i: number) => `${scope}|${model}|${blocks[i]!.hash}`;
 
