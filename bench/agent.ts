@@ -1,4 +1,3 @@
-
 import Anthropic from '@anthropic-ai/sdk';
 import { Analyst, buildDelegation, runAgent, stampUserMessage } from '../src-main/agent';
 import { defaultModelRouting, routerFor } from '../src-main/config/models';

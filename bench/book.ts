@@ -31,14 +31,24 @@ function expression(i: number, status: string, extra: Record<string, string>): s
   return renderRecord({
     id: 'new',
     title: `Trade ${i}`,
-    header: { status, view_id: 'V-001', instrument: `Instrument ${i}`, notional: 0.01 + (i % 7) * 0.001, max_loss_pct: 0.5, duration_impact: 0.01, factor: FACTORS[i % FACTORS.length]!, ...extra },
+    header: {
+      status,
+      view_id: 'V-001',
+      instrument: `Instrument ${i}`,
+      notional: 0.01 + (i % 7) * 0.001,
+      max_loss_pct: 0.5,
+      duration_impact: 0.01,
+      factor: FACTORS[i % FACTORS.length]!,
+      ...extra,
+    },
     body: `## SUMMARY\nTrade ${i} for the benchmark.\n\n## EXIT RULES\n- Target and stop.\n`,
   });
 }
 
 async function main(): Promise<void> {
   await fs.writeFile('/memory/views/new.md', '# new — Bench view\nstatus: active\nconfidence: 0.6\n---\n## SUMMARY\nx\n', pm);
-  const snapshot = '# state — Bench snapshot\nas_of: 2026-06-01\nnav_musd: 1000\n---\n## POSITIONS\n| instrument | factor | exposure_pct_nav | duration |\n|---|---|---|---|\n| UST 10y | us_rates | 40 | 1.5 |\n| EUR/USD | fx | -20 | 0 |\n';
+  const snapshot =
+    '# state — Bench snapshot\nas_of: 2026-06-01\nnav_musd: 1000\n---\n## POSITIONS\n| instrument | factor | exposure_pct_nav | duration |\n|---|---|---|---|\n| UST 10y | us_rates | 40 | 1.5 |\n| EUR/USD | fx | -20 | 0 |\n';
   await fs.writeFile('/portfolio/state.md', snapshot, pm);
   const t0 = performance.now();
   const ids: string[] = [];
@@ -51,7 +61,11 @@ async function main(): Promise<void> {
   }
   clock = '2026-11-20T12:00:00.000Z';
   for (let i = 0; i < LIVE; i++) {
-    const r = await fs.writeFile('/memory/expressions/new.md', expression(CLOSED + i, 'active', { activated_at: `2026-${i % 2 ? '10' : '04'}-01T12:00:00Z` }), pm);
+    const r = await fs.writeFile(
+      '/memory/expressions/new.md',
+      expression(CLOSED + i, 'active', { activated_at: `2026-${i % 2 ? '10' : '04'}-01T12:00:00Z` }),
+      pm,
+    );
     ids.push(r.id!);
   }
   const buildS = (performance.now() - t0) / 1000;
@@ -79,14 +93,20 @@ async function main(): Promise<void> {
     proposals.push(r.id!);
   }
   let k = 0;
-  const approvals = await timeRuns(60, async () => {
-    const r = await approveExpression(fs, proposals[k++]!, limits);
-    if (!r.approved) throw new Error(r.message);
-  }, 0);
+  const approvals = await timeRuns(
+    60,
+    async () => {
+      const r = await approveExpression(fs, proposals[k++]!, limits);
+      if (!r.approved) throw new Error(r.message);
+    },
+    0,
+  );
 
   const p50 = percentile(fast, 50);
   const naiveP50 = percentile(naive, 50);
-  console.log(`readBook p50 ${p50.toFixed(3)} ms, p95 ${percentile(fast, 95).toFixed(3)} ms; naive p50 ${naiveP50.toFixed(1)} ms; approval p50 ${percentile(approvals, 50).toFixed(2)} ms`);
+  console.log(
+    `readBook p50 ${p50.toFixed(3)} ms, p95 ${percentile(fast, 95).toFixed(3)} ms; naive p50 ${naiveP50.toFixed(1)} ms; approval p50 ${percentile(approvals, 50).toFixed(2)} ms`,
+  );
   console.log(`book: gross ${a.gross}, ${a.open.length} open, ${a.closedSinceSnapshot.length} closed since the snapshot`);
   report({
     bench: 'book',

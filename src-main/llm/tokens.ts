@@ -16,6 +16,7 @@ import { systemBlocks } from './types';
  * heuristic tending to over-count JSON. Good enough for a context meter and for cache thresholds;
  * never use it for billing (billing uses the usage the API returns).
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: [^\x00-\x7f] is the range "any non-ASCII character", not a stray control character.
 const RUN = /[A-Za-z]+|\d+|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]|[^\x00-\x7f]+|[ ]+|\s+|[^\sA-Za-z\d]/g;
 
 export function countTokens(text: string): number {

@@ -100,6 +100,7 @@ export interface SearchResponse {
 export function cleanText(s: string): string {
   const wf = (s as unknown as { toWellFormed?: () => string }).toWellFormed;
   let out = typeof wf === 'function' ? wf.call(s) : s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters from untrusted text is the point of this function.
   out = out.replace(/\uFFFD/g, ' ').replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, ' ');
   return out.replace(/\s+/g, ' ').trim();
 }

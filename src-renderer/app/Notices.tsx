@@ -25,7 +25,7 @@ export const useNotices = create<NoticeStore>((set) => ({
 export function Notices() {
   const { notices, dismiss } = useNotices();
   return (
-    <div className="notices" aria-live="polite" aria-label="Notifications">
+    <div className="notices" role="region" aria-live="polite" aria-label="Notifications">
       {notices.map((n) => (
         <div key={n.id} className={`notice notice-${n.level}`} role={n.level === 'error' ? 'alert' : 'status'}>
           <span>{n.message}</span>

@@ -61,7 +61,7 @@ export function Sidebar(props: { current: Screen; displayName?: string }) {
                   >
                     <Icon name={s} />
                     <span>{info.label}</span>
-                    {!info.built && <span className="nav-soon" aria-label="(coming later)" />}
+                    {!info.built && <span className="nav-soon" role="img" aria-label="(coming later)" />}
                   </a>
                 </li>
               );

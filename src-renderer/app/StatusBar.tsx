@@ -48,7 +48,7 @@ export function StatusBar() {
         : `Disconnected ${Math.max(0, Math.round((now - conn.since) / 1000))} s — reconnecting`;
 
   return (
-    <footer className="status-bar" data-testid="status-bar" aria-label="Status">
+    <footer className="status-bar" data-testid="status-bar" role="contentinfo" aria-label="Status">
       <span className="status-item" data-testid="status-mode" data-mode={mode} title={`Transport: ${client.transport.toUpperCase()}`}>
         {modeLabel}
       </span>

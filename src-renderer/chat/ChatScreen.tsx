@@ -27,6 +27,7 @@ export function ChatScreen() {
   const bottom = useRef<HTMLDivElement>(null);
   const running = runningTurn(chat);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: chat.turns is the trigger, not an input: follow the conversation as turns arrive.
   useEffect(() => {
     bottom.current?.scrollIntoView({ block: 'end' });
   }, [chat.turns]);
@@ -106,6 +107,7 @@ export function ChatScreen() {
         )}
         <span className="chat-spacer" />
         <button
+          type="button"
           className="button small"
           onClick={() => {
             chat.reset();
@@ -116,6 +118,7 @@ export function ChatScreen() {
           New conversation
         </button>
         <button
+          type="button"
           className="button small"
           onClick={() => void demo()}
           disabled={busy || !!running}
@@ -162,11 +165,11 @@ export function ChatScreen() {
           aria-label="Message to the analyst"
         />
         {running ? (
-          <button className="button danger" onClick={() => void stop()}>
+          <button type="button" className="button danger" onClick={() => void stop()}>
             Stop
           </button>
         ) : (
-          <button className="button primary" onClick={() => void send()} disabled={!hasKey || busy || !text.trim()}>
+          <button type="button" className="button primary" onClick={() => void send()} disabled={!hasKey || busy || !text.trim()}>
             Send
           </button>
         )}
@@ -189,7 +192,7 @@ function NoKey(props: { onDemo: () => void; busy: boolean }) {
         </li>
       </ol>
       <p>Want to see how it works first? The demo runs a scripted session on a copy of the sample workspace — your memory is not touched.</p>
-      <button className="button primary" onClick={props.onDemo} disabled={props.busy}>
+      <button type="button" className="button primary" onClick={props.onDemo} disabled={props.busy}>
         Run the demo
       </button>
     </div>
@@ -201,7 +204,7 @@ function Meter(props: { context: ContextMeter | null; usage: SessionUsage | null
   const u = props.usage;
   const pct = (n: number) => `${Math.max(0.5, (n / CONTEXT_WINDOW) * 100)}%`;
   return (
-    <div className="chat-meter" aria-label="Context and usage">
+    <div className="chat-meter" role="group" aria-label="Context and usage">
       <div className="meter-bar" title={c ? `${fmt(c.total)} of ${fmt(CONTEXT_WINDOW)} tokens` : 'no run yet'}>
         {c && (
           <>
@@ -256,6 +259,7 @@ function Turn({ turn }: { turn: ChatTurn }) {
         {turn.demo && <span className="demo-badge">DEMO — scripted, not Claude</span>}
         {turn.parts.map((p, i) =>
           p.kind === 'text' ? (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a turn's parts only grow at the end and text parts have no id; tool calls are keyed by callId.
             <p key={i} className="chat-text">
               {p.text}
             </p>
@@ -264,7 +268,7 @@ function Turn({ turn }: { turn: ChatTurn }) {
           ),
         )}
         {turn.status === 'running' && (
-          <span className="chat-typing" aria-label="The analyst is working">
+          <span className="chat-typing" role="img" aria-label="The analyst is working">
             …
           </span>
         )}

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noArrayIndexKey: blocks, items and cells come wholly from the source text and hold no state; their position is their identity.
 import { useMemo, type ReactNode } from 'react';
 import { parseMarkdown, type Block, type Inline } from './parse';
 

@@ -165,6 +165,8 @@ export function AttachCard(props: { snippets: McpSnippet[]; httpRunning: boolean
                   className="mcp-snippet-text"
                   data-testid="mcp-snippet-text"
                   data-revealed={secret ? 'true' : 'false'}
+                  role="region"
+                  // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take keyboard focus so it can be scrolled without a mouse (WCAG 2.1.1).
                   tabIndex={0}
                   aria-label="Configuration"
                 >

@@ -15,7 +15,7 @@ export function CallLog(props: { calls: McpCall[] | undefined; error: unknown; f
         <h2 id="mcp-calls-title">Recent calls</h2>
         <span className="muted" aria-live="polite">
           {props.calls ? `${all.length} shown${failed ? ` · ${failed} failed` : ''}` : 'Loading…'}
-          {props.fetching && props.calls && <span className="spinner" aria-label="Updating" />}
+          {props.fetching && props.calls && <span className="spinner" role="img" aria-label="Updating" />}
         </span>
         <div className="chip-row mcp-calls-filter" role="group" aria-label="Show calls">
           <button type="button" className="chip" aria-pressed={!errorsOnly} onClick={() => setErrorsOnly(false)} data-testid="mcp-calls-all">
@@ -34,7 +34,13 @@ export function CallLog(props: { calls: McpCall[] | undefined; error: unknown; f
       )}
       {props.calls && all.length > 0 && shown.length === 0 && <p className="muted">No failed calls among the recent ones.</p>}
       {shown.length > 0 && (
-        <div className="mcp-calls-scroll" tabIndex={0} aria-label="Recent calls, newest first">
+        <div
+          className="mcp-calls-scroll"
+          role="region"
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take keyboard focus so it can be scrolled without a mouse (WCAG 2.1.1).
+          tabIndex={0}
+          aria-label="Recent calls, newest first"
+        >
           <table className="mcp-table mcp-call-table">
             <thead>
               <tr>
@@ -50,6 +56,7 @@ export function CallLog(props: { calls: McpCall[] | undefined; error: unknown; f
             <tbody>
               {shown.map((c, i) => (
                 <tr
+                  // biome-ignore lint/suspicious/noArrayIndexKey: calls have no id; two calls of one tool can share a millisecond, and the rows hold no state.
                   key={`${c.at}-${c.tool}-${i}`}
                   data-testid="mcp-call"
                   data-tool={c.tool}

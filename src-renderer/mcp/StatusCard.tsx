@@ -76,7 +76,11 @@ export function StatusCard(props: { status: McpStatus; tokenPreview: string | nu
       ) : (
         <ul className="mcp-clients" data-testid="mcp-clients">
           {s.clients.map((c, i) => (
-            <li key={`${c.transport}-${c.since}-${i}`} data-testid="mcp-client">
+            <li
+              // biome-ignore lint/suspicious/noArrayIndexKey: clients have no id; two can attach in the same second, and the items hold no state.
+              key={`${c.transport}-${c.since}-${i}`}
+              data-testid="mcp-client"
+            >
               <strong>{c.client ?? 'Unnamed client'}</strong>
               <span className="chip subtle">{c.transport}</span>
               <span className="muted" title={c.since}>
@@ -128,7 +132,7 @@ function TokenRow(props: { preview: string | null; httpRunning: boolean }) {
         HTTP clients send it as <code>Authorization: Bearer …</code>. It is kept in the workspace folder (readable by you only) and survives restarts.
       </p>
       <div className="mcp-inline">
-        <code className="mcp-token-preview" data-testid="mcp-token-preview" aria-label="Token preview (first and last four characters)">
+        <code className="mcp-token-preview" data-testid="mcp-token-preview" role="group" aria-label="Token preview (first and last four characters)">
           {props.preview ?? (props.httpRunning ? '…' : 'not used while HTTP is off')}
         </code>
         {!confirming ? (
@@ -138,7 +142,15 @@ function TokenRow(props: { preview: string | null; httpRunning: boolean }) {
         ) : (
           <span className="mcp-confirm" role="group" aria-label="Confirm token rotation">
             <span>Every HTTP client using the current token will be refused until you paste the new configuration.</span>
-            <button type="button" className="button small danger" data-testid="mcp-rotate-confirm" onClick={onRotate} disabled={rotate.isPending} autoFocus>
+            <button
+              type="button"
+              className="button small danger"
+              data-testid="mcp-rotate-confirm"
+              onClick={onRotate}
+              disabled={rotate.isPending}
+              // biome-ignore lint/a11y/noAutofocus: the control appears only because the user just asked for it, so focus follows their action.
+              autoFocus
+            >
               Rotate now
             </button>
             <button type="button" className="button small" onClick={() => setConfirming(false)} disabled={rotate.isPending}>

@@ -75,10 +75,16 @@ export function ApprovalPanel(props: {
           <button type="button" className="button primary" data-testid="approve" disabled={busy} onClick={doApprove}>
             {approve.isPending ? 'Checking guardrails…' : `Approve ${props.id}`}
           </button>
-          <button type="button" className="button danger" data-testid="reject" disabled={busy} onClick={() => {
+          <button
+            type="button"
+            className="button danger"
+            data-testid="reject"
+            disabled={busy}
+            onClick={() => {
               setRejecting(true);
               setBlocked(null);
-            }}>
+            }}
+          >
             Reject…
           </button>
         </div>
@@ -99,6 +105,7 @@ export function ApprovalPanel(props: {
             value={reason}
             onChange={(e) => setReason(e.target.value)}
             placeholder="e.g. Too much US rates risk already; wait for the payrolls print"
+            // biome-ignore lint/a11y/noAutofocus: the control appears only because the user just asked for it, so focus follows their action.
             autoFocus
             onKeyDown={(e) => {
               if (e.key === 'Escape') setRejecting(false);
@@ -142,6 +149,7 @@ export function GuardrailBlock(props: { result: { id: string; violations: Violat
           </thead>
           <tbody>
             {v.map((x, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: one check's violations, replaced whole by the next check; the rows hold no state.
               <tr key={i} data-testid="guardrail-violation" data-rule={x.rule}>
                 <th scope="row">
                   {ruleLabel(x.rule)}

@@ -231,7 +231,7 @@ export function MemoryScreen(props: {
 
         <div className="list-summary" aria-live="polite">
           {summary}
-          {active.isFetching && !active.isPending && <span className="spinner" aria-label="Updating" />}
+          {active.isFetching && !active.isPending && <span className="spinner" role="img" aria-label="Updating" />}
         </div>
         {searching && search.data?.degraded && !search.isError && <p className="degraded">{search.data.degraded}</p>}
         {otherError && <ErrorPanel error={otherError} />}

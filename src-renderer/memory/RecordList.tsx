@@ -76,6 +76,7 @@ export function RecordList(props: {
           }
           const selected = entry.name === props.selected;
           return (
+            // biome-ignore lint/a11y/useKeyWithClickEvents lint/a11y/useFocusableInteractive: the listbox holds focus and handles the keys (aria-activedescendant); options take only clicks.
             <div
               key={entry.path}
               id={`row-${item.index}`}
@@ -96,6 +97,7 @@ export function RecordList(props: {
               </div>
               <div className="row-meta">
                 {metaParts(entry.meta).map((m, n) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: the meta chips of one row may repeat a value and hold no state.
                   <span key={n} className={m === entry.status ? `chip status status-${m}` : 'chip'}>
                     {m}
                   </span>

@@ -61,6 +61,7 @@ function SecretRow(props: { name: SecretName; label: string; hint: string; isSet
         <span
           className={props.isSet ? 'badge badge-ok' : 'badge'}
           data-testid={`secret-status-${props.name}`}
+          role="img"
           aria-label={`${props.label} is ${props.isSet ? 'set' : 'not set'}`}
         >
           {props.isSet ? 'Set' : 'Not set'}

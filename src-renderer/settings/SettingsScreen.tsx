@@ -201,11 +201,16 @@ function SettingsForm(props: { view: SettingsView }) {
         <button type="submit" className="button primary" data-testid="settings-save" disabled={save.isPending}>
           {save.isPending ? 'Saving…' : 'Save settings'}
         </button>
-        <button type="button" className="button" disabled={!dirty || save.isPending} onClick={() => {
+        <button
+          type="button"
+          className="button"
+          disabled={!dirty || save.isPending}
+          onClick={() => {
             setDraft(base);
             setLocalErrors({});
             save.reset();
-          }}>
+          }}
+        >
           Discard changes
         </button>
         <span aria-live="polite" className="form-status">

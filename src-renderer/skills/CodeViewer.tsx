@@ -36,6 +36,7 @@ export function CodeViewer(props: {
   const [failure, setFailure] = useState<string | null>(null);
 
   // Create the editor once; later files reuse it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: created once with the first file; the effect below follows later files.
   useEffect(() => {
     let disposed = false;
     let observer: MutationObserver | null = null;
@@ -77,9 +78,9 @@ export function CodeViewer(props: {
       editor.current?.dispose();
       editor.current = null;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- created once; the effect below follows the file
   }, []);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reveal.n re-reveals the same line on a repeated request; engine re-runs this once the editor exists.
   useEffect(() => {
     const ed = editor.current;
     const monaco = api.current;
@@ -119,8 +120,14 @@ export function PlainView(props: { text: string; path: string; note: string | nu
           The editor could not load ({props.note}); showing the file as plain text.
         </p>
       )}
-      <pre aria-label={`${props.path} (read-only)`} tabIndex={0}>
+      <pre
+        role="region"
+        aria-label={`${props.path} (read-only)`}
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take keyboard focus so it can be scrolled without a mouse (WCAG 2.1.1).
+        tabIndex={0}
+      >
         {lines.map((l, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a line of a read-only file is identified by its number.
           <span key={i} className={props.mark === i + 1 ? 'code-line marked' : 'code-line'}>
             <span className="code-line-no" aria-hidden="true" style={{ width: `${width + 1}ch` }}>
               {i + 1}

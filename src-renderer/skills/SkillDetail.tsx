@@ -76,6 +76,7 @@ export function SkillDetail(props: { skill: SkillView; path: string; onOpenFile:
             </strong>
             <ul>
               {skill.problems.map((p, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: the problem list is replaced whole on each validation and its items hold no state.
                 <li key={i} className={`is-${p.severity}`}>
                   <span className="problem-severity">{p.severity}</span>{' '}
                   <button type="button" className="link-button" title={`Show ${p.field} in ${p.file}`} onClick={() => showProblem(p)}>
@@ -97,6 +98,7 @@ export function SkillDetail(props: { skill: SkillView; path: string; onOpenFile:
           {groups.map((g) => (
             <section key={g.key} className="skill-file-group">
               <h2 title={g.hint || undefined}>{g.label}</h2>
+              {/* biome-ignore lint/a11y/noRedundantRoles: Safari drops list semantics from a <ul> styled list-style: none unless the role is explicit. */}
               <ul role="list">
                 {g.files.map((f) => (
                   <li key={f.path}>

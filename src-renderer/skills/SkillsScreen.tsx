@@ -65,7 +65,7 @@ export function SkillsScreen(props: { selected: { name: string; path: string } |
         </div>
         <div className="list-summary" aria-live="polite" data-testid="skills-summary">
           {summary}
-          {list.isFetching && !list.isPending && <span className="spinner" aria-label="Updating" />}
+          {list.isFetching && !list.isPending && <span className="spinner" role="img" aria-label="Updating" />}
           <button type="button" className="button small skills-refresh" onClick={() => void list.refetch()} disabled={list.isFetching}>
             Refresh
           </button>
@@ -141,7 +141,7 @@ function SkillRow(props: { skill: SkillView; selected: boolean; onOpen: () => vo
       </span>
       <span className="skill-row-description">{s.description || <em className="muted">No description</em>}</span>
       {s.allowedTools.length > 0 && (
-        <span className="row-meta skill-row-tools" aria-label="Allowed tools">
+        <span className="row-meta skill-row-tools" role="group" aria-label="Allowed tools">
           {s.allowedTools.map((t) => (
             <span key={t} className="chip subtle">
               {t}

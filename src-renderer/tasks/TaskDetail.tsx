@@ -89,7 +89,15 @@ export function TaskDetail(props: { sessionId: string; id: string; onClose: () =
                   }}
                 >
                   <label htmlFor="retry-feedback">What should the sub-agent do differently?</label>
-                  <textarea id="retry-feedback" rows={3} maxLength={8000} value={feedback} onChange={(e) => setFeedback(e.target.value)} autoFocus />
+                  <textarea
+                    id="retry-feedback"
+                    rows={3}
+                    maxLength={8000}
+                    value={feedback}
+                    onChange={(e) => setFeedback(e.target.value)}
+                    // biome-ignore lint/a11y/noAutofocus: the control appears only because the user just asked for it, so focus follows their action.
+                    autoFocus
+                  />
                   <div className="form-actions static">
                     <button type="submit" className="button primary" disabled={retry.isPending}>
                       {retry.isPending ? 'Retrying…' : 'Retry with this note'}

@@ -75,7 +75,7 @@ export function TasksScreen(props: { selected: { sessionId: string; id: string }
         </div>
         <div className="list-summary" aria-live="polite">
           {summary}
-          {list.isFetching && !list.isPending && <span className="spinner" aria-label="Updating" />}
+          {list.isFetching && !list.isPending && <span className="spinner" role="img" aria-label="Updating" />}
         </div>
         {list.isError && <ErrorPanel error={list.error} onRetry={() => void list.refetch()} />}
         {list.data && all.length === 0 && (
@@ -89,6 +89,7 @@ export function TasksScreen(props: { selected: { sessionId: string; id: string }
           </div>
         )}
         {groups.length > 0 && (
+          // biome-ignore lint/a11y/noStaticElementInteractions: arrow keys bubble up from the task row buttons inside; the container itself is never focused.
           <div className="tasks-list" ref={listRef} onKeyDown={onKeyDown} data-testid="tasks-list">
             {groups.map((g) => (
               <section key={g.sessionId} className="task-session" aria-label={`Session ${g.sessionId}`} data-testid="task-session">

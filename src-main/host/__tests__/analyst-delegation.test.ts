@@ -107,7 +107,10 @@ beforeEach(async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'forge-delegation-'));
   cpSync(REPO_SKILLS, join(dataDir, 'skills'), { recursive: true });
   const core = createCore({ dataDir, mode: 'test', secrets: new EnvSecretStore({ ANTHROPIC_API_KEY: 'test-key' }) });
-  t = { core, dataDir, dispose: async () => {
+  t = {
+    core,
+    dataDir,
+    dispose: async () => {
       await core.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
