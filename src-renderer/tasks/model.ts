@@ -123,7 +123,6 @@ export function groupBySession(tasks: readonly TaskView[]): SessionGroup[] {
     .map(([sessionId, list]) => {
       const counts: Partial<Record<TaskStatus, number>> = {};
       for (const t of list) counts[t.status] = (counts[t.status] ?? 0) + 1;
-      // biome-ignore lint/complexity/useMathMinMax: createdAt is an ISO timestamp string; Math.max would turn it into NaN.
       const latest = list.reduce((m, t) => (t.createdAt > m ? t.createdAt : m), '');
       return { sessionId, latest, rows: layoutSession(list), counts };
     })
