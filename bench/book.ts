@@ -35,7 +35,8 @@ function expression(i: number, status: string, extra: Record<string, string>): s
       status,
       view_id: 'V-001',
       instrument: `Instrument ${i}`,
-      notional: 0.01 + (i % 7) * 0.001,
+      // Small slices: what closed since the snapshot never exceeds what the snapshot held.
+      notional: Math.round(((i % 7) + 1) * (5 / Math.max(CLOSED, 1)) * 1e6) / 1e6,
       max_loss_pct: 0.5,
       duration_impact: 0.01,
       factor: FACTORS[i % FACTORS.length]!,
