@@ -1,23 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import type * as Monaco from 'monaco-editor/editor/editor.api';
-
-type MonacoApi = typeof Monaco;
+import { currentTheme, followAppTheme, loadMonaco, type MonacoApi } from '../skills/monaco-loader';
 type Engine = 'loading' | 'monaco' | 'plain';
-
-let loading: Promise<MonacoApi> | null = null;
-/**
- * The Skills screen's Monaco bundle (skills/monaco.ts), fetched the first time an editor opens;
- * the same chunk and module serve both screens.
- */
-function loadMonaco(): Promise<MonacoApi> {
-  loading ??= import('../skills/monaco').then((m) => m.monaco);
-  loading.catch(() => (loading = null)); // a failed fetch may succeed next time
-  return loading;
-}
-
-function currentTheme(): 'vs' | 'vs-dark' {
-  return document.documentElement.dataset.theme === 'dark' ? 'vs-dark' : 'vs';
-}
 
 export interface LineProblem {
   line: number;
@@ -30,7 +13,7 @@ export interface LineProblem {
  */
 export function MarkdownEditor(props: { value: string; onChange: (text: string) => void; onSave: () => void; problem: LineProblem | null; label: string }) {
   const host = useRef<HTMLDivElement>(null);
-  const editor = useRef<Monaco.editor.IStandaloneCodeEditor | null>(null);
+  const editor = useRef<ReturnType<MonacoApi['editor']['create']> | null>(null);
   const api = useRef<MonacoApi | null>(null);
   // The latest callbacks, read by listeners registered once.
   const latest = useRef(props);
@@ -39,7 +22,7 @@ export function MarkdownEditor(props: { value: string; onChange: (text: string) 
 
   useEffect(() => {
     let disposed = false;
-    let observer: MutationObserver | null = null;
+    let stopTheme: (() => void) | null = null;
     loadMonaco()
       .then((monaco) => {
         if (disposed || !host.current) return;
@@ -63,8 +46,7 @@ export function MarkdownEditor(props: { value: string; onChange: (text: string) 
         // A new record starts with the cursor after `# new — `, where its title goes.
         ed.setPosition({ lineNumber: 1, column: ed.getModel()?.getLineMaxColumn(1) ?? 1 });
         ed.focus();
-        observer = new MutationObserver(() => monaco.editor.setTheme(currentTheme()));
-        observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+        stopTheme = followAppTheme(monaco);
         setEngine('monaco');
       })
       .catch(() => {
@@ -72,7 +54,7 @@ export function MarkdownEditor(props: { value: string; onChange: (text: string) 
       });
     return () => {
       disposed = true;
-      observer?.disconnect();
+      stopTheme?.();
       editor.current?.getModel()?.dispose();
       editor.current?.dispose();
       editor.current = null;

@@ -1,22 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
-import type * as Monaco from 'monaco-editor/editor/editor.api';
-
-type MonacoApi = typeof Monaco;
+import { currentTheme, followAppTheme, loadMonaco, type MonacoApi } from './monaco-loader';
 type Engine = 'loading' | 'monaco' | 'plain';
 
 const READ_ONLY_NOTE = 'Read-only here: changes to a skill arrive as skill-edit proposals you approve.';
-
-let loading: Promise<MonacoApi> | null = null;
-/** One dynamic import for the whole session: Monaco is fetched the first time a file is opened. */
-function loadMonaco(): Promise<MonacoApi> {
-  loading ??= import('./monaco').then((m) => m.monaco);
-  loading.catch(() => (loading = null)); // a failed fetch may succeed on the next file
-  return loading;
-}
-
-function currentTheme(): 'vs' | 'vs-dark' {
-  return document.documentElement.dataset.theme === 'dark' ? 'vs-dark' : 'vs';
-}
 
 /**
  * A read-only code view of one skill file. Monaco when it loads; if it cannot (a blocked worker,
@@ -30,7 +16,7 @@ export function CodeViewer(props: {
   reveal?: { line: number; n: number } | null;
 }) {
   const host = useRef<HTMLDivElement>(null);
-  const editor = useRef<Monaco.editor.IStandaloneCodeEditor | null>(null);
+  const editor = useRef<ReturnType<MonacoApi['editor']['create']> | null>(null);
   const api = useRef<MonacoApi | null>(null);
   const [engine, setEngine] = useState<Engine>('loading');
   const [failure, setFailure] = useState<string | null>(null);
@@ -39,7 +25,7 @@ export function CodeViewer(props: {
   // biome-ignore lint/correctness/useExhaustiveDependencies: created once with the first file; the effect below follows later files.
   useEffect(() => {
     let disposed = false;
-    let observer: MutationObserver | null = null;
+    let stopTheme: (() => void) | null = null;
     loadMonaco()
       .then((monaco) => {
         if (disposed || !host.current) return;
@@ -61,9 +47,7 @@ export function CodeViewer(props: {
           ...(mono ? { fontFamily: mono } : {}),
           ariaLabel: `${props.path} (read-only)`,
         });
-        // Follow the app's light/dark switch without recreating the editor.
-        observer = new MutationObserver(() => monaco.editor.setTheme(currentTheme()));
-        observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+        stopTheme = followAppTheme(monaco);
         setEngine('monaco');
       })
       .catch((e: unknown) => {
@@ -73,7 +57,7 @@ export function CodeViewer(props: {
       });
     return () => {
       disposed = true;
-      observer?.disconnect();
+      stopTheme?.();
       editor.current?.getModel()?.dispose();
       editor.current?.dispose();
       editor.current = null;
