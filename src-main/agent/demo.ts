@@ -96,7 +96,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoRun> {
   });
   const scenario = loadScenario(join(demoDir, 'scenario.json'));
   const model = new DemoModel(new ScriptedModel(scenario, { chunkSize: 24 }), new ScriptedSubAgents(loadSubAgentScripts(join(demoDir, 'subagents.json'))));
-  const providers = new ProviderRegistry([new CsvProvider({ dir: join(demoDir, 'data'), now: options.now })]);
+  const providers = new ProviderRegistry([new CsvProvider({ dir: join(demoDir, 'data') })], { now: options.now });
   const search = (req: Parameters<SearchIndex['search']>[0]) => index.search(req);
   const skillsDir = options.skills ? null : findBundledDir('skills');
   const skills = options.skills ?? new SkillLoader(skillsDir ?? join(dataDir, 'skills'), { mode: 'lenient' });

@@ -7,6 +7,7 @@ import { taskProcedures } from './tasks';
 import { skillProcedures } from './skills';
 import { mcpProcedures } from './mcp';
 import { guardrailProcedures } from './guardrails';
+import { providerProcedures, providersSettingsSchema } from './providers';
 
 /**
  * The one API contract: every procedure the UI (or any other client) can call, by `area/verb`.
@@ -42,7 +43,7 @@ export const appHealth = z.object({
 });
 
 export const themeSetting = z.enum(['system', 'light', 'dark']);
-export const secretName = z.enum(['anthropicApiKey', 'voyageApiKey', 'openaiApiKey']);
+export const secretName = z.enum(['anthropicApiKey', 'voyageApiKey', 'openaiApiKey', 'fredApiKey']);
 
 /** Settings the renderer may see and edit. Secrets are never part of this shape. */
 export const settings = z.object({
@@ -66,6 +67,8 @@ export const settings = z.object({
    * (Settings → Skills). Absent or empty: none. Optional so older settings files and patches keep it.
    */
   allowedSkillScripts: z.array(z.string().min(1).max(80)).max(500).optional(),
+  /** Data providers by name (Settings → Data): on/off, base URL, a provider's own fields. Absent: all on, defaults. */
+  providers: providersSettingsSchema.optional(),
 });
 export type Settings = z.infer<typeof settings>;
 
@@ -97,6 +100,7 @@ export const procedures = {
   ...skillProcedures,
   ...mcpProcedures,
   ...guardrailProcedures,
+  ...providerProcedures,
 } as const;
 
 export type Procedures = typeof procedures;

@@ -9,7 +9,7 @@ import type { ReviewLedger, TaskExecutor } from '../executor';
 import { findBundledDir, type ForgeFS } from '../fs';
 import type { GuardrailLimits } from '../guardrails';
 import { AnthropicModel, missingApiKeyError, type AnthropicModelOptions, type Model } from '../llm';
-import { CsvProvider, ProviderRegistry } from '../providers';
+import { buildProviderRegistry, type ProviderRegistry } from '../providers';
 import type { SearchRequest, SearchResponse } from '../search';
 import { SkillLoader } from '../skills';
 import { limitsFromConstraints, type AnalystTool, type AnalystToolContext } from '../tools';
@@ -31,7 +31,7 @@ export interface AnalystDeps {
   skills?: SkillLoader;
   /** Skill catalogue text for the prompt; default: the catalogue of `skills`. */
   skillCatalog?: () => string;
-  /** Extra data providers; the local CSV provider (sample data) is always there as `market`. */
+  /** The data providers; default: the app's (src-main/providers/defaults.ts — CSV sample data as `market`, FRED as `economic`). */
   providers?: ProviderRegistry;
   /** Where the sample CSV data lives (default: bundled resources/demo/data). */
   csvDir?: string;
@@ -45,6 +45,8 @@ export interface AnalystService {
   readonly executor: TaskExecutor<AnalystTool, AnalystToolContext>;
   /** Reviews filed by the review tool: the gate before an Expression is offered to the PM. */
   readonly reviews: ReviewLedger;
+  /** The data providers behind the fetch tool (Settings → Data reads and tests them). */
+  readonly providers: ProviderRegistry;
   /** Guardrail limits in force now (the PM's /portfolio/constraints.md, else defaults). */
   limits(): GuardrailLimits;
   hasApiKey(): boolean;
@@ -67,8 +69,14 @@ export function forwardEvents(events: EventBus): (e: AnalystEvent) => void {
 
 export function buildAnalyst(deps: AnalystDeps): AnalystService {
   const csvDir = deps.csvDir ?? findBundledDir(join('resources', 'demo', 'data'));
-  const providers = deps.providers ?? new ProviderRegistry();
-  if (csvDir && existsSync(csvDir) && !providers.get('market')) providers.register(new CsvProvider({ dir: csvDir }));
+  const providers =
+    deps.providers ??
+    buildProviderRegistry({
+      db: deps.fs.store.db,
+      secret: (name) => deps.secrets.get(name),
+      settings: () => deps.settings.get().providers,
+      csvDir: csvDir && existsSync(csvDir) ? csvDir : null,
+    });
   const ownSkills = deps.skills
     ? null
     : new SkillLoader(join(deps.dataDir, 'skills'), {
@@ -122,6 +130,7 @@ export function buildAnalyst(deps: AnalystDeps): AnalystService {
     analyst,
     executor: delegation.executor,
     reviews: delegation.reviews,
+    providers,
     limits,
     hasApiKey,
     modelName: () => router('agent'),

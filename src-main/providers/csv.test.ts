@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CsvProvider, parseCsv } from './csv';
-import { ProviderRegistry } from './types';
+import { ProviderRegistry } from './registry';
 
 let dir: string;
 beforeEach(() => {
@@ -11,6 +11,9 @@ beforeEach(() => {
   writeFileSync(join(dir, 'rates.csv'), 'date,us2y,note\n2026-11-03,3.50,"quiet, thin"\n2026-11-01,3.60,first\n2026-11-02,3.55,"said ""hold"""\n');
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const fetchVia = (params: unknown, asOf?: string) =>
+  new ProviderRegistry([new CsvProvider({ dir })], { now: () => new Date('2026-11-21T00:00:00Z') }).fetch('market', params, { asOf });
 
 describe('CSV provider', () => {
   it('parses quoted cells with commas and doubled quotes', () => {
@@ -20,21 +23,46 @@ describe('CSV provider', () => {
     ]);
   });
 
-  it('serves a dated dataset sorted by date, filtered by range, with a summary of each column', async () => {
-    const p = new CsvProvider({ dir, now: () => new Date('2026-11-21T00:00:00Z') });
-    const r = await p.fetch({ dataset: 'rates', start: '2026-11-02' });
+  it('serves a dated dataset sorted by date, filtered by range, with a summary of each column and its as-of date', async () => {
+    const r = await fetchVia({ dataset: 'rates', start: '2026-11-02' });
     expect(r.label).toBe('rates 2026-11-02..2026-11-03');
-    expect(r.summary).toBe('rates: 2 rows 2026-11-02..2026-11-03. us2y 3.55→3.5 (-0.05; min 3.5, max 3.55). note (latest): "quiet, thin".');
-    expect(r.full).toContain('| 2026-11-02 | 3.55 | said "hold" |');
-    expect(r.full.indexOf('2026-11-02')).toBeLessThan(r.full.indexOf('| 2026-11-03'));
+    expect(r.asOf).toBe('2026-11-03');
+    expect(r.source).toMatch(/^csv forge-csv-\w+\/rates\.csv$/);
+    expect(r.formatSummary()).toBe('rates: 2 rows 2026-11-02..2026-11-03. us2y 3.55→3.5 (-0.05; min 3.5, max 3.55). note (latest): "quiet, thin".');
+    const full = r.formatFull();
+    expect(full).toContain('| 2026-11-02 | 3.55 | said "hold" |');
+    expect(full).toContain('as_of: 2026-11-03');
+    expect(full).toContain('fetched_at: 2026-11-21T00:00:00.000Z');
+    expect(full.indexOf('2026-11-02')).toBeLessThan(full.indexOf('| 2026-11-03'));
   });
 
-  it('explains bad params in words the analyst can fix', async () => {
+  it('in a session as of a past date, serves only the rows up to that date (a retrospective never sees later data)', async () => {
+    const r = await fetchVia({ dataset: 'rates' }, '2026-11-02');
+    expect(r.label).toBe('rates 2026-11-01..2026-11-02');
+    expect(r.asOf).toBe('2026-11-02');
+    expect(r.formatFull()).not.toContain('2026-11-03');
+    await expect(fetchVia({ dataset: 'rates' }, '2026-10-01')).rejects.toThrow('No rows of "rates" in the range asked for (…..2026-10-01) as of 2026-10-01.');
+  });
+
+  it('explains bad params in words the analyst can fix, each with its kind', async () => {
+    await expect(fetchVia({ dataset: 'nope' })).rejects.toMatchObject({ kind: 'not_found', message: 'There is no dataset "nope". Available: rates.' });
+    await expect(fetchVia({ dataset: 'rates', start: 'last week' })).rejects.toMatchObject({ kind: 'bad_params', message: 'params.start: a date YYYY-MM-DD' });
+    await expect(fetchVia({ dataset: 'rates', columns: ['us10y'] })).rejects.toMatchObject({
+      kind: 'bad_params',
+      message: 'Unknown column(s) us10y; "rates" has date, us2y, note.',
+    });
+    await expect(fetchVia({ dataset: 'rates', end: '2020-01-01' })).rejects.toMatchObject({ kind: 'not_found', message: expect.stringContaining('No rows of "rates"') });
+    await expect(fetchVia({ dataset: 'rates', last: 0 })).rejects.toMatchObject({ kind: 'bad_params', message: expect.stringContaining('params.last:') });
+  });
+
+  it('names its datasets in its description and schema, and says it is not configured when the folder is gone', () => {
     const p = new CsvProvider({ dir });
-    await expect(p.fetch({ dataset: 'nope' })).rejects.toThrow('There is no dataset "nope". Available: rates.');
-    await expect(p.fetch({ dataset: 'rates', start: 'last week' })).rejects.toThrow('params.start must be a date YYYY-MM-DD');
-    await expect(p.fetch({ dataset: 'rates', columns: ['us10y'] })).rejects.toThrow('Unknown column(s) us10y; "rates" has date, us2y, note.');
-    await expect(p.fetch({ dataset: 'rates', end: '2020-01-01' })).rejects.toThrow('No rows of "rates"');
+    expect(p.description).toBe('local CSV datasets (rates)');
+    const reg = new ProviderRegistry([p]);
+    const info = reg.list()[0]!;
+    expect(info.params).toMatchObject({ properties: { dataset: { description: 'one of rates' } }, required: ['dataset'] });
+    expect(info.health.state).toBe('ok');
+    expect(new CsvProvider({ dir: join(dir, 'missing') }).health()).toMatchObject({ state: 'not_configured' });
   });
 
   it('keeps providers by name and refuses a duplicate', () => {

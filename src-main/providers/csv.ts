@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { ProviderError, type FetchResult, type Provider } from './types';
+import { basename, join } from 'node:path';
+import { z } from 'zod';
+import { type DataProvider, type FetchContext, ProviderError, type ProviderHealth, type ProviderResult } from './provider';
 
 /** Parses CSV text (RFC 4180 quoting, comma separator) into rows of cells. */
 export function parseCsv(text: string): string[][] {
@@ -33,7 +34,6 @@ export function parseCsv(text: string): string[][] {
   return rows;
 }
 
-const DATASET = /^[a-z0-9][a-z0-9_-]{0,63}$/i;
 const ISO = /^\d{4}-\d{2}-\d{2}$/;
 const MAX_ROWS = 500;
 
@@ -44,6 +44,22 @@ const num = (s: string | undefined): number | null => {
 };
 const fmt = (n: number) => String(Math.round(n * 1e4) / 1e4);
 const cellText = (s: string) => s.replace(/\|/g, '/').replace(/\s+/g, ' ').trim();
+const day = z.string().regex(ISO, 'a date YYYY-MM-DD');
+
+function csvParams(datasets: string[]) {
+  return z.object({
+    dataset: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/i, 'a dataset name')
+      .describe(datasets.length ? `one of ${datasets.join(', ')}` : 'a CSV file name without .csv'),
+    columns: z.array(z.string().max(64)).max(50).optional().describe('value columns to keep (the date column always stays)'),
+    start: day.optional().describe('first date, YYYY-MM-DD'),
+    end: day.optional().describe('last date, YYYY-MM-DD'),
+    last: z.number().int().min(1).max(MAX_ROWS).optional().describe('only the last N rows'),
+  });
+}
+
+export type CsvParams = z.output<ReturnType<typeof csvParams>>;
 
 export interface CsvProviderOptions {
   /** Registry name (default `market`). */
@@ -51,22 +67,28 @@ export interface CsvProviderOptions {
   /** Folder of `<dataset>.csv` files. */
   dir: string;
   description?: string;
-  now?: () => Date;
 }
 
 /**
  * Serves the CSV files of one folder as datasets (the sample data of the demo, or a PM's own
- * exports). The first column is the date when its values look like YYYY-MM-DD.
+ * exports). The first column is the date when its values look like YYYY-MM-DD; a session as of a
+ * past date sees only the rows up to it.
  */
-export class CsvProvider implements Provider {
+export class CsvProvider implements DataProvider<ReturnType<typeof csvParams>> {
   readonly name: string;
   readonly description: string;
-  private readonly now: () => Date;
+  readonly params: ReturnType<typeof csvParams>;
 
   constructor(private readonly options: CsvProviderOptions) {
     this.name = options.name ?? 'market';
-    this.now = options.now ?? (() => new Date());
-    this.description = options.description ?? `local CSV datasets (${this.datasets().join(', ') || 'none'}); params {dataset, columns?, start?, end?, last?}`;
+    const sets = this.datasets();
+    this.description = options.description ?? `local CSV datasets (${sets.join(', ') || 'none'})`;
+    this.params = csvParams(sets);
+  }
+
+  health(): ProviderHealth {
+    if (!existsSync(this.options.dir)) return { state: 'not_configured', detail: `the folder ${this.options.dir} does not exist` };
+    return { state: 'ok', detail: `${this.datasets().length} datasets` };
   }
 
   datasets(): string[] {
@@ -77,69 +99,67 @@ export class CsvProvider implements Provider {
       .sort();
   }
 
-  async fetch(params: Record<string, unknown>, signal?: AbortSignal): Promise<FetchResult> {
-    if (signal?.aborted) throw new ProviderError('stopped');
-    const dataset = params.dataset;
+  async fetch(params: CsvParams, ctx: FetchContext = {}): Promise<ProviderResult> {
+    if (ctx.signal?.aborted) throw new ProviderError('Stopped.', 'unavailable');
+    const { dataset, start, columns } = params;
+    const asOf = ctx.asOf;
+    // A session as of a past date never sees later rows: the range ends at asOf at the latest.
+    const end = asOf && (!params.end || params.end > asOf) ? asOf : params.end;
     const available = this.datasets();
-    if (typeof dataset !== 'string' || !DATASET.test(dataset)) {
-      throw new ProviderError(`params.dataset must name a dataset: one of ${available.join(', ') || '(none)'}.`);
-    }
-    if (!available.includes(dataset)) throw new ProviderError(`There is no dataset "${dataset}". Available: ${available.join(', ') || '(none)'}.`);
-    const start = params.start === undefined ? undefined : String(params.start);
-    const end = params.end === undefined ? undefined : String(params.end);
-    for (const [k, v] of [
-      ['start', start],
-      ['end', end],
-    ] as const) {
-      if (v !== undefined && !ISO.test(v)) throw new ProviderError(`params.${k} must be a date YYYY-MM-DD (got "${v.slice(0, 20)}").`);
-    }
-    const last = params.last === undefined ? undefined : Number(params.last);
-    if (last !== undefined && (!Number.isInteger(last) || last < 1)) throw new ProviderError('params.last must be a positive whole number of rows.');
-
-    const rows = parseCsv(readFileSync(join(this.options.dir, `${dataset}.csv`), 'utf8'));
-    if (rows.length < 2) throw new ProviderError(`Dataset "${dataset}" has no rows.`);
+    if (!available.includes(dataset)) throw new ProviderError(`There is no dataset "${dataset}". Available: ${available.join(', ') || '(none)'}.`, 'not_found');
+    const file = join(this.options.dir, `${dataset}.csv`);
+    const rows = parseCsv(readFileSync(file, 'utf8'));
+    if (rows.length < 2) throw new ProviderError(`Dataset "${dataset}" has no rows.`, 'not_found');
     const header = rows[0]!.map((h) => h.trim());
     let data = rows.slice(1);
     const dated = data.every((r) => ISO.test((r[0] ?? '').trim()));
     if (dated) {
       data = data.filter((r) => (!start || r[0]! >= start) && (!end || r[0]! <= end));
       data.sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : 0));
-    } else if (start || end) throw new ProviderError(`Dataset "${dataset}" is not dated; drop start/end.`);
-    if (last !== undefined) data = data.slice(-last);
+    } else if (params.start || params.end) throw new ProviderError(`Dataset "${dataset}" is not dated; drop start/end.`, 'bad_params');
+    if (params.last !== undefined) data = data.slice(-params.last);
 
     let cols = header.map((_, i) => i);
-    if (Array.isArray(params.columns) && params.columns.length) {
-      const wanted = params.columns.map(String);
-      const unknown = wanted.filter((c) => !header.includes(c));
-      if (unknown.length) throw new ProviderError(`Unknown column(s) ${unknown.join(', ')}; "${dataset}" has ${header.join(', ')}.`);
-      cols = [0, ...wanted.map((c) => header.indexOf(c)).filter((i) => i !== 0)];
+    if (columns?.length) {
+      const unknown = columns.filter((c) => !header.includes(c));
+      if (unknown.length) throw new ProviderError(`Unknown column(s) ${unknown.join(', ')}; "${dataset}" has ${header.join(', ')}.`, 'bad_params');
+      cols = [0, ...columns.map((c) => header.indexOf(c)).filter((i) => i !== 0)];
     }
-    if (!data.length) throw new ProviderError(`No rows of "${dataset}" in the range asked for${start || end ? ` (${start ?? '…'}..${end ?? '…'})` : ''}.`);
+    if (!data.length) {
+      const range = start || end ? ` (${start ?? '…'}..${end ?? '…'})` : '';
+      throw new ProviderError(`No rows of "${dataset}" in the range asked for${range}${asOf ? ` as of ${asOf}` : ''}.`, 'not_found');
+    }
     const truncated = data.length > MAX_ROWS;
     if (truncated) data = data.slice(-MAX_ROWS);
 
     const range = dated ? `${data[0]![0]}..${data[data.length - 1]![0]}` : `${data.length} rows`;
+    // Undated data is as of the file's last change: nothing in it can be older than that proves.
+    const resultAsOf = dated ? data[data.length - 1]![0]! : statSync(file).mtime.toISOString().slice(0, 10);
+    const source = `csv ${basename(this.options.dir)}/${dataset}.csv`;
     const label = `${dataset} ${range}`;
     const summary = summarise(dataset, header, cols, data, dated);
-    const full = [
-      `# ctx — ${this.name}: ${dataset}`,
-      `source: ${this.name} (csv)`,
-      `dataset: ${dataset}`,
-      `rows: ${data.length}${truncated ? ` (last ${MAX_ROWS})` : ''}`,
-      `range: ${range}`,
-      `columns: ${cols.map((i) => header[i]).join(', ')}`,
-      `fetched_at: ${this.now().toISOString()}`,
-      '---',
-      '## SUMMARY',
-      summary,
-      '',
-      '## DATA',
-      `| ${cols.map((i) => header[i]).join(' | ')} |`,
-      `|${cols.map(() => '---').join('|')}|`,
-      ...data.map((r) => `| ${cols.map((i) => cellText(r[i] ?? '')).join(' | ')} |`),
-      '',
-    ].join('\n');
-    return { label, full, summary };
+    const fetchedAt = (ctx.now ?? (() => new Date()))().toISOString();
+    const full = () =>
+      [
+        `# ctx — ${this.name}: ${dataset}`,
+        `source: ${source}`,
+        `dataset: ${dataset}`,
+        `as_of: ${resultAsOf}`,
+        `rows: ${data.length}${truncated ? ` (last ${MAX_ROWS})` : ''}`,
+        `range: ${range}`,
+        `columns: ${cols.map((i) => header[i]).join(', ')}`,
+        `fetched_at: ${fetchedAt}`,
+        '---',
+        '## SUMMARY',
+        summary,
+        '',
+        '## DATA',
+        `| ${cols.map((i) => header[i]).join(' | ')} |`,
+        `|${cols.map(() => '---').join('|')}|`,
+        ...data.map((r) => `| ${cols.map((i) => cellText(r[i] ?? '')).join(' | ')} |`),
+        '',
+      ].join('\n');
+    return { label, asOf: resultAsOf, source, formatFull: full, formatSummary: () => summary };
   }
 }
 

@@ -1,4 +1,13 @@
-export { ProviderRegistry, ProviderError } from './types';
-export type { Provider, ProviderInfo, FetchResult } from './types';
+export { ProviderError } from './provider';
+export type { DataProvider, ProviderResult, ProviderHealth, FetchContext } from './provider';
+export { ProviderRegistry, describeParamsError, paramsJsonSchema, paramsSignature } from './registry';
+export type { ProviderInfo, ProviderRegistryOptions } from './registry';
+export { buildProviderRegistry } from './defaults';
+export type { ProviderDeps } from './defaults';
+export { httpGet, HttpStatusError, redactUrl } from './http';
+export type { HttpGetRequest, HttpGetResponse, HttpAccept } from './http';
+export { ResponseCache, cacheKey } from './cache';
 export { CsvProvider, parseCsv } from './csv';
-export type { CsvProviderOptions } from './csv';
+export type { CsvProviderOptions, CsvParams } from './csv';
+export { EconomicProvider, FRED_BASE_URL } from './economic';
+export type { FredClientOptions } from './economic';

@@ -47,6 +47,8 @@ export interface DataProvider<P extends z.ZodType = z.ZodType> {
   readonly description: string;
   /** The parameters, declared once (zod). Field descriptions (`.describe()`) become the tool's hints. */
   readonly params: P;
+  /** The secret its API key is read from (e.g. `fredApiKey`), when it needs one: Settings names it. */
+  readonly secret?: string;
   /** ok / not configured (e.g. no API key) / failing with its last error. */
   health(): ProviderHealth;
   fetch(params: z.output<P>, ctx: FetchContext): Promise<ProviderResult>;

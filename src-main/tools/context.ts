@@ -29,4 +29,9 @@ export interface AnalystToolContext {
   reviews?: ReviewGate;
   signal?: AbortSignal;
   now?: () => Date;
+  /**
+   * The run is "as of" this date (YYYY-MM-DD, a retrospective): fetch passes it to the providers
+   * and the registry refuses any result dated after it.
+   */
+  asOf?: string;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { countTokens } from '../llm';
-import type { FetchResult, ProviderRegistry } from '../providers';
+import { ProviderError, type ProviderRegistry, type ProviderResult } from '../providers';
 import type { AnalystToolContext } from './context';
 import { defineTool, type ToolDefinition } from './define';
 
@@ -20,54 +20,58 @@ export function capSummary(text: string, cap = SUMMARY_TOKEN_CAP): string {
   return `${out} …`;
 }
 
-const one = (s: string) =>
+const one = (s: string, max = 160) =>
   s
     .replace(/[\r\n|]+/g, ' ')
     .trim()
-    .slice(0, 160);
+    .slice(0, max);
+
+/** A failure as the model reads it: one line naming the source and the kind of failure. */
+export function fetchFailure(source: string, kind: string, message: string): string {
+  return `[FETCH FAILED | ${one(source) || '?'} | ${kind}] ${one(message, 400)}`;
+}
 
 /**
- * fetch(source, params): outside data through a provider (seed §3.3). The full result is stored at
- * /session/context/ctx_NNN.md; the model gets `[ctx_NNN | source | label | N tok]` and a short
- * summary. Everything that comes back is marked untrusted: it is data, not instructions.
+ * fetch(source, params): outside data through a provider (seed §3.3). The registry validates the
+ * params and enforces the session's as-of date; the full result is stored at
+ * /session/context/ctx_NNN.md and the model gets `[ctx_NNN | source | label | as of … | origin | N tok]`
+ * and a short summary. Every failure is one `[FETCH FAILED | source | kind]` line, never a throw.
+ * Everything that comes back is marked untrusted: it is data, not instructions.
  */
 export function fetchTool(providers: ProviderRegistry): ToolDefinition<z.ZodType, AnalystToolContext> {
-  const names = providers.names();
-  const source = names.length ? z.enum(names as [string, ...string[]]) : z.string().min(1).max(64);
-  const catalogue = providers
-    .list()
-    .map((p) => `${p.name}: ${p.description}`)
-    .join('; ');
+  const catalogue = providers.catalogue();
   return defineTool({
     name: 'fetch',
-    description: `Outside data. Sources: ${catalogue || 'none configured'}. Returns a header and short summary; the full result is saved at /session/context/ctx_NNN.md.`,
-    input: z.object({ source, params: z.record(z.string(), z.unknown()).default({}) }),
+    description: `Outside data. Sources (params):\n${catalogue.join('\n') || 'none configured'}\nReturns a header and short summary; the full result is saved at /session/context/ctx_NNN.md.`,
+    // Loose on purpose: a wrong source or params comes back as a FETCH FAILED line the model can act on.
+    input: z.object({ source: z.string().max(200), params: z.unknown().optional().meta({ type: 'object' }) }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     async run(input, ctx: AnalystToolContext) {
       const src = String(input.source);
-      const provider = ctx.providers.get(src);
-      if (!provider) {
-        return { isError: true, content: `[FETCH FAILED | ${one(src)}] Unknown source. Available: ${ctx.providers.names().join(', ') || 'none'}.` };
-      }
-      let result: FetchResult;
+      let result: ProviderResult;
+      let full: string;
+      let summary: string;
       try {
-        result = await provider.fetch(input.params ?? {}, ctx.signal);
+        result = await ctx.providers.fetch(src, input.params ?? {}, { signal: ctx.signal, asOf: ctx.asOf, now: ctx.now });
+        full = result.formatFull();
+        summary = result.formatSummary();
       } catch (e) {
-        const err = e as Error;
-        return { isError: true, untrusted: true, content: `[FETCH FAILED | ${src}] ${err?.name ?? 'Error'}: ${one(err?.message ?? String(e))}` };
+        const kind = e instanceof ProviderError ? e.kind : 'unavailable';
+        const message = e instanceof Error ? e.message : String(e);
+        return { isError: true, untrusted: true, content: fetchFailure(src, kind, message) };
       }
       const fs = ctx.fs;
       const id = await fs.fs.transaction((tx) => {
         let n = 1;
         while (tx.exists(fs.resolve(`/session/context/ctx_${String(n).padStart(3, '0')}.md`))) n++;
         const ctxId = `ctx_${String(n).padStart(3, '0')}`;
-        tx.writeFile(fs.resolve(`/session/context/${ctxId}.md`), result.full, ctx.writer);
+        tx.writeFile(fs.resolve(`/session/context/${ctxId}.md`), full, ctx.writer);
         return ctxId;
       });
-      const tokens = countTokens(result.full);
+      const tokens = countTokens(full);
       return {
         untrusted: true,
-        content: `[${id} | ${src} | ${one(result.label)} | ${tokens} tok]\n${capSummary(result.summary)}`,
+        content: `[${id} | ${src} | ${one(result.label)} | as of ${one(result.asOf)} | ${one(result.source)} | ${tokens} tok]\n${capSummary(summary)}`,
       };
     },
   }) as unknown as ToolDefinition<z.ZodType, AnalystToolContext>;

@@ -4,21 +4,24 @@ import { join } from 'node:path';
 import { findBundledDir, openWorkspace, type Workspace } from '../fs';
 import { defaultGuardrailLimits } from '../guardrails';
 import type { Model } from '../llm';
-import { CsvProvider, ProviderRegistry } from '../providers';
+import { buildProviderRegistry, type ProviderRegistry } from '../providers';
 import { HashNgramEmbedder, SearchIndex } from '../search';
+import type { Settings } from '../api/procedures';
 import type { AnalystToolContext } from './context';
 
-/** A real seeded workspace in a temp folder, with a search index and the demo CSV provider. */
+/** A real seeded workspace in a temp folder, with a search index and the app's providers (demo CSV data as `market`; `economic` without a key). */
 export interface TestWorkspace {
   dir: string;
   ws: Workspace;
   index: SearchIndex;
   providers: ProviderRegistry;
-  context(options?: { sessionId?: string; actor?: AnalystToolContext['writer']['actor']; model?: Model; signal?: AbortSignal }): AnalystToolContext;
+  context(options?: { sessionId?: string; actor?: AnalystToolContext['writer']['actor']; model?: Model; signal?: AbortSignal; asOf?: string }): AnalystToolContext;
   close(): void;
 }
 
-export async function openTestWorkspace(options: { seed?: boolean; dataDir?: string } = {}): Promise<TestWorkspace> {
+export async function openTestWorkspace(
+  options: { seed?: boolean; dataDir?: string; secrets?: Record<string, string>; providerSettings?: () => Settings['providers'] } = {},
+): Promise<TestWorkspace> {
   const dir = mkdtempSync(join(tmpdir(), 'forge-tools-'));
   let index!: SearchIndex;
   const ws = openWorkspace({
@@ -28,7 +31,13 @@ export async function openTestWorkspace(options: { seed?: boolean; dataDir?: str
     indexer: (store) => (index = new SearchIndex(store.db, new HashNgramEmbedder())),
   });
   await ws.ready;
-  const providers = new ProviderRegistry([new CsvProvider({ dir: options.dataDir ?? findBundledDir(join('resources', 'demo', 'data'))! })]);
+  const providers = buildProviderRegistry({
+    db: ws.fs.store.db,
+    secret: (name) => options.secrets?.[name],
+    settings: options.providerSettings ?? (() => undefined),
+    csvDir: options.dataDir ?? findBundledDir(join('resources', 'demo', 'data')),
+    http: { timeoutMs: 2000, retryBaseMs: 5 },
+  });
   return {
     dir,
     ws,
@@ -44,6 +53,7 @@ export async function openTestWorkspace(options: { seed?: boolean; dataDir?: str
         providers,
         model: o.model,
         signal: o.signal,
+        asOf: o.asOf,
       };
     },
     close: () => {

@@ -11,6 +11,7 @@ const secretInfo: { name: SecretName; label: string; hint: string }[] = [
   { name: 'anthropicApiKey', label: 'Anthropic API key', hint: 'Lets the analyst use Claude. Without it only the offline demo runs.' },
   { name: 'voyageApiKey', label: 'Voyage API key', hint: 'Optional: semantic embeddings for search (voyage-3-lite).' },
   { name: 'openaiApiKey', label: 'OpenAI-compatible API key', hint: 'Optional: embeddings from an OpenAI-compatible endpoint.' },
+  { name: 'fredApiKey', label: 'FRED API key', hint: 'Optional: economic data from FRED (free at fred.stlouisfed.org).' },
 ];
 
 /** API keys go in, never come out: the renderer only ever learns whether each one is set. */

@@ -3,9 +3,11 @@ import { searchIndex } from './002_search';
 import { mcpProjects } from './003_mcp';
 import { subAgentTasks } from './004_tasks';
 import { taskAttempts } from './005_task_attempts';
+import { providerCache } from './006_provider_cache';
+import { researchPassages } from './007_research_passages';
 import type { Migration } from './types';
 
 /** Every schema version in order; version N is at index N-1. Version 2 is the search index. */
-export const migrations: readonly Migration[] = [memoryCore, searchIndex, mcpProjects, subAgentTasks, taskAttempts];
+export const migrations: readonly Migration[] = [memoryCore, searchIndex, mcpProjects, subAgentTasks, taskAttempts, providerCache, researchPassages];
 
 export type { Migration } from './types';

@@ -1,0 +1,37 @@
+import { existsSync } from 'node:fs';
+import type { Settings } from '../api/procedures';
+import type { ProviderSettings } from '../api/providers';
+import type { SecretName } from '../config/secrets';
+import type { Db } from '../store/open';
+import { ResponseCache } from './cache';
+import { CsvProvider } from './csv';
+import { EconomicProvider } from './economic';
+import { ProviderRegistry } from './registry';
+
+/** What the providers the app registers need from the core: the database, keys and settings, read live. */
+export interface ProviderDeps {
+  /** The workspace database: the response cache lives in it (table provider_cache). */
+  db: Db;
+  secret: (name: SecretName) => string | undefined;
+  /** Settings → Data, by provider name (read on every fetch so a change applies at once). */
+  settings: () => Settings['providers'];
+  /** The sample CSV datasets served as `market` (none when absent). */
+  csvDir?: string | null;
+  now?: () => Date;
+  /** HTTP timing for vendor calls (tests shorten it). */
+  http?: { timeoutMs?: number; retries?: number; retryBaseMs?: number };
+}
+
+/**
+ * The registry the app and its tests use. Registering a provider is one line below: construct it
+ * with what it needs from `deps` (`cache`, `settingsOf(name)`, `deps.secret(...)`, `deps.http`).
+ */
+export function buildProviderRegistry(deps: ProviderDeps): ProviderRegistry {
+  const settingsOf = (name: string): Partial<ProviderSettings> => deps.settings()?.[name] ?? {};
+  const cache = new ResponseCache(deps.db, deps.now);
+  const registry = new ProviderRegistry([], { isEnabled: (name) => settingsOf(name).enabled ?? true, now: deps.now });
+
+  if (deps.csvDir && existsSync(deps.csvDir)) registry.register(new CsvProvider({ dir: deps.csvDir }));
+  registry.register(new EconomicProvider({ apiKey: () => deps.secret('fredApiKey'), baseUrl: () => settingsOf('economic').baseUrl, cache, ...deps.http }));
+  return registry;
+}

@@ -1,0 +1,5 @@
+export { EconomicProvider } from './provider';
+export { FRED_BASE_URL } from './fred';
+export type { FredClientOptions } from './fred';
+export { economicParams, UNITS, FREQUENCIES } from './params';
+export type { EconomicParams } from './params';

@@ -1,0 +1,124 @@
+import type { DataProvider, FetchContext, ProviderHealth, ProviderResult } from '../provider';
+import { ProviderError } from '../provider';
+import { FredClient, type FredClientOptions, fredTtl, observationsResponse, seriesResponse } from './fred';
+import { observationsResult, searchResult } from './format';
+import { type EconomicParams, economicParams } from './params';
+
+const DEFAULT_OBSERVATIONS = 500;
+const DEFAULT_SEARCH = 10;
+
+/**
+ * `economic`: FRED series — search, observations with transforms and frequency aggregation, and
+ * ALFRED vintages. In a session as of a past date every request is a vintage request as of that
+ * date (realtime_end ≤ asOf, observation_end ≤ asOf): the analyst sees the numbers as they were
+ * known then, revisions included, never later ones.
+ */
+export class EconomicProvider implements DataProvider<typeof economicParams> {
+  readonly name = 'economic';
+  readonly description = 'FRED: find series, or one series’ observations (transforms, frequency, ALFRED vintages)';
+  readonly params = economicParams;
+  readonly secret = 'fredApiKey';
+  private readonly client: FredClient;
+
+  constructor(options: FredClientOptions) {
+    this.client = new FredClient(options);
+  }
+
+  health(): ProviderHealth {
+    if (!this.client.configured()) return { state: 'not_configured', detail: 'add a FRED API key in Settings → Data (free at fred.stlouisfed.org) or set FRED_API_KEY.' };
+    return { state: 'ok' };
+  }
+
+  async fetch(p: EconomicParams, ctx: FetchContext = {}): Promise<ProviderResult> {
+    const now = (ctx.now ?? (() => new Date()))();
+    const today = now.toISOString().slice(0, 10);
+    const asOf = ctx.asOf;
+    if (p.search) return this.search(p.search, p.limit ?? DEFAULT_SEARCH, asOf, now, ctx.signal);
+
+    const seriesId = p.series_id!.toUpperCase();
+    // The real-time window: the session's as-of date caps it; without one, only what was asked.
+    for (const d of [...(p.vintage_dates ?? []), p.realtime_start].filter((x): x is string => !!x)) {
+      if (asOf && d > asOf) throw new ProviderError(`Vintage ${d} is after ${asOf}: data after ${asOf} is not used in a session as of ${asOf}.`, 'as_of');
+    }
+    let realtime: { start: string; end: string } | { vintages: string[] } | undefined;
+    if (p.vintage_dates) realtime = { vintages: [...new Set(p.vintage_dates)].sort() };
+    else if (p.realtime_start || p.realtime_end || asOf) {
+      const end = minDay(p.realtime_end ?? asOf ?? today, asOf);
+      realtime = { start: p.realtime_start ?? end, end };
+    }
+    const observationEnd = asOf ? minDay(p.end ?? asOf, asOf) : p.end;
+    if (p.start && observationEnd && p.start > observationEnd) {
+      throw new ProviderError(`start ${p.start} is after ${observationEnd}${asOf ? ` (the session is as of ${asOf})` : ''}.`, asOf ? 'as_of' : 'bad_params');
+    }
+    const vintageEnd = !realtime ? null : 'end' in realtime ? realtime.end : realtime.vintages[realtime.vintages.length - 1]!;
+    const ttl = fredTtl(vintageEnd !== null && vintageEnd < today);
+    const rt = realtime && 'end' in realtime ? { realtime_start: realtime.start, realtime_end: realtime.end } : {};
+    const units = p.units ?? 'lin';
+
+    const info = await this.client.get(
+      'series',
+      { series_id: seriesId, ...(asOf ? { realtime_start: minDay(vintageEnd ?? asOf, asOf), realtime_end: minDay(vintageEnd ?? asOf, asOf) } : {}) },
+      seriesResponse,
+      ttl,
+      `series ${seriesId}`,
+      ctx.signal,
+    );
+    const res = await this.client.get(
+      'series/observations',
+      {
+        series_id: seriesId,
+        observation_start: p.start,
+        observation_end: observationEnd,
+        units,
+        frequency: p.frequency,
+        aggregation_method: p.aggregation_method,
+        ...rt,
+        vintage_dates: realtime && 'vintages' in realtime ? realtime.vintages.join(',') : undefined,
+        sort_order: 'desc',
+        limit: String(p.limit ?? DEFAULT_OBSERVATIONS),
+      },
+      observationsResponse,
+      ttl,
+      `observations of ${seriesId}`,
+      ctx.signal,
+    );
+    const observations = [...res.observations].sort((a, b) =>
+      a.date === b.date ? (a.realtime_start ?? '').localeCompare(b.realtime_start ?? '') : a.date < b.date ? -1 : 1,
+    );
+    if (!observations.length) {
+      const range = p.start || observationEnd ? ` in ${p.start ?? '…'}..${observationEnd ?? '…'}` : '';
+      throw new ProviderError(`FRED has no observations of ${seriesId}${range}${vintageEnd ? ` as known on ${vintageEnd}` : ''}.`, 'not_found');
+    }
+    const lastDate = observations[observations.length - 1]!.date;
+    return observationsResult({
+      series: info.seriess[info.seriess.length - 1] ?? null,
+      seriesId,
+      units,
+      frequency: p.frequency,
+      aggregation: p.aggregation_method,
+      realtime,
+      observations,
+      count: Math.max(res.count ?? observations.length, observations.length),
+      // A vintage is as of its real-time date; plain observations are as of the latest one.
+      asOf: vintageEnd ?? lastDate,
+      fetchedAt: now.toISOString(),
+    });
+  }
+
+  private async search(text: string, limit: number, asOf: string | undefined, now: Date, signal?: AbortSignal): Promise<ProviderResult> {
+    const res = await this.client.get(
+      'series/search',
+      { search_text: text, limit: String(limit), order_by: 'search_rank', ...(asOf ? { realtime_start: asOf, realtime_end: asOf } : {}) },
+      seriesResponse,
+      fredTtl(false),
+      `search "${text.slice(0, 60)}"`,
+      signal,
+    );
+    if (!res.seriess.length) throw new ProviderError(`No FRED series match "${text.slice(0, 60)}"; try other words or a series id.`, 'not_found');
+    return searchResult(text, res.seriess, res.count ?? res.seriess.length, asOf ?? now.toISOString().slice(0, 10), now.toISOString());
+  }
+}
+
+function minDay(a: string, b: string | undefined): string {
+  return b && b < a ? b : a;
+}

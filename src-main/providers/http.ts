@@ -1,0 +1,282 @@
+import { ProviderError } from './provider';
+
+/**
+ * The one HTTP client every data provider uses: GET only, a timeout covering the whole exchange,
+ * a body size cap, the content type checked against what the caller expects, bounded retries
+ * (429 honouring Retry-After, 5xx, connection resets), and secrets redacted from every message.
+ * Every failure is a ProviderError whose kind the fetch tool shows; never a raw Error.
+ */
+
+export type HttpAccept = 'json' | 'xml' | 'html' | 'text' | 'pdf';
+
+export interface HttpGetRequest {
+  /** http(s) only. */
+  url: string;
+  headers?: Record<string, string>;
+  /** Expected content: a wrong Content-Type is a ProviderError('bad_response'). */
+  accept: HttpAccept;
+  /** Whole exchange, body included, per attempt. Default 15_000. */
+  timeoutMs?: number;
+  /** Default 5 MiB; a larger body is a ProviderError('bad_response'). */
+  maxBytes?: number;
+  /** Default 2 (429 honouring Retry-After up to 30 s, 5xx, connection resets). */
+  retries?: number;
+  signal?: AbortSignal;
+  /** Never put an API key in a log or an error message: these query params / headers are redacted. */
+  secretParams?: string[];
+  /** First back-off between retries of a 5xx or reset, doubled each time (default 500 ms). */
+  retryBaseMs?: number;
+  /** A Retry-After longer than this is not waited out: the call fails as rate_limited (default 30 s). */
+  maxRetryAfterMs?: number;
+}
+
+export interface HttpGetResponse {
+  status: number;
+  /** The final URL (after redirects), secrets redacted. */
+  url: string;
+  contentType: string;
+  text: string;
+  bytes: Buffer;
+  /** The parsed body when `accept` is 'json' (malformed JSON is a ProviderError('bad_response')). */
+  json?: unknown;
+}
+
+/** A failure with an HTTP status: the vendor's own error body (redacted, ≤ 2 KB) for providers to read. */
+export class HttpStatusError extends ProviderError {
+  constructor(
+    message: string,
+    kind: ProviderError['kind'],
+    readonly status: number,
+    readonly body: string,
+  ) {
+    super(message, kind);
+    this.name = 'ProviderError';
+  }
+}
+
+const DEFAULT_TIMEOUT_MS = 15_000;
+const DEFAULT_MAX_BYTES = 5 * 1024 * 1024;
+const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNABORTED']);
+
+const CONTENT_TYPES: Record<HttpAccept, (ct: string) => boolean> = {
+  json: (ct) => ct === 'application/json' || ct === 'text/json' || ct.endsWith('+json'),
+  xml: (ct) => ct === 'application/xml' || ct === 'text/xml' || ct.endsWith('+xml'),
+  html: (ct) => ct === 'text/html' || ct === 'application/xhtml+xml',
+  text: (ct) => ct.startsWith('text/'),
+  pdf: (ct) => ct === 'application/pdf' || ct === 'application/x-pdf',
+};
+
+/** Some servers send PDFs as octet-stream or omit the type: accept only when the bytes say so. */
+function sniff(accept: HttpAccept, bytes: Buffer): boolean {
+  const head = bytes.subarray(0, 512).toString('utf8').trimStart();
+  if (accept === 'pdf') return head.startsWith('%PDF-');
+  if (accept === 'json') return head.startsWith('{') || head.startsWith('[');
+  if (accept === 'xml') return head.startsWith('<');
+  if (accept === 'html') return /^<(!doctype html|html)/i.test(head);
+  return false;
+}
+
+export async function httpGet(req: HttpGetRequest): Promise<HttpGetResponse> {
+  const redact = redactor(req);
+  let url: URL;
+  try {
+    url = new URL(req.url);
+  } catch {
+    throw new ProviderError(`Not a valid URL: ${redact(req.url).slice(0, 200)}`, 'bad_params');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ProviderError(`Only http(s) URLs can be fetched (got ${url.protocol}).`, 'bad_params');
+  const retries = Math.max(0, req.retries ?? 2);
+  const where = `${url.host}${redact(url.pathname)}`;
+  let backoff = req.retryBaseMs ?? 500;
+
+  for (let attempt = 0; ; attempt++) {
+    const last = attempt >= retries;
+    const outcome = await attemptOnce(req, url, where, redact);
+    if (outcome.ok) return outcome.value;
+    const failure = outcome.error;
+    if (last || !outcome.retryable) throw failure;
+    const wait = outcome.retryAfterMs ?? backoff;
+    backoff *= 2;
+    await sleep(wait, req.signal, where);
+  }
+}
+
+type Attempt = { ok: true; value: HttpGetResponse } | { ok: false; error: ProviderError; retryable: boolean; retryAfterMs?: number };
+
+async function attemptOnce(req: HttpGetRequest, url: URL, where: string, redact: (s: string) => string): Promise<Attempt> {
+  if (req.signal?.aborted) return { ok: false, error: new ProviderError(`Stopped before fetching ${where}.`, 'unavailable'), retryable: false };
+  const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxBytes = req.maxBytes ?? DEFAULT_MAX_BYTES;
+  const timer = new AbortController();
+  const t = setTimeout(() => timer.abort(), timeoutMs);
+  const signal = req.signal ? AbortSignal.any([req.signal, timer.signal]) : timer.signal;
+  const aborted = (): ProviderError =>
+    timer.signal.aborted
+      ? new ProviderError(`${where} did not answer within ${Math.round(timeoutMs / 100) / 10} s.`, 'unavailable')
+      : new ProviderError(`Stopped while fetching ${where}.`, 'unavailable');
+  try {
+    let res: Response;
+    try {
+      res = await fetch(url, { method: 'GET', headers: req.headers, signal, redirect: 'follow' });
+    } catch (e) {
+      if (signal.aborted) return { ok: false, error: aborted(), retryable: false };
+      const code = errorCode(e);
+      const reset = code !== undefined && RESET_CODES.has(code);
+      return { ok: false, error: new ProviderError(`Could not reach ${where} (${code ?? 'network error'}).`, 'unavailable'), retryable: reset };
+    }
+
+    let bytes: Buffer;
+    try {
+      const declared = Number(res.headers.get('content-length') ?? Number.NaN);
+      if (Number.isFinite(declared) && declared > maxBytes) {
+        await res.body?.cancel().catch(() => undefined);
+        return { ok: false, error: tooBig(where, maxBytes), retryable: false };
+      }
+      const read = await readCapped(res, maxBytes);
+      if (read === 'too_big') return { ok: false, error: tooBig(where, maxBytes), retryable: false };
+      bytes = read;
+    } catch (e) {
+      if (signal.aborted) return { ok: false, error: aborted(), retryable: false };
+      const code = errorCode(e);
+      return {
+        ok: false,
+        error: new ProviderError(`The connection to ${where} broke while reading (${code ?? 'network error'}).`, 'unavailable'),
+        retryable: true,
+      };
+    }
+
+    const status = res.status;
+    if (status < 200 || status > 299) {
+      const body = redact(bytes.subarray(0, 2048).toString('utf8'));
+      if (status === 429) {
+        const after = retryAfterMs(res.headers.get('retry-after'));
+        const max = req.maxRetryAfterMs ?? 30_000;
+        const tooLong = after !== undefined && after > max;
+        const msg = `${where} is rate limiting requests (HTTP 429${after !== undefined ? `, retry after ${Math.ceil(after / 1000)} s` : ''}).`;
+        return { ok: false, error: new HttpStatusError(msg, 'rate_limited', status, body), retryable: !tooLong, retryAfterMs: after };
+      }
+      const [kind, what] = statusKind(status);
+      const error = new HttpStatusError(`${where} answered HTTP ${status} (${what}).`, kind, status, body);
+      return { ok: false, error, retryable: status >= 500 };
+    }
+
+    const contentType = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    const typeOk = CONTENT_TYPES[req.accept](contentType);
+    if (!typeOk && !((contentType === '' || contentType === 'application/octet-stream') && sniff(req.accept, bytes))) {
+      return {
+        ok: false,
+        error: new ProviderError(`${where} sent ${contentType || 'no content type'} where ${req.accept} was expected.`, 'bad_response'),
+        retryable: false,
+      };
+    }
+    const text = req.accept === 'pdf' ? '' : bytes.toString('utf8');
+    const value: HttpGetResponse = { status, url: redact(res.url || url.href), contentType, text, bytes };
+    if (req.accept === 'json') {
+      try {
+        value.json = JSON.parse(text);
+      } catch {
+        return { ok: false, error: new ProviderError(`${where} sent malformed JSON (${bytes.length} bytes).`, 'bad_response'), retryable: false };
+      }
+    }
+    return { ok: true, value };
+  } finally {
+    clearTimeout(t);
+  }
+}
+
+async function readCapped(res: Response, maxBytes: number): Promise<Buffer | 'too_big'> {
+  if (!res.body) return Buffer.alloc(0);
+  const chunks: Buffer[] = [];
+  let total = 0;
+  const reader = res.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      return 'too_big';
+    }
+    chunks.push(Buffer.from(value));
+  }
+  return Buffer.concat(chunks);
+}
+
+const tooBig = (where: string, maxBytes: number) =>
+  new ProviderError(`${where} sent more than ${Math.round((maxBytes / 1024 / 1024) * 10) / 10} MiB; narrow the request.`, 'bad_response');
+
+function statusKind(status: number): [ProviderError['kind'], string] {
+  if (status === 400 || status === 422) return ['bad_params', 'the request was refused'];
+  if (status === 401 || status === 403) return ['not_configured', 'the credentials were refused'];
+  if (status === 404 || status === 410) return ['not_found', 'not found'];
+  if (status >= 500) return ['unavailable', 'server error'];
+  return ['bad_response', 'unexpected status'];
+}
+
+/** Retry-After as seconds or an HTTP date; undefined when absent or unreadable. */
+function retryAfterMs(header: string | null): number | undefined {
+  if (!header) return undefined;
+  const secs = Number(header.trim());
+  if (Number.isFinite(secs) && secs >= 0) return secs * 1000;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
+function errorCode(e: unknown): string | undefined {
+  for (let cur: unknown = e, depth = 0; cur && depth < 4; depth++) {
+    const code = (cur as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined, where: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new ProviderError(`Stopped while waiting to retry ${where}.`, 'unavailable'));
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(new ProviderError(`Stopped while waiting to retry ${where}.`, 'unavailable'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * Replaces every secret (the named query params' and headers' values, wherever they appear) with
+ * `***`, and the named params in any URL text.
+ */
+function redactor(req: HttpGetRequest): (s: string) => string {
+  const names = new Set((req.secretParams ?? []).map((n) => n.toLowerCase()));
+  if (!names.size) return (s) => s;
+  const values: string[] = [];
+  try {
+    for (const [k, v] of new URL(req.url).searchParams) if (names.has(k.toLowerCase()) && v) values.push(v, encodeURIComponent(v));
+  } catch {
+    // an unparsable URL is reported without its query below
+  }
+  for (const [k, v] of Object.entries(req.headers ?? {})) if (names.has(k.toLowerCase()) && v) values.push(v);
+  const unique = [...new Set(values)].filter((v) => v.length >= 3).sort((a, b) => b.length - a.length);
+  return (s) => {
+    let out = s;
+    for (const v of unique) out = out.split(v).join('***');
+    return out.replace(/([?&])([^=&#\s]+)=([^&#\s]*)/g, (m, sep: string, k: string) => (names.has(safeDecode(k).toLowerCase()) ? `${sep}${k}=***` : m));
+  };
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** For logs and messages: the URL with its secret params masked. */
+export function redactUrl(url: string, secretParams: string[]): string {
+  return redactor({ url, accept: 'text', secretParams })(url);
+}

@@ -1,0 +1,182 @@
+import { z } from 'zod';
+import { type DataProvider, type FetchContext, ProviderError, type ProviderHealth, type ProviderResult } from './provider';
+
+/** What Settings → Data and `providers/list` show of one provider. */
+export interface ProviderInfo {
+  name: string;
+  description: string;
+  /** The parameters as JSON Schema (field descriptions are the hints). */
+  params: Record<string, unknown>;
+  health: ProviderHealth;
+  enabled: boolean;
+  /** The secret it reads its API key from, when it needs one (e.g. `fredApiKey`). */
+  secret?: string;
+}
+
+export interface ProviderRegistryOptions {
+  /** Whether a provider is switched on (read live from settings); default: all on. */
+  isEnabled?: (name: string) => boolean;
+  now?: () => Date;
+}
+
+const NAME = /^[a-z][a-z0-9_]{0,31}$/;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Kinds that say the source itself is in trouble (not the analyst's request): they mark it failing. */
+const SOURCE_FAULTS = new Set<ProviderError['kind']>(['unavailable', 'rate_limited', 'bad_response']);
+
+/**
+ * Providers keyed by name (registration is configuration, not code in the tool). `fetch` is the
+ * one way data comes in: it validates the parameters against the provider's schema, keeps each
+ * provider's health, and enforces as-of — no result dated after the session's as-of date is used.
+ */
+export class ProviderRegistry {
+  private readonly byName = new Map<string, DataProvider>();
+  private readonly outcomes = new Map<string, ProviderHealth>();
+  private readonly isEnabled: (name: string) => boolean;
+  private readonly now: () => Date;
+
+  constructor(providers: DataProvider[] = [], options: ProviderRegistryOptions = {}) {
+    this.isEnabled = options.isEnabled ?? (() => true);
+    this.now = options.now ?? (() => new Date());
+    for (const p of providers) this.register(p);
+  }
+
+  register(provider: DataProvider): void {
+    if (!NAME.test(provider.name)) throw new Error(`Provider name "${provider.name}" must be lower snake_case (≤ 32 chars).`);
+    if (this.byName.has(provider.name)) throw new Error(`A provider named "${provider.name}" is already registered.`);
+    this.byName.set(provider.name, provider);
+  }
+
+  get(name: string): DataProvider | undefined {
+    return this.byName.get(name);
+  }
+
+  enabled(name: string): boolean {
+    return this.byName.has(name) && this.isEnabled(name);
+  }
+
+  /** Names of the providers switched on, in registration order. */
+  names(): string[] {
+    return [...this.byName.keys()].filter((n) => this.isEnabled(n));
+  }
+
+  list(): ProviderInfo[] {
+    return [...this.byName.values()].map((p) => ({
+      name: p.name,
+      description: p.description,
+      params: paramsJsonSchema(p.params),
+      health: this.health(p),
+      enabled: this.isEnabled(p.name),
+      ...(p.secret ? { secret: p.secret } : {}),
+    }));
+  }
+
+  /**
+   * One line per switched-on provider for the fetch tool: `name: description {a, b?}` — the
+   * parameter names come from the schema so they never drift from what is validated.
+   */
+  catalogue(): string[] {
+    return this.names().map((n) => {
+      const p = this.byName.get(n)!;
+      return `${n}: ${p.description} ${paramsSignature(p.params)}`;
+    });
+  }
+
+  /** Health as last seen: not configured (from the provider), else failing since the last fault, else ok. */
+  health(provider: DataProvider): ProviderHealth {
+    const own = provider.health();
+    if (own.state !== 'ok') return own;
+    return this.outcomes.get(provider.name) ?? own;
+  }
+
+  /**
+   * Validates `rawParams`, runs the provider under `ctx` and checks the result's as-of date.
+   * Throws only ProviderError (a provider's own throw of anything else is wrapped).
+   */
+  async fetch(name: string, rawParams: unknown, ctx: FetchContext = {}): Promise<ProviderResult> {
+    const provider = this.byName.get(name);
+    if (!provider) throw new ProviderError(`Unknown source "${name.slice(0, 64)}". Available: ${this.names().join(', ') || 'none'}.`, 'not_found');
+    if (!this.isEnabled(name)) throw new ProviderError(`The ${name} source is switched off in Settings → Data.`, 'not_configured');
+    if (ctx.asOf !== undefined && !isDay(ctx.asOf)) throw new ProviderError(`The session's as-of date must be YYYY-MM-DD (got "${String(ctx.asOf).slice(0, 30)}").`, 'bad_params');
+    const params = parseParams(provider, rawParams ?? {});
+    const own = provider.health();
+    if (own.state === 'not_configured') throw new ProviderError(`${name} is not configured: ${own.detail}`, 'not_configured');
+    if (ctx.signal?.aborted) throw new ProviderError(`Stopped before fetching from ${name}.`, 'unavailable');
+
+    let result: ProviderResult;
+    try {
+      result = await provider.fetch(params, { ...ctx, now: ctx.now ?? this.now });
+    } catch (e) {
+      const err =
+        e instanceof ProviderError ? e : new ProviderError(`${name} failed: ${(e as Error)?.message ?? String(e)}`.slice(0, 500), 'unavailable');
+      if (SOURCE_FAULTS.has(err.kind)) this.outcomes.set(name, { state: 'failing', lastError: `${err.kind}: ${err.message}`.slice(0, 300), at: this.now().toISOString() });
+      throw err;
+    }
+    if (typeof result?.asOf !== 'string' || !isDay(result.asOf.slice(0, 10))) {
+      const err = new ProviderError(`${name} returned a result without a readable as-of date (got "${String(result?.asOf).slice(0, 30)}").`, 'bad_response');
+      this.outcomes.set(name, { state: 'failing', lastError: err.message, at: this.now().toISOString() });
+      throw err;
+    }
+    const day = result.asOf.slice(0, 10);
+    if (ctx.asOf && day > ctx.asOf) {
+      throw new ProviderError(
+        `${name} returned data as of ${day} (${result.label}): data after ${ctx.asOf} is not used in a session as of ${ctx.asOf}. Ask for a range ending on or before ${ctx.asOf}.`,
+        'as_of',
+      );
+    }
+    this.outcomes.set(name, { state: 'ok', checkedAt: this.now().toISOString() });
+    return result;
+  }
+}
+
+function isDay(s: string): boolean {
+  if (!DAY.test(s)) return false;
+  const d = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+}
+
+/** Parameters validated against the provider's schema; an unknown field is refused, not ignored. */
+function parseParams(provider: DataProvider, raw: unknown): unknown {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new ProviderError(`params must be an object such as ${paramsSignature(provider.params)}.`, 'bad_params');
+  }
+  const known = objectKeys(provider.params);
+  if (known) {
+    const unknown = Object.keys(raw).filter((k) => !known.includes(k));
+    if (unknown.length) {
+      throw new ProviderError(`params.${unknown[0]}: not a parameter of ${provider.name}; it takes ${paramsSignature(provider.params)}.`, 'bad_params');
+    }
+  }
+  const parsed = provider.params.safeParse(raw);
+  if (!parsed.success) throw new ProviderError(describeParamsError(parsed.error), 'bad_params');
+  return parsed.data;
+}
+
+/** "params.start: Invalid input …; params.units: …" — the fields the analyst must fix. */
+export function describeParamsError(error: z.ZodError, limit = 4): string {
+  return error.issues
+    .slice(0, limit)
+    .map((i) => `params${i.path.length ? `.${i.path.join('.')}` : ''}: ${i.message}`)
+    .join('; ');
+}
+
+function objectKeys(schema: z.ZodType): string[] | null {
+  const shape = (schema as { shape?: Record<string, unknown> }).shape;
+  return shape && typeof shape === 'object' ? Object.keys(shape) : null;
+}
+
+/** The parameters as JSON Schema, as Settings and `providers/list` show them. */
+export function paramsJsonSchema(schema: z.ZodType): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete json.$schema;
+  return json;
+}
+
+/** `{dataset, columns?, start?}`: required names bare, optional ones with `?`. */
+export function paramsSignature(schema: z.ZodType): string {
+  const json = paramsJsonSchema(schema);
+  const props = Object.keys((json.properties as Record<string, unknown> | undefined) ?? {});
+  const required = new Set((json.required as string[] | undefined) ?? []);
+  return `{${props.map((p) => (required.has(p) ? p : `${p}?`)).join(', ')}}`;
+}
