@@ -12,7 +12,9 @@ describe('market sample generator', () => {
 
   it('matches the committed files byte for byte (a hand-edited series, or a generator change left unrun, fails here)', () => {
     for (const [name, content] of Object.entries(files)) {
-      expect(readFileSync(join(sampleDir(root), name), 'utf8'), `resources/data/market/${name} — rerun: npx tsx scripts/generate-market-sample.ts`).toBe(content);
+      expect(readFileSync(join(sampleDir(root), name), 'utf8'), `resources/data/market/${name} — rerun: npx tsx scripts/generate-market-sample.ts`).toBe(
+        content,
+      );
     }
   });
 
@@ -29,7 +31,10 @@ describe('market sample generator', () => {
     expect(days.every((d) => ![0, 6].includes(new Date(`${d}T00:00:00Z`).getUTCDay()))).toBe(true);
     for (const name of ['prices.csv', 'yields.csv', 'implied_vols.csv', 'symbols.csv'] as const) {
       const rows = files[name].trim().split('\n').slice(1);
-      expect(rows.every((r) => r.endsWith(',sample')), name).toBe(true);
+      expect(
+        rows.every((r) => r.endsWith(',sample')),
+        name,
+      ).toBe(true);
     }
     expect(files['prices.csv'].trim().split('\n')).toHaveLength(1 + 3 * 261);
     expect(files['implied_vols.csv'].trim().split('\n')).toHaveLength(1 + 6 * 261);
@@ -39,7 +44,11 @@ describe('market sample generator', () => {
   });
 
   it('keeps vols positive and the smile ordered (25-delta wings above ATM on average)', () => {
-    const rows = files['implied_vols.csv'].trim().split('\n').slice(1).map((l) => l.split(','));
+    const rows = files['implied_vols.csv']
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(','));
     expect(rows.every((r) => Number(r[4]) > 2 && Number(r[4]) < 20)).toBe(true);
     const mean = (d: string) => {
       const v = rows.filter((r) => r[3] === d).map((r) => Number(r[4]));

@@ -223,6 +223,38 @@ describe('the analyst service', () => {
   });
 });
 
+describe('a retrospective session as of a past date', () => {
+  it('fetches only data up to that date on every turn of the session, tells the model the date, and refuses later data', async () => {
+    const model = new Recording(
+      new ScriptedModel({
+        name: 'as-of',
+        turns: [
+          { reply: { text: '', toolCalls: [{ name: 'fetch', input: { source: 'market', params: { dataset: 'ust_yields' } } }] } },
+          { expect: { toolResult: 'fetch', contains: 'ust_yields 2026-09-28..2026-10-15 | as of 2026-10-15 |' }, reply: { text: 'Yields to mid-October.' } },
+          { reply: { text: '', toolCalls: [{ name: 'fetch', input: { source: 'market', params: { dataset: 'ust_yields', start: '2026-11-01' } } }] } },
+          {
+            expect: {
+              toolResult: 'fetch',
+              contains: '[FETCH FAILED | market | not_found] No rows of "ust_yields" in the range asked for (2026-11-01..2026-10-15) as of 2026-10-15.',
+            },
+            reply: { text: 'Not known then.' },
+          },
+        ],
+      }),
+    );
+    const a = analyst(() => model);
+    const first = await a.send({ message: 'Where were yields?', asOf: '2026-10-15' });
+    expect((await a.wait(first.runId)).text).toBe('Yields to mid-October.');
+    expect(JSON.stringify(model.requests[0]!.messages[0])).toContain('This session is as of 2026-10-15');
+    // The next turn of the same session keeps the date without being told again.
+    const second = await a.send({ message: 'And November?', sessionId: first.sessionId });
+    expect((await a.wait(second.runId)).text).toBe('Not known then.');
+    expect(a.asOfFor(first.sessionId)).toBe('2026-10-15');
+    await expect(a.send({ message: 'x', asOf: '2026-13-01' })).rejects.toThrow('asOf must be a date YYYY-MM-DD');
+    await expect(a.send({ message: 'x', asOf: '2027-01-01' })).rejects.toThrow('is in the future');
+  });
+});
+
 describe('prompt injection through fetched data', () => {
   it('a document telling the analyst to write E-999 with notional 1e9 cannot get past guardrails and the approval gate', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'forge-inject-'));

@@ -116,6 +116,8 @@ export class Analyst {
   private readonly runs = new Map<string, LiveRun>();
   private readonly totals = new Map<string, UsageTotals>();
   private readonly frames = new Map<string, SessionFrame>();
+  /** Sessions run "as of" a past date (retrospectives), in this process. */
+  private readonly asOfs = new Map<string, string>();
   private readonly now: () => Date;
 
   constructor(private readonly o: AnalystOptions) {
@@ -133,9 +135,14 @@ export class Analyst {
     sessionId?: string;
     trigger?: TriggerType;
     newSession?: boolean;
+    /** YYYY-MM-DD: the session is a retrospective as of this date (kept for its later turns). */
+    asOf?: string;
   }): Promise<{ runId: string; sessionId: string; turn: number; demo: boolean }> {
     const message = input.message.trim();
     if (!message) throw new InvalidInputError('Type a message for the analyst first.');
+    if (input.asOf !== undefined && !isDay(input.asOf)) throw new InvalidInputError(`asOf must be a date YYYY-MM-DD (got "${input.asOf.slice(0, 30)}").`);
+    if (input.asOf && input.asOf > this.now().toISOString().slice(0, 10))
+      throw new InvalidInputError(`asOf ${input.asOf} is in the future; a retrospective looks back.`);
     const model = this.o.model();
     await this.o.ready;
     if (input.sessionId && [...this.runs.values()].some((r) => r.sessionId === input.sessionId)) {
@@ -145,11 +152,17 @@ export class Analyst {
     if ([...this.runs.values()].some((r) => r.sessionId === session.sessionId)) {
       throw new ConflictError('The analyst is still answering in this session; wait for it or press Stop.');
     }
+    if (input.asOf) this.asOfs.set(session.sessionId, input.asOf);
     const runId = `run_${randomBytes(6).toString('hex')}`;
     const controller = new AbortController();
     const done = this.execute(runId, model, message, session, controller.signal).finally(() => this.runs.delete(runId));
     this.runs.set(runId, { controller, sessionId: session.sessionId, done });
     return { runId, sessionId: session.sessionId, turn: session.turn, demo: this.demo };
+  }
+
+  /** The date a session runs "as of" (a retrospective), if it does: fetches return nothing later. */
+  asOfFor(sessionId: string): string | undefined {
+    return this.asOfs.get(sessionId);
   }
 
   /** Stops a run: the model stream and any tool see the abort at once. */
@@ -272,6 +285,7 @@ export class Analyst {
         reviews: this.o.reviews,
         signal,
         now: this.now,
+        asOf: this.asOfFor(sessionId),
       };
       const pending = new Map<string, { name: string; input: Record<string, unknown> }>();
       const onEvent = (e: AgentEvent) => {
@@ -307,7 +321,12 @@ export class Analyst {
         model,
         role: 'agent',
         system,
-        messages: [{ role: 'user', content: stampUserMessage(message, this.now(), { turn: session.turn, recent: this.recentTurns(sessionId) }) }],
+        messages: [
+          {
+            role: 'user',
+            content: stampUserMessage(asOfNote(this.asOfFor(sessionId)) + message, this.now(), { turn: session.turn, recent: this.recentTurns(sessionId) }),
+          },
+        ],
         tools,
         toolContext,
         maxRounds: settings.maxRounds ?? DEFAULT_MAX_ROUNDS,
@@ -335,4 +354,14 @@ export class Analyst {
     }
     return outcome;
   }
+}
+
+function isDay(s: string): boolean {
+  const d = new Date(`${s}T00:00:00Z`);
+  return /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+}
+
+/** Told to the model in the user message (not the cached system prompt): the date the retrospective stands on. */
+function asOfNote(asOf: string | undefined): string {
+  return asOf ? `(This session is as of ${asOf}: fetch returns no data after that date; reason as of then.) ` : '';
 }

@@ -20,6 +20,8 @@ export interface DelegationOptions {
   concurrency?: number;
   budget?: Partial<TaskBudget>;
   now?: () => Date;
+  /** The as-of date of a session (a retrospective): its sub-agents and reviewer fetch nothing later. */
+  asOf?: (sessionId: string) => string | undefined;
 }
 
 /** What dispatch, collect and review run on, built once per workspace. */
@@ -46,6 +48,7 @@ export function buildDelegation(o: DelegationOptions): Delegation {
     providers: o.providers,
     model: o.model,
     now: o.now,
+    asOf: o.asOf?.(sessionId),
   });
   const reviews = new ReviewLedger(o.fs.store.db, o.now);
   const reviewer = new Reviewer<AnalystTool, AnalystToolContext>({

@@ -62,6 +62,14 @@ export const agentProcedures = {
         sessionId: sessionId.optional(),
         /** Start a new conversation: the current one is archived. */
         newSession: z.boolean().optional(),
+        /**
+         * A retrospective: the session is "as of" this date (YYYY-MM-DD) and no fetch may return data
+         * after it. Kept by the session for its later turns.
+         */
+        asOf: z
+          .string()
+          .regex(/^\d{4}-\d{2}-\d{2}$/, 'a date YYYY-MM-DD')
+          .optional(),
       })
       .strict(),
     output: runStarted,

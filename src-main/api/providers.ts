@@ -8,6 +8,18 @@ import { z } from 'zod';
 const providerName = z.string().regex(/^[a-z][a-z0-9_]{0,31}$/, 'a provider name such as economic');
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date YYYY-MM-DD');
 
+/** One RSS or Atom feed the PM follows (news). Its name is what the analyst passes as `feed`. */
+export const newsFeedSchema = z.strictObject({
+  name: z.string().trim().min(1).max(80),
+  url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048),
+});
+
+/** The news feeds, in the PM's order (the first feed carrying a story keeps it); names distinct. */
+export const newsFeedsSchema = z
+  .array(newsFeedSchema)
+  .max(50)
+  .refine((feeds) => new Set(feeds.map((f) => f.name.toLowerCase())).size === feeds.length, 'feed names must be distinct');
+
 /**
  * One provider's settings. Extensible: a provider that needs more (news: its feed list) adds an
  * optional field here, so older settings files keep loading.
@@ -15,7 +27,13 @@ const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date YYYY-MM-DD');
 export const providerSettingsSchema = z.object({
   enabled: z.boolean(),
   /** The vendor's API root, when it can be pointed elsewhere (a proxy, a mirror, a test server). Empty: the default. */
-  baseUrl: z.url({ protocol: /^https?$/ }).max(500).or(z.literal('')).optional(),
+  baseUrl: z
+    .url({ protocol: /^https?$/ })
+    .max(500)
+    .or(z.literal(''))
+    .optional(),
+  /** news only: the RSS/Atom feeds to read (`providers.news.feeds`). */
+  feeds: newsFeedsSchema.optional(),
 });
 export type ProviderSettings = z.infer<typeof providerSettingsSchema>;
 

@@ -106,7 +106,8 @@ export function buildAnalyst(deps: AnalystDeps): AnalystService {
   };
   const emit = forwardEvents(deps.events);
   // Sub-agents, validators and the reviewer use the analyst's own model, routed by role.
-  const delegation = buildDelegation({ fs: deps.fs, skills, model: anthropic, providers, limits, search: deps.search });
+  // Sub-agents of a retrospective session inherit its as-of date (read when they run, after the analyst exists).
+  const delegation = buildDelegation({ fs: deps.fs, skills, model: anthropic, providers, limits, search: deps.search, asOf: (sid) => analyst.asOfFor(sid) });
   const analyst = new Analyst({
     fs: deps.fs,
     ready: deps.ready,

@@ -17,6 +17,7 @@ import { agentHandlers } from './handlers/agent';
 import { searchHandlers } from './handlers/search';
 import { closeMcp, mcpHandlers, setMcpAnalystTools } from './handlers/mcp';
 import { guardrailHandlers } from './handlers/guardrails';
+import { providersHandlers } from './handlers/providers';
 import { fromAnalystTool } from '../mcp';
 import { ProviderRegistry } from '../providers';
 import { readTool, searchTool, type AnalystToolContext } from '../tools';
@@ -116,6 +117,7 @@ export function createCore(config: CoreConfig): Core {
     skillsHandlers(() => skills),
     mcpHandlers as PartialHandlerMap,
     guardrailHandlers,
+    providersHandlers(analyst.providers),
   ]);
   const closers: (() => void | Promise<void>)[] = [];
   closers.push(async () => {

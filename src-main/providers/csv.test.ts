@@ -46,12 +46,18 @@ describe('CSV provider', () => {
 
   it('explains bad params in words the analyst can fix, each with its kind', async () => {
     await expect(fetchVia({ dataset: 'nope' })).rejects.toMatchObject({ kind: 'not_found', message: 'There is no dataset "nope". Available: rates.' });
-    await expect(fetchVia({ dataset: 'rates', start: 'last week' })).rejects.toMatchObject({ kind: 'bad_params', message: 'params.start: a date YYYY-MM-DD' });
+    await expect(fetchVia({ dataset: 'rates', start: 'last week' })).rejects.toMatchObject({
+      kind: 'bad_params',
+      message: 'params.start: a date YYYY-MM-DD (first date to include)',
+    });
     await expect(fetchVia({ dataset: 'rates', columns: ['us10y'] })).rejects.toMatchObject({
       kind: 'bad_params',
       message: 'Unknown column(s) us10y; "rates" has date, us2y, note.',
     });
-    await expect(fetchVia({ dataset: 'rates', end: '2020-01-01' })).rejects.toMatchObject({ kind: 'not_found', message: expect.stringContaining('No rows of "rates"') });
+    await expect(fetchVia({ dataset: 'rates', end: '2020-01-01' })).rejects.toMatchObject({
+      kind: 'not_found',
+      message: expect.stringContaining('No rows of "rates"'),
+    });
     await expect(fetchVia({ dataset: 'rates', last: 0 })).rejects.toMatchObject({ kind: 'bad_params', message: expect.stringContaining('params.last:') });
   });
 

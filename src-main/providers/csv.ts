@@ -53,8 +53,8 @@ function csvParams(datasets: string[]) {
       .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/i, 'a dataset name')
       .describe(datasets.length ? `one of ${datasets.join(', ')}` : 'a CSV file name without .csv'),
     columns: z.array(z.string().max(64)).max(50).optional().describe('value columns to keep (the date column always stays)'),
-    start: day.optional().describe('first date, YYYY-MM-DD'),
-    end: day.optional().describe('last date, YYYY-MM-DD'),
+    start: day.optional().describe('first date to include'),
+    end: day.optional().describe('last date to include'),
     last: z.number().int().min(1).max(MAX_ROWS).optional().describe('only the last N rows'),
   });
 }

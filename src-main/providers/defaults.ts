@@ -19,7 +19,7 @@ export interface ProviderDeps {
   csvDir?: string | null;
   now?: () => Date;
   /** HTTP timing for vendor calls (tests shorten it). */
-  http?: { timeoutMs?: number; retries?: number; retryBaseMs?: number };
+  http?: { timeoutMs?: number; retries?: number; retryBaseMs?: number; maxBytes?: number };
 }
 
 /**

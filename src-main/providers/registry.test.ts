@@ -65,8 +65,19 @@ describe('ProviderRegistry', () => {
     const p = new Scripted();
     const reg = new ProviderRegistry([p]);
     expect(await kindOf(reg.fetch('economic', { series: 'X', start: 'yesterday' }))).toEqual(['bad_params', 'params.start: a date YYYY-MM-DD']);
-    expect(await kindOf(reg.fetch('economic', { series: 'X', units: 'log' }))).toEqual(['bad_params', 'params.units: Invalid option: expected one of "lin"|"pch"']);
-    expect(await kindOf(reg.fetch('economic', { series_id: 'X' }))).toEqual(['bad_params', 'params.series_id: not a parameter of economic; it takes {series, start?, units?}.']);
+    expect(await kindOf(reg.fetch('economic', { series: 'X', units: 'log' }))).toEqual([
+      'bad_params',
+      'params.units: Invalid option: expected one of "lin"|"pch"',
+    ]);
+    // The field's hint from the schema comes with the error, since the tool description has only names.
+    expect(await kindOf(reg.fetch('economic', { series: '' }))).toEqual([
+      'bad_params',
+      'params.series: Too small: expected string to have >=1 characters (series id)',
+    ]);
+    expect(await kindOf(reg.fetch('economic', { series_id: 'X' }))).toEqual([
+      'bad_params',
+      'params.series_id: not a parameter of economic; it takes {series, start?, units?}.',
+    ]);
     expect(await kindOf(reg.fetch('economic', 'RSAFS'))).toEqual(['bad_params', 'params must be an object such as {series, start?, units?}.']);
     expect(p.seen).toEqual([]);
   });
@@ -104,7 +115,11 @@ describe('ProviderRegistry', () => {
       throw new ProviderError('api.example answered HTTP 503 (server error).', 'unavailable');
     };
     await kindOf(reg.fetch('economic', { series: 'X' }));
-    expect(reg.list()[0]!.health).toEqual({ state: 'failing', lastError: 'unavailable: api.example answered HTTP 503 (server error).', at: '2026-11-21T12:00:00.000Z' });
+    expect(reg.list()[0]!.health).toEqual({
+      state: 'failing',
+      lastError: 'unavailable: api.example answered HTTP 503 (server error).',
+      at: '2026-11-21T12:00:00.000Z',
+    });
     p.answer = async () => {
       throw new ProviderError('no such series', 'not_found');
     };
@@ -128,7 +143,10 @@ describe('ProviderRegistry', () => {
     p.own = { state: 'not_configured', detail: 'add a FRED API key in Settings → Data.' };
     let on = true;
     const reg = new ProviderRegistry([p], { isEnabled: () => on });
-    expect(await kindOf(reg.fetch('economic', { series: 'X' }))).toEqual(['not_configured', 'economic is not configured: add a FRED API key in Settings → Data.']);
+    expect(await kindOf(reg.fetch('economic', { series: 'X' }))).toEqual([
+      'not_configured',
+      'economic is not configured: add a FRED API key in Settings → Data.',
+    ]);
     on = false;
     expect(await kindOf(reg.fetch('economic', { series: 'X' }))).toEqual(['not_configured', 'The economic source is switched off in Settings → Data.']);
     expect(reg.names()).toEqual([]);

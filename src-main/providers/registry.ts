@@ -74,12 +74,13 @@ export class ProviderRegistry {
 
   /**
    * One line per switched-on provider for the fetch tool: `name: description {a, b?}` — the
-   * parameter names come from the schema so they never drift from what is validated.
+   * parameter names come from the schema so they never drift from what is validated. A source
+   * that lacks its key says so, so the model does not spend a call to find out.
    */
   catalogue(): string[] {
     return this.names().map((n) => {
       const p = this.byName.get(n)!;
-      return `${n}: ${p.description} ${paramsSignature(p.params)}`;
+      return `${n}: ${p.description} ${paramsSignature(p.params)}${p.health().state === 'not_configured' ? ' (not configured)' : ''}`;
     });
   }
 
@@ -98,7 +99,8 @@ export class ProviderRegistry {
     const provider = this.byName.get(name);
     if (!provider) throw new ProviderError(`Unknown source "${name.slice(0, 64)}". Available: ${this.names().join(', ') || 'none'}.`, 'not_found');
     if (!this.isEnabled(name)) throw new ProviderError(`The ${name} source is switched off in Settings → Data.`, 'not_configured');
-    if (ctx.asOf !== undefined && !isDay(ctx.asOf)) throw new ProviderError(`The session's as-of date must be YYYY-MM-DD (got "${String(ctx.asOf).slice(0, 30)}").`, 'bad_params');
+    if (ctx.asOf !== undefined && !isDay(ctx.asOf))
+      throw new ProviderError(`The session's as-of date must be YYYY-MM-DD (got "${String(ctx.asOf).slice(0, 30)}").`, 'bad_params');
     const params = parseParams(provider, rawParams ?? {});
     const own = provider.health();
     if (own.state === 'not_configured') throw new ProviderError(`${name} is not configured: ${own.detail}`, 'not_configured');
@@ -108,9 +110,9 @@ export class ProviderRegistry {
     try {
       result = await provider.fetch(params, { ...ctx, now: ctx.now ?? this.now });
     } catch (e) {
-      const err =
-        e instanceof ProviderError ? e : new ProviderError(`${name} failed: ${(e as Error)?.message ?? String(e)}`.slice(0, 500), 'unavailable');
-      if (SOURCE_FAULTS.has(err.kind)) this.outcomes.set(name, { state: 'failing', lastError: `${err.kind}: ${err.message}`.slice(0, 300), at: this.now().toISOString() });
+      const err = e instanceof ProviderError ? e : new ProviderError(`${name} failed: ${(e as Error)?.message ?? String(e)}`.slice(0, 500), 'unavailable');
+      if (SOURCE_FAULTS.has(err.kind))
+        this.outcomes.set(name, { state: 'failing', lastError: `${err.kind}: ${err.message}`.slice(0, 300), at: this.now().toISOString() });
       throw err;
     }
     if (typeof result?.asOf !== 'string' || !isDay(result.asOf.slice(0, 10))) {
@@ -149,16 +151,28 @@ function parseParams(provider: DataProvider, raw: unknown): unknown {
     }
   }
   const parsed = provider.params.safeParse(raw);
-  if (!parsed.success) throw new ProviderError(describeParamsError(parsed.error), 'bad_params');
+  if (!parsed.success) throw new ProviderError(describeParamsError(parsed.error, fieldHints(provider.params)), 'bad_params');
   return parsed.data;
 }
 
-/** "params.start: Invalid input …; params.units: …" — the fields the analyst must fix. */
-export function describeParamsError(error: z.ZodError, limit = 4): string {
+/**
+ * "params.start: Invalid input … (first date, YYYY-MM-DD); params.units: …" — the fields the
+ * analyst must fix, each with its hint from the schema: the tool description carries only the
+ * names, so the hints arrive when they are needed.
+ */
+export function describeParamsError(error: z.ZodError, hints: Record<string, string> = {}, limit = 4): string {
   return error.issues
     .slice(0, limit)
-    .map((i) => `params${i.path.length ? `.${i.path.join('.')}` : ''}: ${i.message}`)
+    .map((i) => {
+      const hint = typeof i.path[0] === 'string' ? hints[i.path[0]] : undefined;
+      return `params${i.path.length ? `.${i.path.join('.')}` : ''}: ${i.message}${hint ? ` (${hint})` : ''}`;
+    })
     .join('; ');
+}
+
+function fieldHints(schema: z.ZodType): Record<string, string> {
+  const props = (paramsJsonSchema(schema).properties as Record<string, { description?: unknown }> | undefined) ?? {};
+  return Object.fromEntries(Object.entries(props).flatMap(([k, v]) => (typeof v?.description === 'string' ? [[k, v.description]] : [])));
 }
 
 function objectKeys(schema: z.ZodType): string[] | null {

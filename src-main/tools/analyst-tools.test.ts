@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { countTokens, ScriptedModel } from '../llm';
+import { z } from 'zod';
+import { ProviderRegistry } from '../providers';
 import { analystTools } from './analyst-tools';
 import { runTool } from './define';
 import { openTestWorkspace, type TestWorkspace } from './testing';
@@ -201,7 +203,7 @@ describe('fetch', () => {
     expect(r.isError).toBeFalsy();
     expect(r.untrusted).toBe(true);
     const [head, ...rest] = r.content.split('\n');
-    expect(head).toMatch(/^\[ctx_001 \| market \| ust_yields 2026-\d\d-\d\d\.\.2026-\d\d-\d\d \| \d+ tok\]$/);
+    expect(head).toMatch(/^\[ctx_001 \| market \| ust_yields 2026-\d\d-\d\d\.\.2026-11-20 \| as of 2026-11-20 \| csv data\/ust_yields\.csv \| \d+ tok\]$/);
     const full = t.ws.fs.readFile('/session/sess_test/context/ctx_001.md');
     expect(Number(/\| (\d+) tok\]/.exec(head)![1])).toBe(countTokens(full));
     expect(countTokens(rest.join('\n'))).toBeLessThanOrEqual(120);
@@ -214,14 +216,47 @@ describe('fetch', () => {
   it('turns a provider failure into a FETCH FAILED result the model can act on', async () => {
     const r = await call('fetch', { source: 'market', params: { dataset: 'gold_futures' } });
     expect(r.isError).toBe(true);
-    expect(r.content).toBe('[FETCH FAILED | market] ProviderError: There is no dataset "gold_futures". Available: fx_spot, us_labour, ust_yields.');
+    expect(r.content).toBe('[FETCH FAILED | market | not_found] There is no dataset "gold_futures". Available: fx_spot, us_labour, ust_yields.');
     expect(t.ws.fs.exists('/session/sess_test/context/ctx_001.md')).toBe(false);
   });
 
-  it('rejects a source that is not registered with the list of sources', async () => {
+  it('names a bad parameter in one FETCH FAILED line, with its hint', async () => {
+    const r = await call('fetch', { source: 'market', params: { dataset: 'ust_yields', start: 'last week' } });
+    expect(r.content).toBe('[FETCH FAILED | market | bad_params] params.start: a date YYYY-MM-DD (first date to include)');
+    const notObject = await call('fetch', { source: 'market', params: 'ust_yields' });
+    expect(notObject.content).toBe('[FETCH FAILED | market | bad_params] params must be an object such as {dataset, columns?, start?, end?, last?}.');
+  });
+
+  it('rejects a source that is not registered with the list of sources, in one FETCH FAILED line', async () => {
     const r = await call('fetch', { source: 'bloomberg', params: {} });
     expect(r.isError).toBe(true);
-    expect(r.content).toMatch(/Invalid arguments for fetch: source: .*"market"/);
+    expect(r.content).toBe('[FETCH FAILED | bloomberg | not_found] Unknown source "bloomberg". Available: market, economic.');
+  });
+
+  it('in a session as of a past date, refuses a result dated after it with the reason', async () => {
+    // A provider that ignores the as-of date it is given: the registry is the last line of defence.
+    const careless = new ProviderRegistry([
+      {
+        name: 'market',
+        description: 'careless quotes',
+        params: z.object({}),
+        health: () => ({ state: 'ok' }),
+        fetch: async () => ({ label: 'quotes', asOf: '2026-11-20', source: 'test', formatFull: () => 'x', formatSummary: () => 'x' }),
+      },
+    ]);
+    const r = await call('fetch', { source: 'market', params: {} }, { ...t.context({ asOf: '2026-10-15' }), providers: careless });
+    expect(r.content).toBe(
+      '[FETCH FAILED | market | as_of] market returned data as of 2026-11-20 (quotes): data after 2026-10-15 is not used in a session as of 2026-10-15. Ask for a range ending on or before 2026-10-15.',
+    );
+    // The CSV provider filters itself first: the same session gets the rows up to the date.
+    const csv = await call('fetch', { source: 'market', params: { dataset: 'ust_yields' } }, t.context({ asOf: '2026-10-15' }));
+    expect(csv.content.split('\n')[0]).toMatch(/ust_yields 2026-09-28\.\.2026-10-15 \| as of 2026-10-15 \|/);
+  });
+
+  it('describes each switched-on provider in one line with its parameter names', () => {
+    const fetch = tools().find((x) => x.name === 'fetch')!;
+    expect(fetch.description).toContain('\nmarket: local CSV datasets (fx_spot, us_labour, ust_yields) {dataset, columns?, start?, end?, last?}\n');
+    expect(fetch.description).toMatch(/\neconomic: FRED: .* \{series_id\?, search\?, .*\} \(not configured\)\n/);
   });
 });
 

@@ -15,7 +15,13 @@ export interface TestWorkspace {
   ws: Workspace;
   index: SearchIndex;
   providers: ProviderRegistry;
-  context(options?: { sessionId?: string; actor?: AnalystToolContext['writer']['actor']; model?: Model; signal?: AbortSignal; asOf?: string }): AnalystToolContext;
+  context(options?: {
+    sessionId?: string;
+    actor?: AnalystToolContext['writer']['actor'];
+    model?: Model;
+    signal?: AbortSignal;
+    asOf?: string;
+  }): AnalystToolContext;
   close(): void;
 }
 

@@ -12,6 +12,8 @@ const secretInfo: { name: SecretName; label: string; hint: string }[] = [
   { name: 'voyageApiKey', label: 'Voyage API key', hint: 'Optional: semantic embeddings for search (voyage-3-lite).' },
   { name: 'openaiApiKey', label: 'OpenAI-compatible API key', hint: 'Optional: embeddings from an OpenAI-compatible endpoint.' },
   { name: 'fredApiKey', label: 'FRED API key', hint: 'Optional: economic data from FRED (free at fred.stlouisfed.org).' },
+  { name: 'alphaVantageApiKey', label: 'Alpha Vantage API key', hint: 'Optional: market prices (FX, US equities, oil) and US Treasury yields.' },
+  { name: 'braveApiKey', label: 'Brave Search API key', hint: 'Optional: lets the analyst search the web (Brave Search API). Reading a page needs no key.' },
 ];
 
 /** API keys go in, never come out: the renderer only ever learns whether each one is set. */

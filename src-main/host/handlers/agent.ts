@@ -6,7 +6,7 @@ import type { PartialHandlerMap } from './types';
 export function agentHandlers(service: AnalystService): PartialHandlerMap {
   const a = service.analyst;
   return {
-    'agent/send': (input) => a.send({ message: input.message, sessionId: input.sessionId, newSession: input.newSession }),
+    'agent/send': (input) => a.send({ message: input.message, sessionId: input.sessionId, newSession: input.newSession, asOf: input.asOf }),
     'agent/cancel': (input) => ({ cancelled: service.cancel(input.runId) }),
     'agent/status': async (_input, ctx) => {
       await ctx.memory.ready;

@@ -48,7 +48,9 @@ export function observationsResult(v: ObservationsView): ProviderResult {
       v.series?.frequency ? `native_frequency: ${cell(v.series.frequency)}` : null,
       `transform: ${v.units} (${UNITS[v.units]})`,
       v.frequency ? `frequency: ${v.frequency}${v.aggregation ? ` (${v.aggregation})` : ''}` : null,
-      vintageText ? `realtime: ${'start' in (v.realtime ?? {}) ? `${(v.realtime as { start: string }).start}..${(v.realtime as { end: string }).end}` : vintageText}` : null,
+      vintageText
+        ? `realtime: ${'start' in (v.realtime ?? {}) ? `${(v.realtime as { start: string }).start}..${(v.realtime as { end: string }).end}` : vintageText}`
+        : null,
       `as_of: ${v.asOf}`,
       `observations: ${obs.length}${v.count > obs.length ? ` (most recent of ${v.count})` : ''}`,
       `range: ${first}..${last}`,
@@ -60,7 +62,9 @@ export function observationsResult(v: ObservationsView): ProviderResult {
       '## DATA',
       multiPeriod ? '| date | value | realtime_start | realtime_end |' : '| date | value |',
       multiPeriod ? '|---|---|---|---|' : '|---|---|',
-      ...obs.map((o) => (multiPeriod ? `| ${o.date} | ${cell(o.value)} | ${o.realtime_start ?? ''} | ${o.realtime_end ?? ''} |` : `| ${o.date} | ${cell(o.value)} |`)),
+      ...obs.map((o) =>
+        multiPeriod ? `| ${o.date} | ${cell(o.value)} | ${o.realtime_start ?? ''} | ${o.realtime_end ?? ''} |` : `| ${o.date} | ${cell(o.value)} |`,
+      ),
       '',
     ]
       .filter((l): l is string => l !== null)
@@ -80,7 +84,9 @@ function summariseObservations(v: ObservationsView, multiPeriod: boolean): strin
     const last = values[values.length - 1]!;
     const prev = values.length > 1 ? values[values.length - 2]! : null;
     const ns = values.map((x) => x.n);
-    parts.push(`Latest ${last.date} ${fmt(last.n)}${prev ? ` (prev ${prev.date} ${fmt(prev.n)})` : ''}; min ${fmt(Math.min(...ns))}, max ${fmt(Math.max(...ns))}.`);
+    parts.push(
+      `Latest ${last.date} ${fmt(last.n)}${prev ? ` (prev ${prev.date} ${fmt(prev.n)})` : ''}; min ${fmt(Math.min(...ns))}, max ${fmt(Math.max(...ns))}.`,
+    );
   } else parts.push('No numeric values (all missing).');
   if (multiPeriod) parts.push(`${new Set(v.observations.map((o) => o.realtime_start)).size} real-time periods; latest values from vintage ${latestStart}.`);
   else if (v.realtime) parts.push(`As known on ${'end' in v.realtime ? v.realtime.end : v.realtime.vintages.at(-1)}.`);
@@ -91,7 +97,9 @@ export function searchResult(text: string, series: FredSeries[], count: number, 
   const label = `search "${text.slice(0, 40)}" ${series.length} series`;
   const summary = [
     `FRED search "${text.slice(0, 60)}": ${count} matches; top ${Math.min(series.length, 5)}:`,
-    ...series.slice(0, 5).map((s) => `${s.id} (${cell(s.title).slice(0, 60)}; ${[s.frequency_short, s.units_short, s.seasonal_adjustment_short].filter(Boolean).join(', ')}).`),
+    ...series
+      .slice(0, 5)
+      .map((s) => `${s.id} (${cell(s.title).slice(0, 60)}; ${[s.frequency_short, s.units_short, s.seasonal_adjustment_short].filter(Boolean).join(', ')}).`),
   ].join(' ');
   const full = () =>
     [

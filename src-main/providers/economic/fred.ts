@@ -23,6 +23,7 @@ export interface FredClientOptions {
   timeoutMs?: number;
   retries?: number;
   retryBaseMs?: number;
+  maxBytes?: number;
 }
 
 const observation = z.object({ date: z.string(), value: z.string(), realtime_start: z.string().optional(), realtime_end: z.string().optional() });
@@ -64,7 +65,14 @@ export class FredClient {
    * GET one endpoint, through the cache. `ttlMs` is how long a success is kept; a failure is never
    * stored. `what` names the request in messages (e.g. `series RSAFS`).
    */
-  async get<T>(endpoint: string, query: Record<string, string | undefined>, schema: z.ZodType<T>, ttlMs: number, what: string, signal?: AbortSignal): Promise<T> {
+  async get<T>(
+    endpoint: string,
+    query: Record<string, string | undefined>,
+    schema: z.ZodType<T>,
+    ttlMs: number,
+    what: string,
+    signal?: AbortSignal,
+  ): Promise<T> {
     const key = this.o.apiKey()?.trim();
     if (!key) throw new ProviderError('No FRED API key: add one in Settings → Data (free at fred.stlouisfed.org) or set FRED_API_KEY.', 'not_configured');
     const base = (this.o.baseUrl?.() || FRED_BASE_URL).replace(/\/+$/, '');
@@ -82,10 +90,12 @@ export class FredClient {
           timeoutMs: this.o.timeoutMs,
           retries: this.o.retries,
           retryBaseMs: this.o.retryBaseMs,
+          maxBytes: this.o.maxBytes,
         });
         // Checked before it can be cached: a 200 with the wrong shape is a fault, not data.
         const shaped = schema.safeParse(res.json);
-        if (!shaped.success) throw new ProviderError(`FRED answered ${what} in an unexpected shape (${shaped.error.issues[0]?.path.join('.') || 'body'}).`, 'bad_response');
+        if (!shaped.success)
+          throw new ProviderError(`FRED answered ${what} in an unexpected shape (${shaped.error.issues[0]?.path.join('.') || 'body'}).`, 'bad_response');
         return res.text;
       } catch (e) {
         throw fredError(e, what);
@@ -116,6 +126,7 @@ function fredError(e: unknown, what: string): ProviderError {
   if ((e.status === 400 || e.status === 401 || e.status === 403) && /api.?key/i.test(fredMessage)) {
     return new ProviderError(`FRED refused the API key (${fredMessage}). Check it in Settings → Data.`, 'not_configured');
   }
+  if (fredMessage && e.status === 429) return new ProviderError(`${e.message} FRED: ${fredMessage}`, e.kind);
   if (fredMessage) return new ProviderError(`FRED refused ${what}: ${fredMessage}`, e.kind);
   return new ProviderError(`FRED ${what}: ${e.message}`, e.kind);
 }

@@ -52,7 +52,8 @@ export const economicParams = z
     limit: z.number().int().min(1).max(2000).optional().describe('most recent N observations (default 500) or search results (default 10)'),
   })
   .superRefine((p, ctx) => {
-    if (!p.series_id === !p.search) ctx.addIssue({ code: 'custom', path: ['series_id'], message: 'give either series_id (observations) or search (find series), not both or neither' });
+    if (!p.series_id === !p.search)
+      ctx.addIssue({ code: 'custom', path: ['series_id'], message: 'give either series_id (observations) or search (find series), not both or neither' });
     if (p.start && p.end && p.start > p.end) ctx.addIssue({ code: 'custom', path: ['end'], message: `ends before start (${p.start})` });
     if (p.realtime_start && p.realtime_end && p.realtime_start > p.realtime_end) {
       ctx.addIssue({ code: 'custom', path: ['realtime_end'], message: `ends before realtime_start (${p.realtime_start})` });
@@ -60,7 +61,8 @@ export const economicParams = z
     if (p.vintage_dates && (p.realtime_start || p.realtime_end)) {
       ctx.addIssue({ code: 'custom', path: ['vintage_dates'], message: 'use vintage_dates or realtime_start/realtime_end, not both' });
     }
-    if (p.aggregation_method && !p.frequency) ctx.addIssue({ code: 'custom', path: ['aggregation_method'], message: 'needs frequency (the lower frequency to aggregate to)' });
+    if (p.aggregation_method && !p.frequency)
+      ctx.addIssue({ code: 'custom', path: ['aggregation_method'], message: 'needs frequency (the lower frequency to aggregate to)' });
     if (p.search && (p.start || p.end || p.units || p.frequency || p.vintage_dates)) {
       ctx.addIssue({ code: 'custom', path: ['search'], message: 'a search takes only search, limit and realtime_*; fetch observations with series_id' });
     }

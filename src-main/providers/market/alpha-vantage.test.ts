@@ -219,7 +219,12 @@ describe('Alpha Vantage behind the market schema', () => {
       },
       {
         name: 'an oversized body',
-        reply: (res) => sendJson(res, 200, fxDaily(Array.from({ length: 400 }, (_, i) => [new Date(Date.UTC(2025, 0, 1 + i)).toISOString().slice(0, 10), '1.1'] as [string, string]))),
+        reply: (res) =>
+          sendJson(
+            res,
+            200,
+            fxDaily(Array.from({ length: 400 }, (_, i) => [new Date(Date.UTC(2025, 0, 1 + i)).toISOString().slice(0, 10), '1.1'] as [string, string])),
+          ),
         kind: 'bad_response',
         message: /sent more than/,
         over: { maxBytes: 4096 },

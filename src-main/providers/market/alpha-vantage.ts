@@ -51,7 +51,13 @@ export function routeFor(kind: MarketKind, symbol: string): AlphaVantageRoute | 
   if (kind === 'yield') {
     const maturity = TREASURIES[symbol];
     if (!maturity) return null;
-    return { fn: 'TREASURY_YIELD', query: { interval: 'daily', maturity }, generic: false, name: `US Treasury ${maturity.replace(/(\d+)/, '$1-')} yield`, unit: '%' };
+    return {
+      fn: 'TREASURY_YIELD',
+      query: { interval: 'daily', maturity },
+      generic: false,
+      name: `US Treasury ${maturity.replace(/(\d+)/, '$1-')} yield`,
+      unit: '%',
+    };
   }
   if (kind !== 'price') return null;
   if (/^[A-Z]{6}$/.test(symbol) && CURRENCIES.has(symbol.slice(0, 3)) && CURRENCIES.has(symbol.slice(3))) {
@@ -177,7 +183,8 @@ export function parseAlphaVantage(text: string, route: AlphaVantageRoute, params
   } catch {
     throw new ProviderError(`Alpha Vantage sent malformed JSON for ${params.symbol}.`, 'bad_response');
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ProviderError('Alpha Vantage sent JSON that is not an object.', 'bad_response');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new ProviderError('Alpha Vantage sent JSON that is not an object.', 'bad_response');
   const o = body as Record<string, unknown>;
   if (typeof o['Error Message'] === 'string') {
     throw new ProviderError(`Alpha Vantage has no ${route.fn} data for ${params.symbol}: ${scrub(o['Error Message'])}`, 'not_found');
@@ -185,7 +192,10 @@ export function parseAlphaVantage(text: string, route: AlphaVantageRoute, params
   const notice = typeof o.Note === 'string' ? o.Note : typeof o.Information === 'string' ? o.Information : null;
   if (notice !== null) {
     if (/premium/i.test(notice) && !/rate limit|call frequency|requests per/i.test(notice)) {
-      throw new ProviderError(`Alpha Vantage: this request needs a premium plan (${scrub(notice)}). Ask for recent data only (no start date), or use the local data.`, 'not_configured');
+      throw new ProviderError(
+        `Alpha Vantage: this request needs a premium plan (${scrub(notice)}). Ask for recent data only (no start date), or use the local data.`,
+        'not_configured',
+      );
     }
     throw new ProviderError(`Alpha Vantage rate limit reached: ${scrub(notice)}`, 'rate_limited');
   }
@@ -200,7 +210,8 @@ export function parseAlphaVantage(text: string, route: AlphaVantageRoute, params
   let unit = route.unit;
   if (route.seriesKey) {
     const ts = o[route.seriesKey];
-    if (typeof ts !== 'object' || ts === null) throw new ProviderError(`Alpha Vantage's answer lacks "${route.seriesKey}" for ${params.symbol}.`, 'bad_response');
+    if (typeof ts !== 'object' || ts === null)
+      throw new ProviderError(`Alpha Vantage's answer lacks "${route.seriesKey}" for ${params.symbol}.`, 'bad_response');
     rows = Object.entries(ts as Record<string, Record<string, unknown>>)
       .filter(([d]) => ISO.test(d))
       .map(([date, bar]) => ({ date, values: [num(bar?.['4. close'])] }));

@@ -49,7 +49,8 @@ export class LocalMarketData {
   constructor(readonly dir: string) {}
 
   health(): ProviderHealth {
-    if (!existsSync(join(this.dir, 'symbols.csv'))) return { state: 'not_configured', detail: `No market data folder at ${this.dir} (symbols.csv is missing).` };
+    if (!existsSync(join(this.dir, 'symbols.csv')))
+      return { state: 'not_configured', detail: `No market data folder at ${this.dir} (symbols.csv is missing).` };
     const n = this.catalog().length;
     return { state: 'ok', detail: `${n} local series in ${this.dir}${this.isSample() ? ' (synthetic sample data, not market data)' : ''}` };
   }
@@ -89,11 +90,15 @@ export class LocalMarketData {
   load(params: Pick<MarketParams, 'kind' | 'symbol'>): { series: MarketSeries; source: string; notes: string[] } {
     const entry = this.catalog().find((e) => e.kind === params.kind && e.symbol === params.symbol);
     if (!entry) {
-      throw new ProviderError(`The local market folder has no ${params.kind} series "${params.symbol}"; it has: ${this.symbols(params.kind).join(', ') || 'none'}.`, 'not_found');
+      throw new ProviderError(
+        `The local market folder has no ${params.kind} series "${params.symbol}"; it has: ${this.symbols(params.kind).join(', ') || 'none'}.`,
+        'not_found',
+      );
     }
     const file = FILE_OF[params.kind];
     const t = this.table(file);
-    const need = params.kind === 'implied_vol' ? ['date', 'symbol', 'tenor', 'delta', 'vol_pct'] : ['date', 'symbol', params.kind === 'price' ? 'close' : 'yield_pct'];
+    const need =
+      params.kind === 'implied_vol' ? ['date', 'symbol', 'tenor', 'delta', 'vol_pct'] : ['date', 'symbol', params.kind === 'price' ? 'close' : 'yield_pct'];
     const col = columnIndex(t, file, need);
     const srcCol = t.header.indexOf('source');
     const mine = t.rows.filter((r) => (r[col.symbol!] ?? '').trim().toUpperCase() === entry.symbol && ISO.test((r[col.date!] ?? '').trim()));
@@ -122,7 +127,9 @@ export class LocalMarketData {
         const [tb, db] = b.split(' ') as [string, string];
         return tenorDays(ta) - tenorDays(tb) || deltaRank(da) - deltaRank(db) || a.localeCompare(b);
       });
-      const rows = [...byDate.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([date, m]) => ({ date, values: columns.map((c) => m.get(c) ?? null) }));
+      const rows = [...byDate.entries()]
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([date, m]) => ({ date, values: columns.map((c) => m.get(c) ?? null) }));
       series = { kind: 'implied_vol', symbol: entry.symbol, name: entry.name, unit: entry.unit || '% annualised', columns, rows };
     } else {
       const v = params.kind === 'price' ? col.close! : col.yield_pct!;

@@ -56,7 +56,12 @@ export class MarketProvider implements DataProvider<typeof marketParams> {
       const hint = this.vendor ? ' Add an Alpha Vantage key (alphaVantageApiKey) for market data.' : '';
       return { state: 'ok', detail: `${local.detail}.${hint}` };
     }
-    return { state: 'not_configured', detail: [local?.state === 'not_configured' ? local.detail : 'No local market data folder.', vendor?.state === 'not_configured' ? vendor.detail : ''].filter(Boolean).join(' ') };
+    return {
+      state: 'not_configured',
+      detail: [local?.state === 'not_configured' ? local.detail : 'No local market data folder.', vendor?.state === 'not_configured' ? vendor.detail : '']
+        .filter(Boolean)
+        .join(' '),
+    };
   }
 
   async fetch(raw: MarketParams, ctx: FetchContext = {}): Promise<ProviderResult> {

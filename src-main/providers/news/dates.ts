@@ -9,7 +9,8 @@ const MONTHS: Record<string, number> = { jan: 0, feb: 1, mar: 2, apr: 3, may: 4,
 /** RFC 822 §5.1 zone names, in minutes east of UTC. Military single letters are ambiguous in practice (RFC 1123 §5.2.14) and refused. */
 const ZONES: Record<string, number> = { UT: 0, UTC: 0, GMT: 0, Z: 0, EST: -300, EDT: -240, CST: -360, CDT: -300, MST: -420, MDT: -360, PST: -480, PDT: -420 };
 
-const RFC822 = /^(?:[a-z]{3,9},?\s+)?(\d{1,2})\s+([a-z]{3,9})\.?\s+(\d{2}|\d{4})\s+(\d{1,2}):(\d{1,2})(?::(\d{1,2}))?\s*([+-]\d{4}|[+-]\d{2}:\d{2}|[a-z]{1,4})?$/i;
+const RFC822 =
+  /^(?:[a-z]{3,9},?\s+)?(\d{1,2})\s+([a-z]{3,9})\.?\s+(\d{2}|\d{4})\s+(\d{1,2}):(\d{1,2})(?::(\d{1,2}))?\s*([+-]\d{4}|[+-]\d{2}:\d{2}|[a-z]{1,4})?$/i;
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})(?:[t\s](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?\s*(z|[+-]\d{2}:?\d{2})?)?$/i;
 
 /** ISO UTC (`2024-12-02T14:03:11.000Z`) or null when the text is not a date we can read exactly. */

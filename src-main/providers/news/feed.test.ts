@@ -26,7 +26,15 @@ describe('feed dates', () => {
   });
 
   it('refuses what it cannot read exactly rather than guessing a date the PM would trust', () => {
-    for (const bad of ['yesterday', '31 Feb 2026 10:00:00 GMT', 'Thu, 13 Nov 2026 25:05:14 GMT', '2026-13-01T00:00:00Z', 'Thu, 13 Nov 2026 12:05:14 XYZ', '', 'Thu, 13 Foo 2026 12:05:14 GMT']) {
+    for (const bad of [
+      'yesterday',
+      '31 Feb 2026 10:00:00 GMT',
+      'Thu, 13 Nov 2026 25:05:14 GMT',
+      '2026-13-01T00:00:00Z',
+      'Thu, 13 Nov 2026 12:05:14 XYZ',
+      '',
+      'Thu, 13 Foo 2026 12:05:14 GMT',
+    ]) {
       expect(parseFeedDate(bad), bad).toBeNull();
     }
   });
@@ -89,7 +97,9 @@ describe('parseFeed', () => {
   });
 
   it('refuses XML that is neither RSS nor Atom (an HTML page or an API error served as XML)', () => {
-    expect(() => parseFeed('<error><code>403</code></error>', 'Odd', 'https://x.test/')).toThrowError('Feed "Odd" is neither RSS nor Atom (its root element is <error>).');
+    expect(() => parseFeed('<error><code>403</code></error>', 'Odd', 'https://x.test/')).toThrowError(
+      'Feed "Odd" is neither RSS nor Atom (its root element is <error>).',
+    );
   });
 
   it('drops javascript: links from outsiders', () => {

@@ -65,7 +65,12 @@ export function parseFeed(xml: string, feedName: string, baseUrl: string): { tit
     return { title: plainText(channel.title, TITLE_MAX), items: rawItems.slice(0, ITEMS_PER_FEED_MAX).map((n) => rssItem(n, feedName, baseUrl)) };
   }
   if (atom) {
-    return { title: plainText(atom.title, TITLE_MAX), items: list(atom.entry).slice(0, ITEMS_PER_FEED_MAX).map((n) => atomEntry(n, feedName, baseUrl)) };
+    return {
+      title: plainText(atom.title, TITLE_MAX),
+      items: list(atom.entry)
+        .slice(0, ITEMS_PER_FEED_MAX)
+        .map((n) => atomEntry(n, feedName, baseUrl)),
+    };
   }
   const root = Object.keys(doc).find((k) => !k.startsWith('?')) ?? 'nothing';
   throw new ProviderError(`Feed "${feedName}" is neither RSS nor Atom (its root element is <${cap(root, 40)}>).`, 'bad_response');
@@ -87,7 +92,9 @@ function rssItem(n: Node, feed: string, base: string): FeedItem {
 
 function atomEntry(n: Node, feed: string, base: string): FeedItem {
   // rel="alternate" (or no rel, which means alternate) is the story itself; "self"/"edit"/"enclosure" are not.
-  const links = list(n.link).map(asNode).filter((l): l is Node => l !== null);
+  const links = list(n.link)
+    .map(asNode)
+    .filter((l): l is Node => l !== null);
   const alt = links.find((l) => (textOf(l['@_rel']) || 'alternate') === 'alternate') ?? links[0];
   return {
     feed,

@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../store/open';
 import { ResponseCache } from '../cache';
 import { ProviderError } from '../provider';
+import { ProviderRegistry } from '../registry';
 import { type LocalServer, startLocalServer } from '../testing';
 import { NewsProvider, type NewsProviderOptions } from './news-provider';
 import { newsFeeds, newsParams } from './params';
@@ -271,6 +272,21 @@ describe('NewsProvider', () => {
   it('reads an entity-bomb feed without blowing up', async () => {
     const r = await setup([['Laughs', '/laughs/rss']]).fetch(p({}), { now });
     expect(r.formatFull().length).toBeLessThan(5000);
+  });
+});
+
+describe('news through the registry (as the fetch tool calls it)', () => {
+  it('validates raw params by name, and its results pass the as-of check', async () => {
+    const registry = new ProviderRegistry([setup([['BBC Business', '/bbc/rss.xml']])], { now });
+    const bad = await failure(registry.fetch('news', { qeury: 'rates' }));
+    expect(bad.kind).toBe('bad_params');
+    expect(bad.message).toMatch(/^params\.qeury: not a parameter of news/);
+    expect((await failure(registry.fetch('news', { limit: 0 }))).message).toMatch(/^params\.limit: /);
+    const r = await registry.fetch('news', { query: 'rates' }, { asOf: '2026-11-13' });
+    expect(r.asOf).toBe('2026-11-13T12:05:14Z');
+    expect(registry.catalogue()).toEqual([
+      'news: headlines and summaries from the RSS/Atom news feeds the PM follows, newest first, deduplicated across feeds {query?, feed?, since?, until?, limit?}',
+    ]);
   });
 });
 

@@ -1,6 +1,7 @@
 import type { ResponseCache } from '../cache';
 import { cacheKey } from '../cache';
 import { httpGet } from '../http';
+import { decodeBytes } from '../web/charset';
 import { type DataProvider, type FetchContext, type ProviderHealth, ProviderError, type ProviderResult } from '../provider';
 import { type FeedItem, parseFeed } from './feed';
 import { type NewsFeed, type NewsParams, newsParams } from './params';
@@ -71,7 +72,8 @@ export class NewsProvider implements DataProvider<typeof newsParams> {
     if (params.feed) {
       const wanted = params.feed.toLowerCase();
       feeds = configured.filter((f) => f.name.toLowerCase() === wanted);
-      if (!feeds.length) throw new ProviderError(`No feed is named "${cap(params.feed, 80)}"; the feeds are: ${configured.map((f) => f.name).join(', ')}.`, 'bad_params');
+      if (!feeds.length)
+        throw new ProviderError(`No feed is named "${cap(params.feed, 80)}"; the feeds are: ${configured.map((f) => f.name).join(', ')}.`, 'bad_params');
     }
 
     const outcomes = await Promise.all(feeds.map((f) => this.loadFeed(f, ctx.signal)));
@@ -121,7 +123,10 @@ export class NewsProvider implements DataProvider<typeof newsParams> {
       const { value, cached } = await cache.through(cacheKey('news', feed.url), this.options.cacheTtlMs ?? 5 * 60_000, load);
       return { feed, items: got.items ?? parseFeed(value, feed.name, feed.url).items, cached };
     } catch (e) {
-      const error = e instanceof ProviderError ? e : new ProviderError(`Feed "${feed.name}" could not be read (${e instanceof Error ? e.message : String(e)}).`, 'unavailable');
+      const error =
+        e instanceof ProviderError
+          ? e
+          : new ProviderError(`Feed "${feed.name}" could not be read (${e instanceof Error ? e.message : String(e)}).`, 'unavailable');
       return { feed, items: [], error };
     }
   }
@@ -130,14 +135,8 @@ export class NewsProvider implements DataProvider<typeof newsParams> {
 /** Feeds declare their encoding in the XML declaration; most are UTF-8, some older ones Latin-1. */
 function decodeXml(bytes: Buffer): string {
   const head = bytes.subarray(0, 200).toString('latin1');
-  const declared = /^\s*<\?xml[^>]*encoding=["']([A-Za-z0-9._-]+)["']/.exec(head.replace(/^\uFEFF|^ï»¿/, ''))?.[1];
-  let text: string;
-  try {
-    text = new TextDecoder(declared ?? 'utf-8').decode(bytes);
-  } catch {
-    text = new TextDecoder('utf-8').decode(bytes);
-  }
-  return text.replace(/^\uFEFF/, '');
+  const declared = /^\s*<\?xml[^>]*encoding=["']([A-Za-z0-9._-]+)["']/.exec(head.replace(/^ï»¿/, ''))?.[1];
+  return decodeBytes(bytes, declared);
 }
 
 interface RenderInput {
@@ -162,7 +161,9 @@ function render({ params, ctx, now, outcomes, scanned, matching, shown }: Render
   const inScope = scanned.filter((i) => i.published && (!ctx.asOf || i.published.slice(0, 10) <= ctx.asOf)).map((i) => i.published!);
   const newest = dates.length ? dates.reduce((a, b) => (a > b ? a : b)) : inScope.length ? inScope.reduce((a, b) => (a > b ? a : b)) : null;
   const asOf = newest ? isoSeconds(newest) : (ctx.asOf ?? isoSeconds(now.toISOString()));
-  const range = dates.length ? `${dates.reduce((a, b) => (a < b ? a : b)).slice(0, 10)}..${dates.reduce((a, b) => (a > b ? a : b)).slice(0, 10)}` : 'no dated stories';
+  const range = dates.length
+    ? `${dates.reduce((a, b) => (a < b ? a : b)).slice(0, 10)}..${dates.reduce((a, b) => (a > b ? a : b)).slice(0, 10)}`
+    : 'no dated stories';
   const label = `news${params.feed ? ` ${ok[0]?.feed.name ?? params.feed}` : ''}${params.query ? ` "${cap(params.query, 40)}"` : ''} ${range} (${shown.length})`;
   const source = `RSS/Atom feeds: ${ok.map((o) => o.feed.name).join(', ')}${failed.length ? ` (failed: ${failed.map((o) => o.feed.name).join(', ')})` : ''}`;
   const filters = [
@@ -175,9 +176,14 @@ function render({ params, ctx, now, outcomes, scanned, matching, shown }: Render
 
   const summary = (): string => {
     const parts: string[] = [];
-    if (!shown.length) parts.push(`No stories matched${filters.length ? ` (${filters.join(', ')})` : ''} among ${scanned.length} from ${ok.length} feed${ok.length === 1 ? '' : 's'}.`);
+    if (!shown.length)
+      parts.push(
+        `No stories matched${filters.length ? ` (${filters.join(', ')})` : ''} among ${scanned.length} from ${ok.length} feed${ok.length === 1 ? '' : 's'}.`,
+      );
     else {
-      parts.push(`${shown.length}${matching.length > shown.length ? ` of ${matching.length}` : ''} stories from ${ok.map((o) => o.feed.name).join(', ')}${newest ? `, newest ${shortTime(newest)}` : ''}.`);
+      parts.push(
+        `${shown.length}${matching.length > shown.length ? ` of ${matching.length}` : ''} stories from ${ok.map((o) => o.feed.name).join(', ')}${newest ? `, newest ${shortTime(newest)}` : ''}.`,
+      );
       const top = shown.slice(0, 3).map((i) => `"${cap(i.title, 90)}" (${i.feed}${i.published ? `, ${i.published.slice(5, 10)}` : ', undated'})`);
       parts.push(`Top: ${top.join('; ')}.`);
     }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { newsFeedSchema } from '../../api/providers';
 
 const isoDate = z
   .string()
@@ -8,7 +9,13 @@ const isoDate = z
 /** The news provider's parameters, declared once: the fetch tool validates with it and shows its descriptions. */
 export const newsParams = z
   .strictObject({
-    query: z.string().trim().min(1).max(200).optional().describe('keywords; every word must appear in the headline or summary (case-insensitive); "quoted phrase" counts as one'),
+    query: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('keywords; every word must appear in the headline or summary (case-insensitive); "quoted phrase" counts as one'),
     feed: z.string().trim().min(1).max(80).optional().describe('only this configured feed, by its name'),
     since: isoDate.optional().describe('published on or after this date, YYYY-MM-DD'),
     until: isoDate.optional().describe('published on or before this date, YYYY-MM-DD'),
@@ -18,17 +25,6 @@ export const newsParams = z
 
 export type NewsParams = z.output<typeof newsParams>;
 
-/**
- * One feed the PM follows. The settings schema (`providers.news.feeds`) uses this shape: names are
- * what the analyst passes as `feed`, so they must be distinct.
- */
-export const newsFeed = z.strictObject({
-  name: z.string().trim().min(1).max(80),
-  url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048),
-});
-export type NewsFeed = z.infer<typeof newsFeed>;
-
-export const newsFeeds = z
-  .array(newsFeed)
-  .max(50)
-  .refine((feeds) => new Set(feeds.map((f) => f.name.toLowerCase())).size === feeds.length, 'feed names must be distinct');
+/** The feed list lives in the settings contract (`providers.news.feeds`); the provider reads the same shape. */
+export { newsFeedSchema as newsFeed, newsFeedsSchema as newsFeeds } from '../../api/providers';
+export type NewsFeed = z.infer<typeof newsFeedSchema>;

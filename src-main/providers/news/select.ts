@@ -38,8 +38,15 @@ function identityKeys(item: FeedItem): string[] {
   if (item.guid) keys.push(`id:${item.guid}`);
   if (item.link) keys.push(`link:${normaliseLink(item.link)}`);
   if (!keys.length) {
-    const title = item.title.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
-    keys.push(`title:${createHash('sha256').update(`${title}|${item.published ?? ''}`).digest('hex')}`);
+    const title = item.title
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, ' ')
+      .trim();
+    keys.push(
+      `title:${createHash('sha256')
+        .update(`${title}|${item.published ?? ''}`)
+        .digest('hex')}`,
+    );
   }
   return keys;
 }

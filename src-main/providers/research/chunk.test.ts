@@ -38,7 +38,19 @@ describe('chunking notes into passages', () => {
   });
 
   it('cuts markdown at headings, ignoring # inside fenced code, and numbers passages through the note', () => {
-    const md = ['Preamble line.', '', '## Rates outlook', 'The ECB cuts twice.', '', '```', '# not a heading', '```', '', '### FX *view*', 'EURUSD higher.'].join('\n');
+    const md = [
+      'Preamble line.',
+      '',
+      '## Rates outlook',
+      'The ECB cuts twice.',
+      '',
+      '```',
+      '# not a heading',
+      '```',
+      '',
+      '### FX *view*',
+      'EURUSD higher.',
+    ].join('\n');
     const units = markdownUnits(md);
     expect(units.map((u) => u.section)).toEqual(['', 'Rates outlook', 'FX view']);
     expect(units[1]!.text).toContain('# not a heading');

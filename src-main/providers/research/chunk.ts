@@ -26,7 +26,7 @@ const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 /** Sentences grouped up to `max` words; a single sentence longer than that is cut by words. */
 function splitLong(paragraph: string, max: number): string[] {
-  const sentences = paragraph.split(/(?<=[.!?;:])\s+(?=["“'(\[A-Z0-9])/);
+  const sentences = paragraph.split(/(?<=[.!?;:])\s+(?=["“'([A-Z0-9])/);
   const out: string[] = [];
   let cur: string[] = [];
   let n = 0;

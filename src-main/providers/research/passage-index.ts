@@ -65,7 +65,10 @@ export function ftsQuery(query: string): string | null {
     const phrase = (m[1]!.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(' ');
     if (phrase) terms.push(phrase);
   }
-  for (const w of query.replace(/"[^"]*"/g, ' ').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+  for (const w of query
+    .replace(/"[^"]*"/g, ' ')
+    .toLowerCase()
+    .match(/[\p{L}\p{N}]+/gu) ?? []) {
     if (!STOP.has(w) && (w.length > 1 || /\d/.test(w))) terms.push(w);
   }
   const unique = [...new Set(terms)].slice(0, 32);
@@ -125,7 +128,11 @@ export class ResearchIndex {
         if (st.size > maxBytes) throw new UnreadableNote(`larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
         const read = await readNote(note, bytes);
         const passages = chunkNote(read.units);
-        this.replace(note, { mtime, size: st.size, hash, date: read.date ?? day, dateFrom: read.dateFrom ?? 'file_time', title: read.title, warning: null }, passages);
+        this.replace(
+          note,
+          { mtime, size: st.size, hash, date: read.date ?? day, dateFrom: read.dateFrom ?? 'file_time', title: read.title, warning: null },
+          passages,
+        );
       } catch (e) {
         const warning = e instanceof UnreadableNote ? e.message : `could not be indexed (${((e as Error)?.message ?? String(e)).slice(0, 120)})`;
         this.replace(note, { mtime, size: st.size, hash, date: day, dateFrom: 'file_time', title: note, warning }, []);
@@ -194,9 +201,11 @@ export class ResearchIndex {
   resolveNotes(name: string): string[] {
     const lower = name.trim().replace(/\\/g, '/').toLowerCase();
     const like = `%/${lower.replace(/[\\%_]/g, (c) => `\\${c}`)}`;
-    return (this.db.prepare("SELECT note FROM research_notes WHERE lower(note) = ? OR lower(note) LIKE ? ESCAPE '\\' ORDER BY note").all(lower, like) as { note: string }[]).map(
-      (r) => r.note,
-    );
+    return (
+      this.db.prepare("SELECT note FROM research_notes WHERE lower(note) = ? OR lower(note) LIKE ? ESCAPE '\\' ORDER BY note").all(lower, like) as {
+        note: string;
+      }[]
+    ).map((r) => r.note);
   }
 
   /** Notes currently skipped, with why (listed in every result until the file is fixed or removed). */

@@ -70,7 +70,10 @@ beforeEach(() => {
   );
   write('ecb-weekly.md', ecbNote('We expect the deposit rate to reach 1.75 percent by March as the ECB keeps cutting.'));
   write('oil-notes.txt', `Brent supply discipline from the cartel is fraying. ${filler('oil', 14)}`, '2026-08-01');
-  write('later.md', ['---', 'date: 2026-11-10', '---', `## Update`, '', `The deposit rate path is now lower: 1.50 percent by June. ${filler('later', 10)}`].join('\n'));
+  write(
+    'later.md',
+    ['---', 'date: 2026-11-10', '---', `## Update`, '', `The deposit rate path is now lower: 1.50 percent by June. ${filler('later', 10)}`].join('\n'),
+  );
 });
 afterEach(() => {
   db.close();
@@ -94,7 +97,9 @@ describe('research provider', () => {
     const r = await research.fetch({ query: 'terminal rate', limit: 1 }, {});
     expect(r.untrusted).toBe(true);
     expect(r.asOf).toBe('2026-09-15');
-    expect(r.formatSummary()).toMatch(/^1 passage from 1 broker note \(newest 2026-09-15\): \[fed-outlook\.pdf p\.3\] We now see the terminal rate at 3\.25 percent/);
+    expect(r.formatSummary()).toMatch(
+      /^1 passage from 1 broker note \(newest 2026-09-15\): \[fed-outlook\.pdf p\.3\] We now see the terminal rate at 3\.25 percent/,
+    );
     const full = r.formatFull();
     expect(full).toContain('## 1. [fed-outlook.pdf p.3] Fed outlook (2026-09-15)');
     expect(full).toContain('note: broker research is outside content');
@@ -128,7 +133,8 @@ describe('research provider', () => {
   });
 
   it('re-indexes an edited note and leaves unchanged ones alone', async () => {
-    await research.fetch({ query: 'deposit rate' }, {});
+    const first = await research.fetch({ query: '"reach 1.75 percent"', note: 'ecb-weekly.md' }, {});
+    expect(first.formatSummary()).toContain('[ecb-weekly.md § Rates outlook] We expect the deposit rate to reach 1.75 percent');
     const idle = await research.index.sync();
     expect(idle).toEqual({ added: [], updated: [], removed: [], skipped: [] });
 
@@ -136,7 +142,7 @@ describe('research provider', () => {
     utimesSync(join(dir, 'ecb-weekly.md'), new Date(), new Date(Date.now() + 10_000));
     const r = await research.fetch({ query: 'zephyr', limit: 3 }, {});
     expect(r.formatSummary()).toContain('[ecb-weekly.md § Rates outlook] We now expect the zephyr scenario');
-    const old = await fails(research.fetch({ query: '1.75 March', note: 'ecb-weekly.md' }, {}));
+    const old = await fails(research.fetch({ query: '"reach 1.75 percent"', note: 'ecb-weekly.md' }, {}));
     expect(old.kind).toBe('not_found');
 
     // Touched but unchanged: the stamp is updated, the note is not read again.
@@ -187,10 +193,13 @@ describe('research provider', () => {
     expect(empty.message).toMatch(/^params\.query: /);
     const unknown = await fails(registry.fetch('research', { q: 'ECB' }));
     expect(unknown.message).toMatch(/^params\.q: not a parameter of research/);
-    const ok = await registry.fetch('research', { query: 'terminal rate', limit: 2 }, { asOf: '2026-11-20' });
+    const ok = await registry.fetch('research', { query: 'terminal rate', limit: 1 }, { asOf: '2026-11-20' });
     expect(ok.asOf).toBe('2026-09-15');
 
     const missing = new ResearchProvider({ db, dir: join(dir, 'nowhere') });
-    expect(missing.health()).toEqual({ state: 'not_configured', detail: `No research folder at ${join(dir, 'nowhere')}: put broker notes (PDF, markdown, text) there.` });
+    expect(missing.health()).toEqual({
+      state: 'not_configured',
+      detail: `No research folder at ${join(dir, 'nowhere')}: put broker notes (PDF, markdown, text) there.`,
+    });
   });
 });

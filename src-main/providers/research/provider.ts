@@ -58,17 +58,22 @@ export class ResearchProvider implements DataProvider<typeof researchParams> {
   }
 
   health(): ProviderHealth {
-    if (!existsSync(this.options.dir)) return { state: 'not_configured', detail: `No research folder at ${this.options.dir}: put broker notes (PDF, markdown, text) there.` };
+    if (!existsSync(this.options.dir))
+      return { state: 'not_configured', detail: `No research folder at ${this.options.dir}: put broker notes (PDF, markdown, text) there.` };
     const { notes, passages } = this.index.counts();
     const skipped = this.index.warnings().length;
-    return { state: 'ok', detail: `${notes} notes, ${passages} passages indexed from ${this.options.dir}${skipped ? `; ${skipped} skipped (unreadable)` : ''}` };
+    return {
+      state: 'ok',
+      detail: `${notes} notes, ${passages} passages indexed from ${this.options.dir}${skipped ? `; ${skipped} skipped (unreadable)` : ''}`,
+    };
   }
 
   async fetch(raw: ResearchParams, ctx: FetchContext = {}): Promise<ProviderResult> {
     const parsed = researchParams.safeParse(raw);
     if (!parsed.success) throw new ProviderError(describeParamsError(parsed.error), 'bad_params');
     const params = parsed.data;
-    if (!existsSync(this.options.dir)) throw new ProviderError(`No research folder at ${this.options.dir}: put broker notes (PDF, markdown, text) there.`, 'not_configured');
+    if (!existsSync(this.options.dir))
+      throw new ProviderError(`No research folder at ${this.options.dir}: put broker notes (PDF, markdown, text) there.`, 'not_configured');
     if (ctx.signal?.aborted) throw new ProviderError('Stopped before searching the research notes.', 'unavailable');
 
     await this.index.sync();

@@ -59,7 +59,8 @@ export async function assertPublicUrl(raw: string, policy: AddressPolicy = {}): 
   } catch {
     throw new ProviderError(`"${raw.slice(0, 200)}" is not a URL.`, 'bad_params');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ProviderError(`Only http and https pages can be fetched (not ${url.protocol}).`, 'bad_params');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ProviderError(`Only http and https pages can be fetched (not ${url.protocol}).`, 'bad_params');
   if (url.username || url.password) throw new ProviderError('A URL with a user name or password in it is not fetched.', 'bad_params');
   const host = url.hostname.replace(/^\[|\]$/g, '');
   let addresses: string[];

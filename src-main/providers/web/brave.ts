@@ -61,7 +61,8 @@ export const BRAVE_BASE_URL = 'https://api.search.brave.com';
 const SNIPPET_MAX = 400;
 
 export async function braveSearch(req: BraveRequest): Promise<{ body: string; answer: WebSearchAnswer }> {
-  const url = new URL('/res/v1/web/search', req.baseUrl);
+  // Relative to the base, so a base with a path (a proxy, a test server) keeps it.
+  const url = new URL('res/v1/web/search', req.baseUrl.endsWith('/') ? req.baseUrl : `${req.baseUrl}/`);
   url.searchParams.set('q', req.query);
   url.searchParams.set('count', String(req.count));
   let body: string;
@@ -114,7 +115,8 @@ export function readBraveResponse(body: string, query: string): WebSearchAnswer 
 
 /** Brave's own error codes say more than the status: an invalid key comes back as 422, not 401. */
 function braveFailure(e: unknown): ProviderError {
-  if (!(e instanceof ProviderError)) return new ProviderError(`Brave Search could not be reached (${e instanceof Error ? e.message : String(e)}).`, 'unavailable');
+  if (!(e instanceof ProviderError))
+    return new ProviderError(`Brave Search could not be reached (${e instanceof Error ? e.message : String(e)}).`, 'unavailable');
   if (!(e instanceof HttpStatusError)) return new ProviderError(`Brave Search: ${e.message}`, e.kind);
   let code = '';
   let detail = '';
@@ -127,9 +129,12 @@ function braveFailure(e: unknown): ProviderError {
   } catch {
     // Not Brave's JSON error (a proxy's HTML page): the status alone must do.
   }
-  const said = code || detail ? ` — ${[code, cap(detail, 200)].filter(Boolean).join(': ')}` : '';
+  const said = code || detail ? ` — ${[code, cap(detail, 200).replace(/\.$/, '')].filter(Boolean).join(': ')}` : '';
   if (/TOKEN|SUBSCRIPTION|UNAUTHORI[SZ]ED|AUTH/i.test(code) || e.status === 401 || e.status === 403) {
-    return new ProviderError(`Brave Search refused the API key (HTTP ${e.status}${said}); check the Brave Search API key in Settings → API keys.`, 'not_configured');
+    return new ProviderError(
+      `Brave Search refused the API key (HTTP ${e.status}${said}); check the Brave Search API key in Settings → API keys.`,
+      'not_configured',
+    );
   }
   const kind = /RATE_LIMIT|QUOTA/i.test(code) ? 'rate_limited' : e.kind;
   return new ProviderError(`Brave Search: ${e.message.replace(/\.$/, '')}${said}.`, kind);

@@ -47,7 +47,14 @@ export function extractReadable(html: string, url: string): ReadablePage {
   }
   for (const el of doc.querySelectorAll('nav, header, footer, aside, form, [role="navigation"], [aria-hidden="true"]')) el.remove();
   const body = doc.body ? domText(doc.body) : '';
-  return { title: docTitle || clean(article?.title) || url, byline: clean(article?.byline) || null, siteName: clean(article?.siteName) || null, published, text: body || articleText, method: 'body' };
+  return {
+    title: docTitle || clean(article?.title) || url,
+    byline: clean(article?.byline) || null,
+    siteName: clean(article?.siteName) || null,
+    published,
+    text: body || articleText,
+    method: 'body',
+  };
 }
 
 function load(html: string): HtmlDocument {

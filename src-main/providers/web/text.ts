@@ -1,7 +1,7 @@
 import { type HtmlNode, parseDocument } from './dom';
 
 /** Elements that never carry readable text (and may carry outsiders' code). */
-export const NON_TEXT = 'script, style, noscript, template, iframe, object, embed, svg, canvas, link, meta';
+export const NON_TEXT = 'script, style, noscript, template, iframe, object, embed, svg, canvas';
 
 const BLOCK = new Set([
   'ADDRESS',

@@ -56,15 +56,16 @@ export function bondRisk(bond: BondInput, yieldRate: number, compounding: YieldC
   return { price, macaulayDuration: d, modifiedDuration: modified, dv01: modified * price * 1e-4, convexity: t2w / (price * g * g) };
 }
 
-/** Key figures of a bond against a whole zero curve: price, and DV01 for a parallel 1bp shift of the curve. */
+/** A bond against a whole zero curve: price, and DV01 for a parallel 1bp shift (central difference, so convexity does not leak in). */
 export function curveDv01(curve: ZeroCurve, bond: BondInput): { price: number; dv01: number } {
-  const flows = bondCashFlows(bond);
   let price = 0;
-  let bumped = 0;
-  for (const f of flows) {
+  let down = 0;
+  let up = 0;
+  for (const f of bondCashFlows(bond)) {
     const z = curve.zero(f.time);
     price += f.amount * Math.exp(-z * f.time);
-    bumped += f.amount * Math.exp(-(z - 1e-4) * f.time);
+    down += f.amount * Math.exp(-(z - 1e-4) * f.time);
+    up += f.amount * Math.exp(-(z + 1e-4) * f.time);
   }
-  return { price, dv01: bumped - price };
+  return { price, dv01: (down - up) / 2 };
 }

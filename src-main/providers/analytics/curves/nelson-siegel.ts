@@ -1,5 +1,5 @@
 import { leastSquares } from '../numeric/least-squares';
-import { goldenMin } from '../numeric/roots';
+import { goldenMin, nelderMead } from '../numeric/roots';
 import { fail, finite, positive } from '../numeric/validate';
 
 /**
@@ -127,7 +127,7 @@ export function fitNelsonSiegel(taus: readonly number[], ys: readonly number[]):
 
 /**
  * Svensson fit: λ1 and λ2 over a grid (λ2 kept apart from λ1, else the two humps are the same
- * column and the betas are not identified), then alternating golden-section refinements.
+ * column and the betas are not identified), then a Nelder–Mead refinement of (ln λ1, ln λ2).
  */
 export function fitSvensson(taus: readonly number[], ys: readonly number[]): CurveFit {
   checkPoints(taus, ys, 6, 'Svensson');
@@ -140,15 +140,16 @@ export function fitSvensson(taus: readonly number[], ys: readonly number[]): Cur
     }
   }
   if (!best) fail('the Svensson loadings are degenerate for these maturities; give more distinct maturities or fit Nelson–Siegel.');
-  let u1 = Math.log(lambdas[best.i]!);
-  let u2 = Math.log(lambdas[best.j]!);
   const step = Math.log(lambdas[1]! / lambdas[0]!);
   // λ2 stays at most λ1 / 1.5 so the two curvature columns remain distinct.
   const gap = Math.log(1.5);
-  for (let round = 0; round < 4; round++) {
-    u1 = goldenMin((u) => profile(taus, ys, Math.exp(u), Math.exp(u2))?.ssr ?? Infinity, Math.max(u1 - step, u2 + gap), u1 + step, 1e-7).x;
-    u2 = goldenMin((u) => profile(taus, ys, Math.exp(u1), Math.exp(u))?.ssr ?? Infinity, u2 - step, Math.min(u2 + step, u1 - gap), 1e-7).x;
-  }
+  const m = nelderMead(
+    ([a, b]) => (a! - b! < gap ? Infinity : (profile(taus, ys, Math.exp(a!), Math.exp(b!))?.ssr ?? Infinity)),
+    [Math.log(lambdas[best.i]!), Math.log(lambdas[best.j]!)],
+    step / 2,
+    1e-9,
+  );
+  const [u1, u2] = m.x as [number, number];
   const p = profile(taus, ys, Math.exp(u1), Math.exp(u2));
   if (!p) fail('the Svensson fit is degenerate for these maturities; fit Nelson–Siegel instead.');
   return finish(taus, ys, {

@@ -99,3 +99,39 @@ export function goldenMin(f: (x: number) => number, a: number, b: number, xtol =
   }
   return f1 <= f2 ? { x: x1, value: f1 } : { x: x2, value: f2 };
 }
+
+/**
+ * Nelder–Mead simplex minimisation (Nelder & Mead, 1965) with the standard coefficients
+ * (reflection 1, expansion 2, contraction ½, shrink ½). For small, smooth problems where
+ * derivatives are not at hand; f may return Infinity to fence off a region.
+ */
+export function nelderMead(f: (x: number[]) => number, start: number[], step: number, xtol = 1e-10, maxIter = 2000): { x: number[]; value: number; iterations: number } {
+  const n = start.length;
+  let simplex = [start, ...start.map((_, i) => start.map((v, j) => (i === j ? v + step : v)))].map((x) => ({ x, v: f(x) }));
+  let it = 0;
+  for (; it < maxIter; it++) {
+    simplex.sort((a, b) => a.v - b.v);
+    const best = simplex[0]!;
+    const worst = simplex[n]!;
+    let size = 0;
+    for (const p of simplex) for (let j = 0; j < n; j++) size = Math.max(size, Math.abs(p.x[j]! - best.x[j]!));
+    if (size <= xtol) break;
+    const centroid = Array.from({ length: n }, (_, j) => simplex.slice(0, n).reduce((s, p) => s + p.x[j]!, 0) / n);
+    const along = (t: number) => centroid.map((c, j) => c + t * (worst.x[j]! - c));
+    const r = along(-1);
+    const fr = f(r);
+    if (fr < best.v) {
+      const e = along(-2);
+      const fe = f(e);
+      simplex[n] = fe < fr ? { x: e, v: fe } : { x: r, v: fr };
+    } else if (fr < simplex[n - 1]!.v) simplex[n] = { x: r, v: fr };
+    else {
+      const c = fr < worst.v ? along(-0.5) : along(0.5);
+      const fcv = f(c);
+      if (fcv < Math.min(fr, worst.v)) simplex[n] = { x: c, v: fcv };
+      else simplex = simplex.map((p, i) => (i === 0 ? p : ((x) => ({ x, v: f(x) }))(p.x.map((v, j) => best.x[j]! + 0.5 * (v - best.x[j]!)))));
+    }
+  }
+  simplex.sort((a, b) => a.v - b.v);
+  return { x: simplex[0]!.x, value: simplex[0]!.v, iterations: it };
+}

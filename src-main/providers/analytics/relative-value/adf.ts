@@ -82,9 +82,8 @@ export function adfTest(series: readonly number[], options: AdfOptions = {}): Ad
   const selection = options.lags === undefined || options.lags === 'aic' ? 'aic' : 'fixed';
   if (selection === 'fixed') {
     lags = options.lags as number;
-    if (!Number.isInteger(lags) || lags < 0 || lags > defaultMaxLag(n) + 10 || n - 1 - lags < lags + 2 + 10) {
-      fail(`lags must be a whole number from 0 to ${defaultMaxLag(n)} for ${n} observations (got ${String(options.lags)}).`);
-    }
+    const most = Math.floor(n / 2) - 3;
+    if (!Number.isInteger(lags) || lags < 0 || lags > most) fail(`lags must be a whole number from 0 to ${most} for ${n} observations (got ${String(options.lags)}).`);
   } else {
     const maxLag = options.maxLag ?? defaultMaxLag(n);
     if (!Number.isInteger(maxLag) || maxLag < 0 || maxLag > defaultMaxLag(n)) fail(`maxLag must be a whole number from 0 to ${defaultMaxLag(n)} for ${n} observations.`);

@@ -1,0 +1,68 @@
+import { fail } from './numeric/validate';
+import { type OptionInput, type OptionModel, type OptionType, optionValue, priceBounds } from './options/black-scholes';
+import { DEFAULT_IV_TOLERANCE, impliedVol } from './options/implied-vol';
+
+/**
+ * One option, priced or implied: with a volatility it returns the price and greeks; with a market
+ * price it solves the implied volatility and returns the greeks at that volatility. Shared by the
+ * analytics provider (the analyst) and the `analytics/option` procedure (the UI).
+ */
+
+export interface OptionRequest {
+  model: OptionModel;
+  type: OptionType;
+  underlying: number;
+  strike: number;
+  expiry: number;
+  rate: number;
+  dividendYield?: number;
+  vol?: number;
+  price?: number;
+}
+
+export interface OptionAnalysis {
+  model: OptionModel;
+  type: OptionType;
+  price: number;
+  vol: number;
+  /** Set when the volatility was implied from a price. */
+  impliedVol: { vol: number; iterations: number; tolerance: number } | null;
+  greeks: { delta: number; gamma: number; vega: number; theta: number; rho: number };
+  d1: number;
+  d2: number;
+  forward: number;
+  bounds: { lower: number; upper: number };
+}
+
+export function analyseOption(req: OptionRequest): OptionAnalysis {
+  if ((req.vol === undefined) === (req.price === undefined)) fail('give either a volatility (to price the option) or a market price (to imply the volatility), not both.');
+  const market: Omit<OptionInput, 'vol'> = {
+    model: req.model,
+    type: req.type,
+    underlying: req.underlying,
+    strike: req.strike,
+    expiry: req.expiry,
+    rate: req.rate,
+    ...(req.dividendYield !== undefined ? { dividendYield: req.dividendYield } : {}),
+  };
+  let implied: OptionAnalysis['impliedVol'] = null;
+  let vol = req.vol;
+  if (req.price !== undefined) {
+    const iv = impliedVol({ ...market, price: req.price });
+    implied = { vol: iv.vol, iterations: iv.iterations, tolerance: DEFAULT_IV_TOLERANCE };
+    vol = iv.vol;
+  }
+  const v = optionValue({ ...market, vol: vol! });
+  return {
+    model: req.model,
+    type: req.type,
+    price: req.price ?? v.price,
+    vol: vol!,
+    impliedVol: implied,
+    greeks: { delta: v.delta, gamma: v.gamma, vega: v.vega, theta: v.theta, rho: v.rho },
+    d1: v.d1,
+    d2: v.d2,
+    forward: v.forward,
+    bounds: priceBounds(market),
+  };
+}
