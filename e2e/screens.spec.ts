@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, screenshotDir, test } from './fixtures';
 
-const screens = ['chat', 'views', 'expressions', 'tasks', 'proposals', 'builds', 'contracts', 'skills', 'portfolio', 'mcp', 'settings'] as const;
+const screens = ['chat', 'views', 'expressions', 'tasks', 'proposals', 'builds', 'contracts', 'skills', 'portfolio', 'data', 'mcp', 'settings'] as const;
 
 test.beforeAll(() => mkdirSync(screenshotDir, { recursive: true }));
 

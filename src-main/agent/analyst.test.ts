@@ -229,9 +229,9 @@ describe('a retrospective session as of a past date', () => {
       new ScriptedModel({
         name: 'as-of',
         turns: [
-          { reply: { text: '', toolCalls: [{ name: 'fetch', input: { source: 'market', params: { dataset: 'ust_yields' } } }] } },
+          { reply: { text: '', toolCalls: [{ name: 'fetch', input: { source: 'datasets', params: { dataset: 'ust_yields' } } }] } },
           { expect: { toolResult: 'fetch', contains: 'ust_yields 2026-09-28..2026-10-15 | as of 2026-10-15 |' }, reply: { text: 'Yields to mid-October.' } },
-          { reply: { text: '', toolCalls: [{ name: 'fetch', input: { source: 'market', params: { dataset: 'ust_yields', start: '2026-11-01' } } }] } },
+          { reply: { text: '', toolCalls: [{ name: 'fetch', input: { source: 'datasets', params: { dataset: 'ust_yields', start: '2026-11-01' } } }] } },
           {
             expect: {
               toolResult: 'fetch',

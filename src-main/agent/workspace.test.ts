@@ -14,7 +14,7 @@ describe('the prompt built from memory', () => {
   it('carries the book, its exposures and the hard limits, the active Views in id order and the top PK by weight', () => {
     const w = workspaceSnapshot(t.ws.fs, '- view-validation: reassess a View', defaultGuardrailLimits);
     // Computed from the snapshot's POSITIONS table, not copied from its prose.
-    expect(w.portfolio).toContain('gross 142.5% NAV, net 38%, duration 3.1y, 3 open Expressions');
+    expect(w.portfolio).toContain('gross 142.5% NAV, net 38%, duration 3.1y, 3 open.');
     expect(w.portfolio).toContain('By factor (gross % NAV): fx 41, us_rates 40, eur_rates 31.5, equity 22, us_inflation 8.');
     expect(w.portfolio).toContain('max_loss_pct ≤ 5% NAV; gross incl. the trade ≤ 200% NAV');
     expect(w.viewIndex).toEqual(['V-001(US rates)', 'V-002(EUR rates)', 'V-003(FX)', 'V-004(US rates)']);

@@ -14,13 +14,13 @@ export function workspaceSnapshot(fs: ForgeFS, skillCatalog: string, limits?: Gu
       .sort((a, b) => b[1] - a[1])
       .slice(0, 6);
     portfolio =
-      `Book now (computed): gross ${book.gross}% NAV, net ${book.net}%, duration ${book.duration}y, ${book.open.length} open Expressions (snapshot ${book.asOf}; read /portfolio/book.md for detail).` +
+      `Book (computed; /portfolio/book.md): gross ${book.gross}% NAV, net ${book.net}%, duration ${book.duration}y, ${book.open.length} open.` +
       (top.length ? `\nBy factor (gross % NAV): ${top.map(([f, v]) => `${f} ${v}`).join(', ')}.` : '');
   } catch (e) {
     portfolio = `The positions snapshot cannot be read (${(e as Error).message}); no new Expression can be sized until the PM fixes it.`;
   }
   if (limits) {
-    portfolio += `\n\nHARD LIMITS (checked on every Expression write and again at approval): max_loss_pct ≤ ${limits.maxSingleRisk}% NAV; gross incl. the trade ≤ ${limits.maxGross}% NAV; |duration_impact| ≤ ${limits.maxDuration}; one factor ≤ ${limits.maxFactorConcentration}% of gross.`;
+    portfolio += `\n\nHARD LIMITS (checked at write and at approval): max_loss_pct ≤ ${limits.maxSingleRisk}% NAV; gross incl. the trade ≤ ${limits.maxGross}% NAV; |duration_impact| ≤ ${limits.maxDuration}; one factor ≤ ${limits.maxFactorConcentration}% of gross.`;
   }
   const views = fs.listDir('/memory/views/', 'status:active', { limit: 200 }).entries.sort((a, b) => (a.id ?? '').localeCompare(b.id ?? ''));
   const viewIndex = views.map((v) => `${v.id}(${(v.meta.split('|')[0] ?? '').trim() || '?'})`);

@@ -7,6 +7,7 @@ import { taskProcedures } from './tasks';
 import { skillProcedures } from './skills';
 import { mcpProcedures } from './mcp';
 import { guardrailProcedures } from './guardrails';
+import { analyticsProcedures } from './analytics';
 import { providerProcedures, providersSettingsSchema } from './providers';
 
 /**
@@ -101,6 +102,7 @@ export const procedures = {
   ...mcpProcedures,
   ...guardrailProcedures,
   ...providerProcedures,
+  ...analyticsProcedures,
 } as const;
 
 export type Procedures = typeof procedures;

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventName, EventPayload } from '../api/events';
 import { Analyst, buildDelegation, startDemo, type AnalystEvent, type DemoRun } from '../agent';
@@ -76,6 +76,7 @@ export function buildAnalyst(deps: AnalystDeps): AnalystService {
       secret: (name) => deps.secrets.get(name),
       settings: () => deps.settings.get().providers,
       csvDir: csvDir && existsSync(csvDir) ? csvDir : null,
+      researchDir: researchFolder(deps.dataDir),
     });
   const ownSkills = deps.skills
     ? null
@@ -199,4 +200,11 @@ export async function forgeDemoCli(_args: string[] = [], out: (line: string) => 
   } finally {
     await run.close();
   }
+}
+
+/** The broker-notes folder the research provider indexes: made on first start, private like the data folder. */
+function researchFolder(dataDir: string): string {
+  const dir = join(dataDir, 'research');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return dir;
 }

@@ -17,6 +17,7 @@ import { agentHandlers } from './handlers/agent';
 import { searchHandlers } from './handlers/search';
 import { closeMcp, mcpHandlers, setMcpAnalystTools } from './handlers/mcp';
 import { guardrailHandlers } from './handlers/guardrails';
+import { analyticsHandlers } from './handlers/analytics';
 import { providersHandlers } from './handlers/providers';
 import { fromAnalystTool } from '../mcp';
 import { ProviderRegistry } from '../providers';
@@ -118,6 +119,7 @@ export function createCore(config: CoreConfig): Core {
     mcpHandlers as PartialHandlerMap,
     guardrailHandlers,
     providersHandlers(analyst.providers),
+    analyticsHandlers,
   ]);
   const closers: (() => void | Promise<void>)[] = [];
   closers.push(async () => {

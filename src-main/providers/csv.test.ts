@@ -13,7 +13,7 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const fetchVia = (params: unknown, asOf?: string) =>
-  new ProviderRegistry([new CsvProvider({ dir })], { now: () => new Date('2026-11-21T00:00:00Z') }).fetch('market', params, { asOf });
+  new ProviderRegistry([new CsvProvider({ dir })], { now: () => new Date('2026-11-21T00:00:00Z') }).fetch('datasets', params, { asOf });
 
 describe('CSV provider', () => {
   it('parses quoted cells with commas and doubled quotes', () => {
@@ -73,7 +73,7 @@ describe('CSV provider', () => {
 
   it('keeps providers by name and refuses a duplicate', () => {
     const reg = new ProviderRegistry([new CsvProvider({ dir })]);
-    expect(reg.names()).toEqual(['market']);
+    expect(reg.names()).toEqual(['datasets']);
     expect(() => reg.register(new CsvProvider({ dir }))).toThrow('already registered');
   });
 });

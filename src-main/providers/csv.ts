@@ -80,9 +80,9 @@ export class CsvProvider implements DataProvider<ReturnType<typeof csvParams>> {
   readonly params: ReturnType<typeof csvParams>;
 
   constructor(private readonly options: CsvProviderOptions) {
-    this.name = options.name ?? 'market';
+    this.name = options.name ?? 'datasets';
     const sets = this.datasets();
-    this.description = options.description ?? `local CSV datasets (${sets.join(', ') || 'none'})`;
+    this.description = options.description ?? `CSV files (${sets.length} datasets)`;
     this.params = csvParams(sets);
   }
 

@@ -5,7 +5,12 @@ import type { SecretName } from '../config/secrets';
 import type { Db } from '../store/open';
 import { ResponseCache } from './cache';
 import { CsvProvider } from './csv';
+import { analyticsProvider } from './analytics';
 import { EconomicProvider } from './economic';
+import { createMarketProvider } from './market';
+import { NewsProvider } from './news';
+import { createResearchProvider } from './research';
+import { WebProvider } from './web';
 import { ProviderRegistry } from './registry';
 
 /** What the providers the app registers need from the core: the database, keys and settings, read live. */
@@ -15,8 +20,10 @@ export interface ProviderDeps {
   secret: (name: SecretName) => string | undefined;
   /** Settings → Data, by provider name (read on every fetch so a change applies at once). */
   settings: () => Settings['providers'];
-  /** The sample CSV datasets served as `market` (none when absent). */
+  /** CSV datasets served as `datasets` (the demo's sample files; none when absent). */
   csvDir?: string | null;
+  /** The broker-notes folder `research` indexes (`<dataDir>/research`); absent: no research provider. */
+  researchDir?: string | null;
   now?: () => Date;
   /** HTTP timing for vendor calls (tests shorten it). */
   http?: { timeoutMs?: number; retries?: number; retryBaseMs?: number; maxBytes?: number };
@@ -31,7 +38,17 @@ export function buildProviderRegistry(deps: ProviderDeps): ProviderRegistry {
   const cache = new ResponseCache(deps.db, deps.now);
   const registry = new ProviderRegistry([], { isEnabled: (name) => settingsOf(name).enabled ?? true, now: deps.now });
 
-  if (deps.csvDir && existsSync(deps.csvDir)) registry.register(new CsvProvider({ dir: deps.csvDir }));
+  registry.register(
+    createMarketProvider({
+      now: deps.now,
+      alphaVantage: { apiKey: () => deps.secret('alphaVantageApiKey'), baseUrl: settingsOf('market').baseUrl || undefined, cache, ...deps.http },
+    }),
+  );
   registry.register(new EconomicProvider({ apiKey: () => deps.secret('fredApiKey'), baseUrl: () => settingsOf('economic').baseUrl, cache, ...deps.http }));
+  registry.register(new NewsProvider({ feeds: () => settingsOf('news').feeds ?? [], cache, now: deps.now, ...deps.http }));
+  if (deps.researchDir) registry.register(createResearchProvider({ db: deps.db, dir: deps.researchDir, now: deps.now }));
+  registry.register(new WebProvider({ apiKey: () => deps.secret('braveApiKey'), searchBaseUrl: settingsOf('web').baseUrl || undefined, cache, now: deps.now, ...deps.http }));
+  registry.register(analyticsProvider());
+  if (deps.csvDir && existsSync(deps.csvDir)) registry.register(new CsvProvider({ dir: deps.csvDir }));
   return registry;
 }

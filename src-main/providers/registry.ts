@@ -189,8 +189,26 @@ export function paramsJsonSchema(schema: z.ZodType): Record<string, unknown> {
 
 /** `{dataset, columns?, start?}`: required names bare, optional ones with `?`. */
 export function paramsSignature(schema: z.ZodType): string {
-  const json = paramsJsonSchema(schema);
+  return signatureOf(paramsJsonSchema(schema));
+}
+
+/** `{a, b?}`; a union of objects (zod discriminated union → `oneOf`) names its discriminator's values: `{calc: x|y, …}`. */
+function signatureOf(json: Record<string, unknown>): string {
+  const branches = (json.oneOf ?? json.anyOf) as Record<string, unknown>[] | undefined;
+  if (Array.isArray(branches) && branches.length) {
+    const props = branches.map((b) => (b.properties as Record<string, { const?: unknown; enum?: unknown[] }> | undefined) ?? {});
+    const key = Object.keys(props[0] ?? {}).find((k) => props.every((p) => p[k]?.const !== undefined || p[k]?.enum?.length === 1));
+    if (key) return `{${key}: ${props.map((p) => String(p[key]!.const ?? p[key]?.enum?.[0])).join('|')}, …}`;
+    return branches.map(signatureOf).join(' | ');
+  }
   const props = Object.keys((json.properties as Record<string, unknown> | undefined) ?? {});
   const required = new Set((json.required as string[] | undefined) ?? []);
-  return `{${props.map((p) => (required.has(p) ? p : `${p}?`)).join(', ')}}`;
+  // Required fields first, then optional ones up to a short list: the analyst's fixed context
+  // carries every provider's line, and a bad or missing field is named (with its hint) on use.
+  const ordered = [...props.filter((p) => required.has(p)), ...props.filter((p) => !required.has(p)).map((p) => `${p}?`)];
+  const shown = ordered.slice(0, Math.max(SIGNATURE_FIELDS, required.size));
+  return `{${shown.join(', ')}${ordered.length > shown.length ? ', …' : ''}}`;
 }
+
+/** How many fields a provider's line in the fetch tool names before `…`. */
+const SIGNATURE_FIELDS = 4;

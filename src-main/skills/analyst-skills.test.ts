@@ -154,6 +154,59 @@ describe('kelly.mjs', () => {
   });
 });
 
+describe('kelly.mjs validates the binary and outcomes forms the same way', () => {
+  it('a sure win is an error in both forms (Kelly would stake without limit), not a giant size', async () => {
+    const { kelly } = await importScript('expression-design/scripts/kelly.mjs');
+    expect(() => kelly!({ probability: 1, win: 1, loss: 1 })).toThrow(/no outcome with a positive probability loses money/);
+    expect(() =>
+      kelly!({
+        outcomes: [
+          { probability: 0.7, return: 0.1 },
+          { probability: 0.3, return: 0 },
+        ],
+      }),
+    ).toThrow(/no outcome with a positive probability loses money/);
+  });
+
+  it('a loss worse than the capital deployed (a percent typed as a decimal) is refused in both forms', async () => {
+    const { kelly } = await importScript('expression-design/scripts/kelly.mjs');
+    expect(() => kelly!({ probability: 0.6, win: 1, loss: 10 })).toThrow(/"loss" loses more than the capital deployed/);
+    expect(() =>
+      kelly!({
+        outcomes: [
+          { probability: 0.6, return: 0.1 },
+          { probability: 0.4, return: -10 },
+        ],
+      }),
+    ).toThrow(/outcomes\[1\]\.return loses more than the capital deployed/);
+  });
+
+  it('no edge gives size 0 with a reason in both forms; the binary form equals its two outcomes', async () => {
+    const { kelly } = await importScript('expression-design/scripts/kelly.mjs');
+    const binary = kelly!({ probability: 0.5, win: 0.1, loss: 0.1 });
+    const outcomes = kelly!({
+      outcomes: [
+        { probability: 0.5, return: 0.1 },
+        { probability: 0.5, return: -0.1 },
+      ],
+    });
+    for (const r of [binary, outcomes]) {
+      expect(r.full_kelly).toBe(0);
+      expect(r.reason).toMatch(/no positive expected edge/);
+    }
+    const b = kelly!({ probability: 0.55, win: 2, loss: 1, max_risk_pct: 100 });
+    const o = kelly!({
+      outcomes: [
+        { probability: 0.55, return: 2 },
+        { probability: 0.45, return: -1 },
+      ],
+      max_risk_pct: 100,
+    });
+    expect(b.full_kelly).toBeCloseTo(o.full_kelly as number, 12);
+    expect(b.recommended).toBeCloseTo(o.recommended as number, 12);
+  });
+});
+
 describe('option-payoff.mjs', () => {
   it('long 100 call for 3: loses the premium below the strike, breaks even at 103, unbounded upside', async () => {
     const { optionPayoff } = await importScript('expression-design/scripts/option-payoff.mjs');
@@ -296,6 +349,81 @@ describe('zscore.mjs', () => {
     expect(r.hedge_ratio).toBeCloseTo(1.982857, 6);
     expect(r.n).toBe(6);
     expect(() => zscore!({ a: [1, 2], b: [1, 2, 3] })).toThrow(/must align/);
+  });
+});
+
+describe('zscore.mjs claims mean reversion only when the ADF test rejects a unit root', () => {
+  // The same seeded generator the analytics library's tests use (mulberry32 + Box–Muller), so runs repeat exactly.
+  function rng(seed: number) {
+    let state = seed >>> 0;
+    let spare: number | null = null;
+    const uniform = () => {
+      state = (state + 0x6d2b79f5) >>> 0;
+      let t = state;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    return () => {
+      if (spare !== null) {
+        const s = spare;
+        spare = null;
+        return s;
+      }
+      const u = Math.max(uniform(), 1e-300);
+      const v = uniform();
+      const r = Math.sqrt(-2 * Math.log(u));
+      spare = r * Math.sin(2 * Math.PI * v);
+      return r * Math.cos(2 * Math.PI * v);
+    };
+  }
+
+  it('of 200 random walks (n = 250) at most 10% are called mean-reverting — the old |phi| < 1 rule called 192 of 200', async () => {
+    const { zscore } = await importScript('rv-analysis/scripts/zscore.mjs');
+    const normal = rng(20240611);
+    let called = 0;
+    let finiteHalfLife = 0;
+    for (let i = 0; i < 200; i++) {
+      const y = [100];
+      for (let t = 1; t < 250; t++) y.push(y[t - 1]! + normal());
+      const r = zscore!({ series: y });
+      if (r.mean_reverting) called++;
+      if ((r.ar1 as { half_life: number | null }).half_life !== null) finiteHalfLife++;
+    }
+    expect(called).toBeLessThanOrEqual(20);
+    expect(finiteHalfLife).toBeGreaterThan(150); // what the half-life alone would have claimed
+  });
+
+  it('of 200 AR(1) spreads with phi = 0.8 (n = 250) at least 90% are called mean-reverting', async () => {
+    const { zscore } = await importScript('rv-analysis/scripts/zscore.mjs');
+    const normal = rng(8);
+    let called = 0;
+    for (let i = 0; i < 200; i++) {
+      let x = normal() / 0.6;
+      const y: number[] = [];
+      for (let t = 0; t < 250; t++) {
+        y.push(50 + x);
+        x = 0.8 * x + normal();
+      }
+      const r = zscore!({ series: y });
+      if (r.mean_reverting) called++;
+      expect((r.ar1 as { mean_reverting: boolean }).mean_reverting).toBe(r.mean_reverting);
+    }
+    expect(called).toBeGreaterThanOrEqual(180);
+  });
+
+  it('reports the test: tau, MacKinnon critical values for its sample, lags, and why reversion is not claimed', async () => {
+    const { zscore } = await importScript('rv-analysis/scripts/zscore.mjs');
+    const trend = Array.from({ length: 120 }, (_, t) => t + ((t * 13) % 7) / 7);
+    const r = zscore!({ series: trend, adf_lags: 2 });
+    const adf = r.adf as { statistic: number; lags: number; nobs: number; critical_values: Record<string, number>; rejects_unit_root: Record<string, boolean> };
+    expect(adf.lags).toBe(2);
+    expect(adf.nobs).toBe(117); // 119 changes, 2 lost to the lags
+    // MacKinnon (2010): −2.86154 − 2.8903/117 − 4.234/117² − 40.04/117³ = −2.86154 − 0.024703 − 0.000309 − 0.000025 = −2.886578
+    expect(adf.critical_values['5%']).toBeCloseTo(-2.886578, 6);
+    expect(r.mean_reverting).toBe(false);
+    expect((r.notes as string[]).some((n) => /ADF does not reject a unit root at 5%/.test(n))).toBe(true);
+    expect(() => zscore!({ series: trend, adf_level: '2%' })).toThrow(/"adf_level" must be/);
   });
 });
 

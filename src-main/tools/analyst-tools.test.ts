@@ -59,7 +59,7 @@ describe('read', () => {
   });
 
   it('opens fetched context at its summary and marks it as outside data', async () => {
-    await call('fetch', { source: 'market', params: { dataset: 'ust_yields', last: 5 } });
+    await call('fetch', { source: 'datasets', params: { dataset: 'ust_yields', last: 5 } });
     const r = await call('read', { path: '/session/context/ctx_001.md' });
     expect(r.untrusted).toBe(true);
     expect(r.content).toContain('## SUMMARY');
@@ -199,7 +199,7 @@ describe('write', () => {
 
 describe('fetch', () => {
   it('stores the full result as ctx_NNN and returns the one-line header and a short summary', async () => {
-    const r = await call('fetch', { source: 'market', params: { dataset: 'ust_yields', last: 10 } });
+    const r = await call('fetch', { source: 'datasets', params: { dataset: 'ust_yields', last: 10 } });
     expect(r.isError).toBeFalsy();
     expect(r.untrusted).toBe(true);
     const [head, ...rest] = r.content.split('\n');
@@ -209,21 +209,21 @@ describe('fetch', () => {
     expect(countTokens(rest.join('\n'))).toBeLessThanOrEqual(120);
     expect(rest.join('\n')).toMatch(/us2y [\d.]+→[\d.]+/);
     expect(full.split('\n').filter((l) => /^\| 2026-/.test(l))).toHaveLength(10);
-    const second = await call('fetch', { source: 'market', params: { dataset: 'fx_spot' } });
+    const second = await call('fetch', { source: 'datasets', params: { dataset: 'fx_spot' } });
     expect(second.content).toMatch(/^\[ctx_002 \| market \| fx_spot /);
   });
 
   it('turns a provider failure into a FETCH FAILED result the model can act on', async () => {
-    const r = await call('fetch', { source: 'market', params: { dataset: 'gold_futures' } });
+    const r = await call('fetch', { source: 'datasets', params: { dataset: 'gold_futures' } });
     expect(r.isError).toBe(true);
     expect(r.content).toBe('[FETCH FAILED | market | not_found] There is no dataset "gold_futures". Available: fx_spot, us_labour, ust_yields.');
     expect(t.ws.fs.exists('/session/sess_test/context/ctx_001.md')).toBe(false);
   });
 
   it('names a bad parameter in one FETCH FAILED line, with its hint', async () => {
-    const r = await call('fetch', { source: 'market', params: { dataset: 'ust_yields', start: 'last week' } });
+    const r = await call('fetch', { source: 'datasets', params: { dataset: 'ust_yields', start: 'last week' } });
     expect(r.content).toBe('[FETCH FAILED | market | bad_params] params.start: a date YYYY-MM-DD (first date to include)');
-    const notObject = await call('fetch', { source: 'market', params: 'ust_yields' });
+    const notObject = await call('fetch', { source: 'datasets', params: 'ust_yields' });
     expect(notObject.content).toBe('[FETCH FAILED | market | bad_params] params must be an object such as {dataset, columns?, start?, end?, last?}.');
   });
 
@@ -249,7 +249,7 @@ describe('fetch', () => {
       '[FETCH FAILED | market | as_of] market returned data as of 2026-11-20 (quotes): data after 2026-10-15 is not used in a session as of 2026-10-15. Ask for a range ending on or before 2026-10-15.',
     );
     // The CSV provider filters itself first: the same session gets the rows up to the date.
-    const csv = await call('fetch', { source: 'market', params: { dataset: 'ust_yields' } }, t.context({ asOf: '2026-10-15' }));
+    const csv = await call('fetch', { source: 'datasets', params: { dataset: 'ust_yields' } }, t.context({ asOf: '2026-10-15' }));
     expect(csv.content.split('\n')[0]).toMatch(/ust_yields 2026-09-28\.\.2026-10-15 \| as of 2026-10-15 \|/);
   });
 

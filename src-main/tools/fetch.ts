@@ -42,7 +42,7 @@ export function fetchTool(providers: ProviderRegistry): ToolDefinition<z.ZodType
   const catalogue = providers.catalogue();
   return defineTool({
     name: 'fetch',
-    description: `Outside data. Sources (params):\n${catalogue.join('\n') || 'none configured'}\nReturns a header and short summary; the full result is saved at /session/context/ctx_NNN.md.`,
+    description: `Outside data. Sources {params}:\n${catalogue.join('\n') || 'none configured'}\nShows a summary; the full result goes to /session/context/.`,
     // Loose on purpose: a wrong source or params comes back as a FETCH FAILED line the model can act on.
     input: z.object({ source: z.string().max(200), params: z.unknown().optional().meta({ type: 'object' }) }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },

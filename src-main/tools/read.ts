@@ -27,7 +27,7 @@ export function formatListing(l: Listing): string {
 export const readTool = defineTool({
   name: 'read',
   description:
-    'Read a file or list a folder. depth: header (default in /memory/), summary (default in /session/results/, /session/context/), full (elsewhere). Folder query: words, key:value, key>=N, since:YYYY-MM-DD.',
+    'Read a file or list a folder. depth: header (default in /memory/), summary (default for session results and context), full (elsewhere). Folder query: words, key:value, key>=N, since:YYYY-MM(-DD).',
   input: z.object({
     path: z.string().min(1).max(1000),
     depth: z.enum(['header', 'summary', 'full']).optional(),

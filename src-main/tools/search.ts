@@ -5,7 +5,7 @@ import { defineTool } from './define';
 export const searchTool = defineTool({
   name: 'search',
   description:
-    "Find records and notes by meaning when you do not know the path. scope: all (default: memory and this session's files), /memory/ or a folder such as /memory/pk/, or session (only this session's files, matched by keyword; e.g. /session/results/). filters as in folder queries (e.g. weight>=0.4, since:2026-03). Returns ranked headers.",
+    "Find records and notes by meaning. scope: all (default: memory + this session's files), a folder (/memory/pk/), or session. filters as in folder queries (weight>=0.4, since:2026-03). Returns ranked headers.",
   input: z.object({
     scope: z.string().max(300).optional(),
     query: z.string().min(1).max(2000),

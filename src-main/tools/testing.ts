@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findBundledDir, openWorkspace, type Workspace } from '../fs';
@@ -42,6 +42,8 @@ export async function openTestWorkspace(
     secret: (name) => options.secrets?.[name],
     settings: options.providerSettings ?? (() => undefined),
     csvDir: options.dataDir ?? findBundledDir(join('resources', 'demo', 'data')),
+    // The app's full set of providers (research over an empty notes folder), as the fixed-context bench must see it.
+    researchDir: researchDirIn(dir),
     http: { timeoutMs: 2000, retryBaseMs: 5 },
   });
   return {
@@ -67,4 +69,10 @@ export async function openTestWorkspace(
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+function researchDirIn(dir: string): string {
+  const research = join(dir, 'research');
+  mkdirSync(research, { recursive: true });
+  return research;
 }

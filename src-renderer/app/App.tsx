@@ -7,6 +7,7 @@ import { TasksScreen, routeTask, taskRoute } from '../tasks';
 import { PortfolioScreen } from '../portfolio';
 import { SkillsScreen, routeSkill, skillRoute } from '../skills';
 import { McpScreen } from '../mcp';
+import { DataScreen } from '../data';
 import { ComingSoon } from './ComingSoon';
 import { ErrorBoundary } from './ErrorBoundary';
 import { Notices } from './Notices';
@@ -68,6 +69,9 @@ export function App() {
       break;
     case 'skills':
       screen = <SkillsScreen selected={routeSkill(route.rest)} onSelect={(sel) => go('skills', skillRoute(sel))} />;
+      break;
+    case 'data':
+      screen = <DataScreen />;
       break;
     case 'mcp':
       screen = <McpScreen />;

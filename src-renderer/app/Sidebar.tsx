@@ -6,7 +6,7 @@ import { Icon } from './Icon';
 const groups: { label: string; items: Screen[] }[] = [
   { label: 'Analyst', items: ['chat', 'views', 'expressions', 'tasks', 'proposals'] },
   { label: 'Build', items: ['builds', 'contracts', 'skills'] },
-  { label: 'Book', items: ['portfolio'] },
+  { label: 'Book', items: ['portfolio', 'data'] },
   { label: 'System', items: ['mcp', 'settings'] },
 ];
 

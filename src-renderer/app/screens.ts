@@ -80,6 +80,12 @@ export const screenInfo: Record<Screen, ScreenInfo> = {
     ],
     built: true,
   },
+  data: {
+    label: 'Data',
+    purpose: 'The sources the analyst fetches from, their health and keys, and the option and curve analytics.',
+    will: [],
+    built: true,
+  },
   mcp: {
     label: 'MCP',
     purpose: 'The governance MCP server that IDEs and external agents attach to.',

@@ -7,6 +7,9 @@
 //   outcomes: {"outcomes": [{"probability": 0.5, "return": 0.2}, {"probability": 0.5, "return": -0.1}]}
 // Options: "kelly_fraction" (default 0.5: half Kelly), "max_fraction" (cap on the fraction deployed),
 //          "max_risk_pct" (default 5: the worst outcome may cost at most this % of NAV — the single-risk guardrail).
+// Both shapes are validated the same way (the binary one becomes two outcomes first): probabilities in
+// [0, 1] summing to 1; no return worse than −1; no positive edge → size 0 with a "reason"; no outcome that
+// loses → an error (Kelly would be unbounded).
 import { pathToFileURL } from 'node:url';
 
 export class InputError extends Error {}
@@ -29,11 +32,11 @@ export function logGrowth(outcomes, f) {
 
 /** The f ≥ 0 that maximises expected log growth (root of Σ p·r / (1 + f·r) = 0, found by bisection). */
 export function fullKelly(outcomes) {
-  const edge = outcomes.reduce((s, o) => s + o.probability * o.return, 0);
+  const live = outcomes.filter((o) => o.probability > 0);
+  const edge = live.reduce((s, o) => s + o.probability * o.return, 0);
   if (edge <= 0) return 0;
-  const worst = Math.min(...outcomes.map((o) => o.return));
-  if (worst >= 0) throw new InputError('every outcome is a gain, so Kelly is unbounded; include the losing scenarios');
-  const deriv = (f) => outcomes.reduce((s, o) => s + (o.probability * o.return) / (1 + f * o.return), 0);
+  const worst = Math.min(...live.map((o) => o.return));
+  const deriv = (f) => live.reduce((s, o) => s + (o.probability * o.return) / (1 + f * o.return), 0);
   let lo = 0;
   let hi = (1 / -worst) * (1 - 1e-12); // beyond this the worst outcome wipes out the capital
   for (let i = 0; i < 200; i++) {
@@ -44,6 +47,32 @@ export function fullKelly(outcomes) {
   return (lo + hi) / 2;
 }
 
+/**
+ * The one validation both forms go through (the binary form is turned into two outcomes first), the
+ * same rule as Forge's analytics library (src-main/providers/analytics/sizing/kelly.ts):
+ * probabilities in [0, 1] summing to 1 within 1e-9; returns finite and no worse than −1 (the whole
+ * capital deployed); at least one outcome with a positive probability that loses — else Kelly would
+ * stake without limit, which means a losing scenario is missing.
+ */
+export function validateOutcomes(outcomes, form) {
+  outcomes.forEach((o, i) => {
+    const pName = form === 'binary' ? (i === 0 ? '"probability"' : '1 − "probability"') : `outcomes[${i}].probability`;
+    const rName = form === 'binary' ? (i === 0 ? '"win"' : '"loss"') : `outcomes[${i}].return`;
+    if (o.probability < 0 || o.probability > 1) throw new InputError(`${pName} must be between 0 and 1`);
+    if (o.return < -1) {
+      throw new InputError(
+        `${rName} loses more than the capital deployed (${form === 'binary' ? o.return * -1 : o.return}); give returns per unit deployed as decimals (-0.1 = a 10% loss)`,
+      );
+    }
+  });
+  const sum = outcomes.reduce((s, o) => s + o.probability, 0);
+  if (Math.abs(sum - 1) > 1e-9) throw new InputError(`outcome probabilities sum to ${Number(sum.toPrecision(12))}; they must sum to 1`);
+  if (!outcomes.some((o) => o.probability > 0 && o.return < 0)) {
+    throw new InputError('no outcome with a positive probability loses money, so Kelly is unbounded; include the losing scenarios');
+  }
+  return outcomes;
+}
+
 export function kelly(input) {
   if (typeof input !== 'object' || input === null) throw new InputError('input must be an object');
   let outcomes;
@@ -51,19 +80,10 @@ export function kelly(input) {
   if (Array.isArray(input.outcomes)) {
     method = 'outcomes';
     if (input.outcomes.length < 2) throw new InputError('"outcomes" needs at least two scenarios');
-    outcomes = input.outcomes.map((o, i) => {
-      const p = num(o?.probability, `outcomes[${i}].probability`);
-      if (p < 0 || p > 1) throw new InputError(`outcomes[${i}].probability must be between 0 and 1`);
-      const r = num(o?.return, `outcomes[${i}].return`);
-      if (r <= -1 && p > 0) throw new InputError(`outcomes[${i}].return of ${r} loses more than the capital deployed`);
-      return { probability: p, return: r };
-    });
-    const sum = outcomes.reduce((s, o) => s + o.probability, 0);
-    if (Math.abs(sum - 1) > 1e-9) throw new InputError(`outcome probabilities sum to ${sum}; they must sum to 1`);
+    outcomes = input.outcomes.map((o, i) => ({ probability: num(o?.probability, `outcomes[${i}].probability`), return: num(o?.return, `outcomes[${i}].return`) }));
   } else {
     method = 'binary';
     const p = num(input.probability, 'probability');
-    if (p < 0 || p > 1) throw new InputError('"probability" must be between 0 and 1');
     const win = num(input.win, 'win');
     const loss = num(input.loss, 'loss');
     if (win <= 0) throw new InputError('"win" must be positive (the return if the View is right)');
@@ -73,6 +93,7 @@ export function kelly(input) {
       { probability: 1 - p, return: -loss },
     ];
   }
+  validateOutcomes(outcomes, method);
   const kellyFraction = input.kelly_fraction === undefined ? 0.5 : num(input.kelly_fraction, 'kelly_fraction');
   if (kellyFraction <= 0 || kellyFraction > 1) throw new InputError('"kelly_fraction" must be in (0, 1]');
   const maxRiskPct = input.max_risk_pct === undefined ? 5 : num(input.max_risk_pct, 'max_risk_pct');
@@ -81,7 +102,7 @@ export function kelly(input) {
   if (maxFraction !== null && maxFraction <= 0) throw new InputError('"max_fraction" must be positive');
 
   const edge = outcomes.reduce((s, o) => s + o.probability * o.return, 0);
-  const worstLoss = Math.max(0, -Math.min(...outcomes.map((o) => o.return)));
+  const worstLoss = Math.max(0, -Math.min(...outcomes.filter((o) => o.probability > 0).map((o) => o.return)));
   const full = fullKelly(outcomes);
   const fractional = full * kellyFraction;
   let recommended = fractional;
@@ -104,6 +125,7 @@ export function kelly(input) {
 
   return {
     method,
+    reason: edge <= 0 ? 'no positive expected edge: the expected return is not positive, so the size is 0' : null,
     edge,
     worst_loss_per_unit: worstLoss,
     full_kelly: full,

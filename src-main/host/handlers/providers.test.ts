@@ -56,7 +56,7 @@ describe('providers/* (Settings → Data)', () => {
       code: 'invalid_input',
       message: expect.stringMatching(/^\[bad_params\] params\.units: Invalid option/),
     });
-    const later = await c.invoke('providers/test-fetch', { name: 'market', params: { dataset: 'ust_yields', start: '2026-11-01' }, asOf: '2026-10-15' });
+    const later = await c.invoke('providers/test-fetch', { name: 'datasets', params: { dataset: 'ust_yields', start: '2026-11-01' }, asOf: '2026-10-15' });
     expect(later.ok === false && later.error).toMatchObject({ code: 'not_found', message: expect.stringContaining('as of 2026-10-15') });
     const vintage = await c.invoke('providers/test-fetch', {
       name: 'economic',

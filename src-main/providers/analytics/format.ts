@@ -8,6 +8,14 @@ export function num(x: number | null | undefined, digits = 4): string {
   return Object.is(r, -0) ? '0' : String(r);
 }
 
+/** `digits` significant digits (for greeks and other small quantities): 0.049963 → "0.04996". */
+export function sig(x: number | null | undefined, digits = 4): string {
+  if (x === null || x === undefined) return '—';
+  if (!Number.isFinite(x)) return x > 0 ? '∞' : x < 0 ? '−∞' : '—';
+  if (x === 0) return '0';
+  return String(Number(x.toPrecision(digits)));
+}
+
 /** A decimal rate as a percent: 0.04123 → "4.123%". */
 export function pct(x: number | null | undefined, digits = 3): string {
   if (x === null || x === undefined || !Number.isFinite(x)) return '—';

@@ -35,7 +35,8 @@ export interface OptionAnalysis {
 }
 
 export function analyseOption(req: OptionRequest): OptionAnalysis {
-  if ((req.vol === undefined) === (req.price === undefined)) fail('give either a volatility (to price the option) or a market price (to imply the volatility), not both.');
+  if ((req.vol === undefined) === (req.price === undefined))
+    fail('give either a volatility (to price the option) or a market price (to imply the volatility), not both.');
   const market: Omit<OptionInput, 'vol'> = {
     model: req.model,
     type: req.type,

@@ -28,7 +28,10 @@ const bond = z.object({
   maturity: z.number().positive().max(100).describe('years'),
   coupon: z.number().min(0).max(1).describe('annual coupon; 0 for a bill'),
   price: z.number().positive().optional().describe('dirty price per 100; omit for par'),
-  frequency: z.union([z.literal(1), z.literal(2), z.literal(4), z.literal(12)]).optional().describe('coupons a year (default 2)'),
+  frequency: z
+    .union([z.literal(1), z.literal(2), z.literal(4), z.literal(12)])
+    .optional()
+    .describe('coupons a year (default 2)'),
 });
 
 const leg = z.object({
@@ -48,7 +51,7 @@ const scenario = z.object({
 const numbers = z.array(z.number()).max(100_000);
 
 export const analyticsParams = z.discriminatedUnion('calc', [
-  z.object({ calc: z.literal('option_price'), ...optionMarket, vol: z.number().positive().max(20).describe('volatility (0.2 = 20%)') }),
+  z.object({ calc: z.literal('option_price'), ...optionMarket, vol: z.number().positive().max(10).describe('volatility (0.2 = 20%)') }),
   z.object({ calc: z.literal('implied_vol'), ...optionMarket, price: z.number().positive().describe('option market price') }),
   z.object({
     calc: z.literal('bootstrap'),
@@ -57,7 +60,7 @@ export const analyticsParams = z.discriminatedUnion('calc', [
   }),
   z.object({
     calc: z.literal('fit_curve'),
-    model: z.enum(['ns', 'nss']).default('ns').describe('Nelson–Siegel or Svensson'),
+    model: z.enum(['ns', 'nss', 'both']).default('ns').describe('Nelson–Siegel, Svensson or both'),
     points: z
       .array(z.object({ maturity: z.number().positive(), rate: z.number() }))
       .max(2000)
@@ -96,7 +99,10 @@ export const analyticsParams = z.discriminatedUnion('calc', [
     hedge_ratio: z.union([z.number(), z.literal('ols')]).optional(),
     window: z.number().int().min(3).optional().describe('rolling z window'),
     level: z.enum(['1%', '5%', '10%']).default('5%').describe('ADF test level'),
-    lags: z.union([z.number().int().min(0), z.literal('aic')]).default('aic').describe('ADF lag order'),
+    lags: z
+      .union([z.number().int().min(0), z.literal('aic')])
+      .default('aic')
+      .describe('ADF lag order'),
     as_of: asOf,
   }),
   z.object({

@@ -23,7 +23,8 @@ function yearsBetween(from: string, to: string): number {
 
 function validDate(name: string, d: string): string {
   const t = Date.parse(`${d}T00:00:00Z`);
-  if (Number.isNaN(t) || new Date(t).toISOString().slice(0, 10) !== d) throw new ProviderError(`${name} "${d}" is not a calendar date (YYYY-MM-DD).`, 'bad_params');
+  if (Number.isNaN(t) || new Date(t).toISOString().slice(0, 10) !== d)
+    throw new ProviderError(`${name} "${d}" is not a calendar date (YYYY-MM-DD).`, 'bad_params');
   return d;
 }
 
@@ -65,7 +66,7 @@ function run(p: AnalyticsParams, asOf: string): Report {
 export function analyticsProvider(): DataProvider<typeof analyticsParams> {
   return {
     name: 'analytics',
-    description: 'Local calculations: option prices/greeks/implied vol, curve bootstrap and Nelson–Siegel fits, bond risk, payoffs, scenario trees, spread z-score with ADF, Kelly.',
+    description: 'local maths',
     params: analyticsParams,
     health: (): ProviderHealth => ({ state: 'ok', detail: 'local, no network' }),
     async fetch(params: z.output<typeof analyticsParams>, ctx: FetchContext): Promise<ProviderResult> {

@@ -15,7 +15,7 @@ const DEFAULT_SEARCH = 10;
  */
 export class EconomicProvider implements DataProvider<typeof economicParams> {
   readonly name = 'economic';
-  readonly description = 'FRED: find series, or one series’ observations (transforms, frequency, ALFRED vintages)';
+  readonly description = 'FRED search, observations, vintages';
   readonly params = economicParams;
   readonly secret = 'fredApiKey';
   private readonly client: FredClient;

@@ -38,13 +38,10 @@ export class MarketProvider implements DataProvider<typeof marketParams> {
     this.local = dir ? new LocalMarketData(dir) : null;
     this.vendor = options.alphaVantage ? new AlphaVantageMarket({ now: this.now, ...options.alphaVantage }) : null;
     if (this.vendor) this.secret = 'alphaVantageApiKey';
-    this.description = [
-      'Market prices (quote currency), yields (%) and implied vols (% annualised) as dated tables.',
-      this.local ? `Local: ${this.localCatalogue()}.` : '',
-      this.vendor ? `With an Alpha Vantage key: ${ALPHA_VANTAGE_SERVES}.` : '',
-    ]
-      .filter(Boolean)
-      .join(' ');
+    // One short line: the fetch tool lists every provider in the analyst's fixed context.
+    // The symbols are named on use: an unknown symbol's error lists what the folder and the vendor serve.
+    const origin = [this.local ? (this.local.isSample() ? 'sample' : 'local files') : '', this.vendor ? 'vendor with key' : ''].filter(Boolean).join('; ');
+    this.description = `prices, yields, implied vols (${origin})`;
   }
 
   health(): ProviderHealth {
@@ -83,19 +80,6 @@ export class MarketProvider implements DataProvider<typeof marketParams> {
     let series = windowSeries(loaded.series, params, ctx.asOf);
     if (params.kind === 'implied_vol') series = selectVolColumns(series, params.tenor, params.delta);
     return marketResult(series, { source: loaded.source, notes: loaded.notes, now: ctx.now ?? this.now });
-  }
-
-  private localCatalogue(): string {
-    if (!this.local) return '';
-    try {
-      const parts = (['price', 'yield', 'implied_vol'] as const)
-        .map((k) => [k, this.local!.symbols(k)] as const)
-        .filter(([, s]) => s.length)
-        .map(([k, s]) => `${k} ${s.join(', ')}`);
-      return `${parts.join('; ')}${this.local.isSample() ? ' (synthetic sample, not market data)' : ''}`;
-    } catch {
-      return `folder ${this.local.dir}`;
-    }
   }
 
   private unknown(params: MarketParams, vendorWould: boolean): ProviderError {

@@ -43,7 +43,7 @@ const UNTRUSTED_BANNER = '> Untrusted news content — headlines and summaries w
  */
 export class NewsProvider implements DataProvider<typeof newsParams> {
   readonly name = 'news';
-  readonly description = 'headlines and summaries from the RSS/Atom news feeds the PM follows, newest first, deduplicated across feeds';
+  readonly description = "the PM's RSS/Atom feeds";
   readonly params = newsParams;
   private lastFailure: { lastError: string; at: string } | null = null;
   private readonly now: () => Date;

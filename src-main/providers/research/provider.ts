@@ -46,7 +46,7 @@ const firstWords = (s: string, n: number) => {
  */
 export class ResearchProvider implements DataProvider<typeof researchParams> {
   readonly name: string;
-  readonly description = 'Search the broker research notes folder (PDF, markdown, text): cited passages ([note.pdf p.3] …), newest note date as as-of.';
+  readonly description = 'broker notes: cited passages';
   readonly params = researchParams;
   readonly index: ResearchIndex;
   private readonly now: () => Date;

@@ -67,7 +67,8 @@ function checkBond(b: BondInput, i: number): void {
   if (c < 0) fail(`${where}.coupon must not be negative (got ${c}).`);
   if (c > 1) fail(`${where}.coupon is ${c}; give it as a decimal (0.04 = 4%).`);
   if (b.price !== undefined) positive(`${where}.price`, b.price);
-  if (b.frequency !== undefined && !FREQUENCIES.includes(b.frequency)) fail(`${where}.frequency must be one of ${FREQUENCIES.join(', ')} coupons a year (got ${b.frequency}).`);
+  if (b.frequency !== undefined && !FREQUENCIES.includes(b.frequency))
+    fail(`${where}.frequency must be one of ${FREQUENCIES.join(', ')} coupons a year (got ${b.frequency}).`);
 }
 
 /** A zero curve from nodes (maturities increasing, continuous rates). */

@@ -17,7 +17,9 @@ describe('curve interpolation', () => {
   it('property: both methods pass through every node', () => {
     fc.assert(
       fc.property(
-        nodes.chain((xs) => fc.tuple(fc.constant(xs), fc.array(fc.double({ min: -0.05, max: 0.2, noNaN: true }), { minLength: xs.length, maxLength: xs.length }))),
+        nodes.chain((xs) =>
+          fc.tuple(fc.constant(xs), fc.array(fc.double({ min: -0.05, max: 0.2, noNaN: true }), { minLength: xs.length, maxLength: xs.length })),
+        ),
         ([xs, ys]) => {
           const lin = linearInterpolator(xs, ys);
           const mono = monotoneCubicInterpolator(xs, ys);

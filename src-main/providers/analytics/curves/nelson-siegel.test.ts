@@ -12,7 +12,7 @@ describe('Nelson–Siegel and Svensson curves', () => {
     expect(nelsonSiegelForward(p, 0)).toBeCloseTo(0.03, 15);
   });
 
-  it("Diebold & Li (2006): with λ = 0.0609 per month the curvature loading peaks near 30 months (29.4; they round to 30)", () => {
+  it('Diebold & Li (2006): with λ = 0.0609 per month the curvature loading peaks near 30 months (29.4; they round to 30)', () => {
     // The loading (1 − e^{−x})/x − e^{−x} peaks where e^{−x}(x² + x + 1) = 1, at x = 1.7933 → τ = 1.7933 / 0.0609 = 29.45 months.
     let best = 0;
     let at = 0;

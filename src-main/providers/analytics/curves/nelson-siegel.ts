@@ -88,7 +88,9 @@ function checkPoints(taus: readonly number[], ys: readonly number[], min: number
   if (taus.length !== ys.length) fail(`${taus.length} maturities and ${ys.length} rates; they must pair up.`);
   if (taus.length < min) fail(`a ${model} fit needs at least ${min} points (got ${taus.length}).`);
   if (taus.length > 2000) fail(`at most 2000 points can be fitted (got ${taus.length}).`);
-  taus.forEach((t, i) => positive(`maturity[${i}]`, t));
+  taus.forEach((t, i) => {
+    positive(`maturity[${i}]`, t);
+  });
   ys.forEach((y, i) => {
     finite(`rate[${i}]`, y);
     if (Math.abs(y) > 1) fail(`rate[${i}] is ${y}; give rates as decimals (0.05 = 5%).`);

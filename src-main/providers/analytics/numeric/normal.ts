@@ -9,23 +9,32 @@
 const SQRT_2PI = 2.506628274631;
 const INV_SQRT_2PI = 0.3989422804014327;
 
+/**
+ * Φ(−z) for z ≥ 0, given e = exp(−z²/2). Taking the exponential from the caller lets the option
+ * code serve d1 and d2 from one exp (e^{−d2²/2} = e^{−d1²/2}·F/K).
+ */
+export function normTail(z: number, e: number): number {
+  if (z > 37) return 0;
+  if (z < 7.07106781186547) {
+    const n =
+      (((((0.0352624965998911 * z + 0.700383064443688) * z + 6.37396220353165) * z + 33.912866078383) * z + 112.079291497871) * z + 221.213596169931) * z +
+      220.206867912376;
+    const d =
+      ((((((0.0883883476483184 * z + 1.75566716318264) * z + 16.064177579207) * z + 86.7807322029461) * z + 296.564248779674) * z + 637.333633378831) * z +
+        793.826512519948) *
+        z +
+      440.413735824752;
+    return (e * n) / d;
+  }
+  // Continued fraction for the far tail.
+  return e / (z + 1 / (z + 2 / (z + 3 / (z + 4 / (z + 0.65))))) / SQRT_2PI;
+}
+
 /** Φ(x), the standard normal cumulative distribution. */
 export function normCdf(x: number): number {
-  const z = Math.abs(x);
-  let tail: number;
-  if (z > 37) tail = 0;
-  else {
-    const e = Math.exp(-0.5 * z * z);
-    if (z < 7.07106781186547) {
-      const n = (((((0.0352624965998911 * z + 0.700383064443688) * z + 6.37396220353165) * z + 33.912866078383) * z + 112.079291497871) * z + 221.213596169931) * z + 220.206867912376;
-      const d = ((((((0.0883883476483184 * z + 1.75566716318264) * z + 16.064177579207) * z + 86.7807322029461) * z + 296.564248779674) * z + 637.333633378831) * z + 793.826512519948) * z + 440.413735824752;
-      tail = (e * n) / d;
-    } else {
-      // Continued fraction for the far tail.
-      tail = e / (z + 1 / (z + 2 / (z + 3 / (z + 4 / (z + 0.65))))) / SQRT_2PI;
-    }
-  }
   if (Number.isNaN(x)) return Number.NaN;
+  const z = Math.abs(x);
+  const tail = z > 37 ? 0 : normTail(z, Math.exp(-0.5 * z * z));
   return x > 0 ? 1 - tail : tail;
 }
 

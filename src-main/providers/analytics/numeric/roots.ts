@@ -105,7 +105,13 @@ export function goldenMin(f: (x: number) => number, a: number, b: number, xtol =
  * (reflection 1, expansion 2, contraction ½, shrink ½). For small, smooth problems where
  * derivatives are not at hand; f may return Infinity to fence off a region.
  */
-export function nelderMead(f: (x: number[]) => number, start: number[], step: number, xtol = 1e-10, maxIter = 2000): { x: number[]; value: number; iterations: number } {
+export function nelderMead(
+  f: (x: number[]) => number,
+  start: number[],
+  step: number,
+  xtol = 1e-10,
+  maxIter = 2000,
+): { x: number[]; value: number; iterations: number } {
   const n = start.length;
   let simplex = [start, ...start.map((_, i) => start.map((v, j) => (i === j ? v + step : v)))].map((x) => ({ x, v: f(x) }));
   let it = 0;

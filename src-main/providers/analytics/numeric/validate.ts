@@ -46,3 +46,8 @@ export function show(x: number): string {
   if (!Number.isFinite(x)) return String(x);
   return String(Number(x.toPrecision(6)));
 }
+
+/** A sum of probabilities for messages: enough digits that 1.000000002 does not print as 1. */
+export function showSum(x: number): string {
+  return String(Number(x.toPrecision(12)));
+}

@@ -74,7 +74,8 @@ export function carry(input: Pick<OptionInput, 'model' | 'rate' | 'dividendYield
 export function optionValue(input: OptionInput): OptionValue {
   checkOptionMarket(input);
   const sigma = positive('volatility', input.vol);
-  if (sigma > 20) fail(`volatility is ${sigma}; give it as a decimal (0.2 = 20%).`);
+  // 1000% a year is beyond any traded volatility: a larger number is a percent typed as a decimal.
+  if (sigma > 10) fail(`volatility is ${sigma}; give it as a decimal (0.2 = 20%).`);
   const { type, underlying: S, strike: K, expiry: T, rate: r } = input;
   const b = carry(input);
   const sqrtT = Math.sqrt(T);

@@ -1,6 +1,8 @@
-import { normCdf, normPdf } from '../numeric/normal';
+import { normTail } from '../numeric/normal';
+
+const INV_SQRT_2PI = 0.3989422804014327;
 import { fail, positive, show } from '../numeric/validate';
-import { carry, checkOptionMarket, type OptionInput, priceBounds } from './black-scholes';
+import { carry, checkOptionMarket, type OptionInput } from './black-scholes';
 
 /**
  * Implied volatility: the σ at which the model price equals a quoted price.
@@ -33,8 +35,9 @@ interface Normalised {
   /** Undiscounted forward F and strike K. */
   F: number;
   K: number;
-  /** ln(F/K). */
+  /** ln(F/K) and F/K. */
   x: number;
+  fk: number;
   /** Undiscounted out-of-the-money price to match. */
   v: number;
   /** The out-of-the-money side is a call. */
@@ -46,38 +49,60 @@ interface Normalised {
 function normalise(input: ImpliedVolInput): Normalised {
   checkOptionMarket(input);
   const price = positive('price', input.price);
-  const { lower, upper } = priceBounds(input);
+  const T = input.expiry;
+  const df = Math.exp(-input.rate * T);
+  // S·e^{−qT} (or F·e^{−rT}): the discounted forward, from one more exponential.
+  const fwdPv = input.underlying * Math.exp((carry(input) - input.rate) * T);
+  const K = input.strike;
+  const kPv = K * df;
+  const call = input.type === 'call';
+  const lower = Math.max(call ? fwdPv - kPv : kPv - fwdPv, 0);
+  const upper = call ? fwdPv : kPv;
   // A price at a bound implies zero or infinite volatility; outside, no volatility fits at all.
   const slack = 1e-12 * Math.max(upper, 1e-300);
   if (!(price > lower + slack && price < upper - slack)) {
-    const side = input.type === 'call' ? 'max(S·e^{−qT} − K·e^{−rT}, 0) and S·e^{−qT}' : 'max(K·e^{−rT} − S·e^{−qT}, 0) and K·e^{−rT}';
+    const side = call ? 'max(S·e^{−qT} − K·e^{−rT}, 0) and S·e^{−qT}' : 'max(K·e^{−rT} − S·e^{−qT}, 0) and K·e^{−rT}';
     const label = input.model === 'black76' ? side.replace(/S·e\^\{−qT\}/g, 'F·e^{−rT}') : side;
     fail(
       `price ${show(price)} is outside the no-arbitrage bounds of this ${input.type}: it must lie strictly between ${show(lower)} and ${show(upper)} (${label}), so no volatility reproduces it.`,
     );
   }
-  const T = input.expiry;
-  const df = Math.exp(-input.rate * T);
-  const F = input.underlying * Math.exp(carry(input) * T);
-  const K = input.strike;
+  const F = fwdPv / df;
   let v = price / df;
-  let call = input.type === 'call';
+  let otmCall = call;
   if (call && F > K) {
     v -= F - K;
-    call = false;
+    otmCall = false;
   } else if (!call && K > F) {
     v -= K - F;
-    call = true;
+    otmCall = true;
   }
   if (!(v > 0)) fail(`price ${show(price)} leaves no time value over the intrinsic value once discounted; no volatility reproduces it.`);
-  return { F, K, x: Math.log(F / K), v, call, sqrtT: Math.sqrt(T) };
+  return { F, K, x: Math.log(F / K), fk: F / K, v, call: otmCall, sqrtT: Math.sqrt(T) };
 }
 
-/** Undiscounted Black price at total volatility s. */
-function blackPrice(n: Normalised, s: number): number {
+/**
+ * The Black formula at total volatility s, undiscounted, from one exponential: Φ(±d1), Φ(±d2)
+ * through Hart's tail with e^{−d2²/2} = e^{−d1²/2}·F/K. Returns the out-of-the-money price p, its
+ * distance to the upper bound q = U − p = F·Φ(−d1) + K·Φ(d2) (no cancellation), and vega ∂p/∂s.
+ */
+function black(n: Normalised, s: number, out: { p: number; q: number; vega: number; d1: number; d2: number }): void {
   const d1 = n.x / s + s / 2;
   const d2 = d1 - s;
-  return n.call ? n.F * normCdf(d1) - n.K * normCdf(d2) : n.K * normCdf(-d2) - n.F * normCdf(-d1);
+  const e1 = Math.exp(-0.5 * d1 * d1);
+  let e2 = e1 * n.fk;
+  if (!(e1 > 0 && Number.isFinite(e2))) e2 = Math.exp(-0.5 * d2 * d2);
+  const t1 = normTail(Math.abs(d1), e1);
+  const t2 = normTail(Math.abs(d2), e2);
+  const up1 = d1 > 0 ? 1 - t1 : t1; // Φ(d1)
+  const dn1 = d1 > 0 ? t1 : 1 - t1; // Φ(−d1)
+  const up2 = d2 > 0 ? 1 - t2 : t2;
+  const dn2 = d2 > 0 ? t2 : 1 - t2;
+  out.p = n.call ? n.F * up1 - n.K * up2 : n.K * dn2 - n.F * dn1;
+  out.q = n.F * dn1 + n.K * up2;
+  out.vega = n.F * INV_SQRT_2PI * e1;
+  out.d1 = d1;
+  out.d2 = d2;
 }
 
 /**
@@ -96,12 +121,14 @@ function solveTotalVol(n: Normalised, tolS: number): { s: number; iterations: nu
   let hi = S_MAX;
   let s: number;
   let lowRegion = false;
+  const at = { p: 0, q: 0, vega: 0, d1: 0, d2: 0 };
   if (x === 0) {
     // At the money: Brenner–Subrahmanyam's s ≈ √(2π)·v/F.
     s = Math.min(2.5066282746310002 * (v / F), S_MAX / 2);
   } else {
     const sStar = Math.sqrt(2 * Math.abs(x));
-    const pStar = blackPrice(n, sStar);
+    black(n, sStar, at);
+    const pStar = at.p;
     if (pStar <= v) {
       lo = sStar;
       s = sStar;
@@ -115,14 +142,12 @@ function solveTotalVol(n: Normalised, tolS: number): { s: number; iterations: nu
     }
   }
   for (let i = 1; i <= 100; i++) {
-    const d1 = x / s + s / 2;
-    const d2 = d1 - s;
-    const p = call ? F * normCdf(d1) - K * normCdf(d2) : K * normCdf(-d2) - F * normCdf(-d1);
+    black(n, s, at);
+    const { p, q, vega } = at;
     if (p === v) return { s, iterations: i };
     if (p < v) lo = s;
     else hi = s;
-    const vega = F * normPdf(d1);
-    const volga = (vega * d1 * d2) / s;
+    const volga = (vega * at.d1 * at.d2) / s;
     let step: number;
     if (lowRegion) {
       // g = ln p − ln v: g' = vega/p, g'' = volga/p − g'².
@@ -130,8 +155,7 @@ function solveTotalVol(n: Normalised, tolS: number): { s: number; iterations: nu
       step = -(Math.log(p) - lnv) / g1;
       step /= 1 + (step * (volga / p - g1 * g1)) / (2 * g1);
     } else {
-      // h = ln(U − p) − ln(U − v), with U − p = F·N(−d1) + K·N(d2) computed without cancellation.
-      const q = F * normCdf(-d1) + K * normCdf(d2);
+      // h = ln(U − p) − ln(U − v): h' = −vega/q, h'' = −volga/q − h'².
       const h1 = -vega / q;
       step = -(Math.log(q) - lnGap) / h1;
       step /= 1 + (step * (-volga / q - h1 * h1)) / (2 * h1);
@@ -149,7 +173,8 @@ export function impliedVol(input: ImpliedVolInput, tolerance = DEFAULT_IV_TOLERA
   const n = normalise(input);
   const { s, iterations } = solveTotalVol(n, tolerance * n.sqrtT);
   // The bracket tops out at S_MAX: a solution pinned there means the price needs more volatility than that.
-  if (s >= S_MAX * (1 - 1e-9)) fail(`price ${show(input.price)} implies a volatility above ${show(S_MAX / n.sqrtT)} (σ√T > ${S_MAX}); check the price and its units.`);
+  if (s >= S_MAX * (1 - 1e-9))
+    fail(`price ${show(input.price)} implies a volatility above ${show(S_MAX / n.sqrtT)} (σ√T > ${S_MAX}); check the price and its units.`);
   return { vol: s / n.sqrtT, iterations };
 }
 
@@ -161,11 +186,14 @@ export function impliedVolBisection(input: ImpliedVolInput, tolerance = DEFAULT_
   const n = normalise(input);
   let lo = 0;
   let hi = maxVol;
-  if (blackPrice(n, hi * n.sqrtT) < n.v) fail(`price ${show(input.price)} implies a volatility above ${maxVol}.`);
+  const at = { p: 0, q: 0, vega: 0, d1: 0, d2: 0 };
+  black(n, hi * n.sqrtT, at);
+  if (at.p < n.v) fail(`price ${show(input.price)} implies a volatility above ${maxVol}.`);
   let iterations = 0;
   while (hi - lo > tolerance) {
     const mid = 0.5 * (lo + hi);
-    if (blackPrice(n, mid * n.sqrtT) < n.v) lo = mid;
+    black(n, mid * n.sqrtT, at);
+    if (at.p < n.v) lo = mid;
     else hi = mid;
     iterations++;
   }

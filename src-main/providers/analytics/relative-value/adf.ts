@@ -83,10 +83,12 @@ export function adfTest(series: readonly number[], options: AdfOptions = {}): Ad
   if (selection === 'fixed') {
     lags = options.lags as number;
     const most = Math.floor(n / 2) - 3;
-    if (!Number.isInteger(lags) || lags < 0 || lags > most) fail(`lags must be a whole number from 0 to ${most} for ${n} observations (got ${String(options.lags)}).`);
+    if (!Number.isInteger(lags) || lags < 0 || lags > most)
+      fail(`lags must be a whole number from 0 to ${most} for ${n} observations (got ${String(options.lags)}).`);
   } else {
     const maxLag = options.maxLag ?? defaultMaxLag(n);
-    if (!Number.isInteger(maxLag) || maxLag < 0 || maxLag > defaultMaxLag(n)) fail(`maxLag must be a whole number from 0 to ${defaultMaxLag(n)} for ${n} observations.`);
+    if (!Number.isInteger(maxLag) || maxLag < 0 || maxLag > defaultMaxLag(n))
+      fail(`maxLag must be a whole number from 0 to ${defaultMaxLag(n)} for ${n} observations.`);
     let best = Infinity;
     lags = 0;
     for (let p = 0; p <= maxLag; p++) {

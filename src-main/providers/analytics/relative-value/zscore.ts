@@ -99,7 +99,7 @@ export function meanReversion(series: readonly number[], options: AdfOptions & {
   if (sd === 0) notes.push('No unit-root test: the series is constant.');
   else if (s.length >= MIN_ADF_OBSERVATIONS) adf = adfTest(s, { lags: options.lags, maxLag: options.maxLag });
   else notes.push(`Only ${s.length} observations: too few for a unit-root test (need ${MIN_ADF_OBSERVATIONS}), so mean reversion is not claimed.`);
-  const meanReverting = adf !== null && adf.rejects[level] && ar1.halfLife !== null;
+  const meanReverting = (adf?.rejects[level] ?? false) && ar1.halfLife !== null;
   if (adf && !adf.rejects[level]) {
     notes.push(
       `ADF does not reject a unit root at ${level} (τ = ${adf.statistic.toFixed(2)}, critical ${adf.criticalValues[level].toFixed(2)}): treat the spread as possibly non-stationary; the half-life is not evidence of reversion.`,

@@ -20,10 +20,11 @@ export function curveReport(input: { bonds?: BondInput[]; points?: { maturity: n
   const first = z[0]!;
   const last = z[z.length - 1]!;
   const what = input.bonds?.length ? `Bootstrapped ${z.length} zero rates from ${input.bonds.length} bonds` : `${z.length} zero rates`;
-  const summary =
-    `${what}: ${num(first.maturity)}y ${pct(first.zeroContinuous)} → ${num(last.maturity)}y ${pct(last.zeroContinuous)} (continuous; annual ${pct(first.zeroAnnual)} → ${pct(last.zeroAnnual)}). ` +
-    (input.bootstrapOnly ? '' : fits.join('. ')) +
-    (input.bonds?.length ? ' Every bond reprices exactly on the bootstrapped curve.' : '');
+  const summary = [
+    `${what}: ${num(first.maturity)}y ${pct(first.zeroContinuous)} → ${num(last.maturity)}y ${pct(last.zeroContinuous)} (continuous; annual ${pct(first.zeroAnnual)} → ${pct(last.zeroAnnual)}).`,
+    ...(input.bootstrapOnly ? [] : fits.map((f) => `${f}.`)),
+    ...(input.bonds?.length ? ['Every bond reprices exactly on the bootstrapped curve.'] : []),
+  ].join(' ');
   const sections = [
     '## ZERO RATES',
     table(
@@ -38,7 +39,13 @@ export function curveReport(input: { bonds?: BondInput[]; points?: { maturity: n
       '## CURVE',
       table(
         ['maturity (y)', 'linear', 'monotone cubic', ...(a.ns ? ['Nelson–Siegel', 'NS forward'] : []), ...(a.nss ? ['Svensson'] : [])],
-        a.chart.map((c) => [num(c.maturity, 3), pct(c.linear), pct(c.monotone), ...(a.ns ? [pct(c.ns), pct(c.nsForward)] : []), ...(a.nss ? [pct(c.nss)] : [])]),
+        a.chart.map((c) => [
+          num(c.maturity, 3),
+          pct(c.linear),
+          pct(c.monotone),
+          ...(a.ns ? [pct(c.ns), pct(c.nsForward)] : []),
+          ...(a.nss ? [pct(c.nss)] : []),
+        ]),
       ),
     );
   }

@@ -1,4 +1,4 @@
-import { num, pct, table } from '../format';
+import { num, pct, sig, table } from '../format';
 import { analyseOption, type OptionRequest } from '../option-analysis';
 import { payoffTable, type PayoffLeg } from '../options/payoff';
 import type { Report } from './report';
@@ -14,10 +14,12 @@ export function optionReport(req: OptionRequest): Report {
   const a = analyseOption(req);
   const g = a.greeks;
   const head = describe(req);
-  const volText = a.impliedVol ? `implied vol ${pct(a.vol, 4)} (solved in ${a.impliedVol.iterations} iterations to ${a.impliedVol.tolerance})` : `vol ${pct(a.vol, 2)}`;
+  const volText = a.impliedVol
+    ? `implied vol ${pct(a.vol, 4)} (solved in ${a.impliedVol.iterations} iterations to ${a.impliedVol.tolerance})`
+    : `vol ${pct(a.vol, 2)}`;
   const summary =
-    `${head}, ${volText}: price ${num(a.price)}; delta ${num(g.delta)}, gamma ${num(g.gamma)}, vega ${num(g.vega / 100)} per vol point, ` +
-    `theta ${num(g.theta / 365)} per day, rho ${num(g.rho / 10_000)} per bp. No-arbitrage bounds ${num(a.bounds.lower)}–${num(a.bounds.upper)}.`;
+    `${head}, ${volText}: price ${num(a.price)}; delta ${sig(g.delta)}, gamma ${sig(g.gamma)}, vega ${sig(g.vega / 100)} per vol point, ` +
+    `theta ${sig(g.theta / 365)} per day, rho ${sig(g.rho / 10_000)} per bp. No-arbitrage bounds ${num(a.bounds.lower)}–${num(a.bounds.upper)}.`;
   const body = [
     '## INPUTS',
     table(

@@ -82,7 +82,10 @@ export function meanReversionReport(input: {
       ['ADF p-value (MacKinnon 1994)', num(r.adf.pValue, 4)],
       ['ADF lags', `${r.adf.lags} (${r.adf.lagSelection})`],
       ['ADF regression observations', r.adf.nobs],
-      ['critical 1% / 5% / 10% (MacKinnon 2010)', `${num(r.adf.criticalValues['1%'], 3)} / ${num(r.adf.criticalValues['5%'], 3)} / ${num(r.adf.criticalValues['10%'], 3)}`],
+      [
+        'critical 1% / 5% / 10% (MacKinnon 2010)',
+        `${num(r.adf.criticalValues['1%'], 3)} / ${num(r.adf.criticalValues['5%'], 3)} / ${num(r.adf.criticalValues['10%'], 3)}`,
+      ],
     );
   }
   stats.push(['mean-reverting (ADF at ' + r.level + ')', r.meanReverting ? 'yes' : 'no']);
@@ -101,7 +104,13 @@ export function meanReversionReport(input: {
   return { label: `spread z-score and half-life (n=${r.n})`, summary, body: body.join('\n') };
 }
 
-export function kellyReport(input: { probability?: number; odds?: number; loss?: number; outcomes?: { probability: number; return: number }[]; fraction: number }): Report {
+export function kellyReport(input: {
+  probability?: number;
+  odds?: number;
+  loss?: number;
+  outcomes?: { probability: number; return: number }[];
+  fraction: number;
+}): Report {
   let k: KellyInput;
   if (input.outcomes) {
     if (input.probability !== undefined || input.odds !== undefined) fail('give either outcomes or probability and odds, not both.');

@@ -1,4 +1,4 @@
-import { fail, show } from '../numeric/validate';
+import { fail, showSum } from '../numeric/validate';
 
 /**
  * A scenario tree: branches with conditional probabilities, leaves with values (a P&L, a yield, a
@@ -57,7 +57,8 @@ export function scenarioLeaves(scenarios: unknown): ScenarioLeaf[] {
       if (p < 0 || p > 1) fail(`"${path}" has probability ${p}; probabilities lie between 0 and 1.`);
       sum += p;
       const hasChildren = node.children !== undefined;
-      if (hasChildren === (node.value !== undefined)) fail(`"${path}" must have either a value (a leaf) or children (a branch), not ${hasChildren ? 'both' : 'neither'}.`);
+      if (hasChildren === (node.value !== undefined))
+        fail(`"${path}" must have either a value (a leaf) or children (a branch), not ${hasChildren ? 'both' : 'neither'}.`);
       if (hasChildren) walk(node.children, path, parentP * p, depth + 1);
       else {
         if (typeof node.value !== 'number' || !Number.isFinite(node.value)) fail(`"${path}" has a value that is not a finite number.`);
@@ -65,7 +66,7 @@ export function scenarioLeaves(scenarios: unknown): ScenarioLeaf[] {
         if (leaves.length > MAX_LEAVES) fail(`the tree has more than ${MAX_LEAVES} leaves.`);
       }
     }
-    if (Math.abs(sum - 1) > TOLERANCE) fail(`${where} have probabilities that sum to ${show(sum)}; they must sum to 1.`);
+    if (Math.abs(sum - 1) > TOLERANCE) fail(`${where} have probabilities that sum to ${showSum(sum)}; they must sum to 1.`);
   };
   walk(scenarios, '', 1, 1);
   return leaves;

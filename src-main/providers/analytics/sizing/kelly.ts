@@ -1,4 +1,4 @@
-import { fail, finite, show } from '../numeric/validate';
+import { fail, finite, show, showSum } from '../numeric/validate';
 
 /**
  * Kelly sizing: the fraction f of capital that maximises expected log growth Σ pᵢ·ln(1 + f·rᵢ)
@@ -6,9 +6,10 @@ import { fail, finite, show } from '../numeric/validate';
  * Thorp, "The Kelly Criterion in Blackjack, Sports Betting and the Stock Market", 2006).
  * Two forms, one validation: the binary form (win probability p, net odds b per unit staked,
  * optionally a loss other than the whole stake) is turned into two outcomes and goes through the
- * same checks as a list of outcomes: probabilities in [0, 1] summing to 1 within 1e-9; no positive
- * expected edge → size 0 with the reason; no outcome that loses → an error (Kelly would bet
- * without limit, which means a losing scenario is missing).
+ * same checks as a list of outcomes: probabilities in [0, 1] summing to 1 within 1e-9; no return
+ * worse than −1 (the whole stake); no positive expected edge → size 0 with the reason; no outcome
+ * that loses → an error (Kelly would bet without limit, which means a losing scenario is missing).
+ * skills/expression-design/scripts/kelly.mjs applies the same rule (it cannot import this file).
  */
 
 export interface KellyOutcome {
@@ -58,7 +59,10 @@ export function kellyOutcomes(input: KellyInput): { form: 'binary' | 'outcomes';
     form = 'outcomes';
     if (!Array.isArray(input.outcomes) || input.outcomes.length < 2) fail('outcomes needs at least two scenarios, each {probability, return}.');
     if (input.outcomes.length > 1000) fail(`at most 1000 outcomes (got ${input.outcomes.length}).`);
-    outcomes = input.outcomes.map((o, i) => ({ probability: finite(`outcomes[${i}].probability`, o?.probability), return: finite(`outcomes[${i}].return`, o?.return) }));
+    outcomes = input.outcomes.map((o, i) => ({
+      probability: finite(`outcomes[${i}].probability`, o?.probability),
+      return: finite(`outcomes[${i}].return`, o?.return),
+    }));
   } else {
     form = 'binary';
     const b = input as { probability: unknown; odds: unknown; loss?: unknown };
@@ -75,9 +79,14 @@ export function kellyOutcomes(input: KellyInput): { form: 'binary' | 'outcomes';
   outcomes.forEach((o, i) => {
     const name = form === 'binary' ? (i === 0 ? 'probability' : '1 − probability') : `outcomes[${i}].probability`;
     if (o.probability < 0 || o.probability > 1) fail(`${name} is ${show(o.probability)}; probabilities lie between 0 and 1.`);
+    // Worse than −1 loses more than the capital deployed: almost always a percent typed as a decimal.
+    if (o.return < -1) {
+      const what = form === 'binary' ? `loss ${show(-o.return)}` : `outcomes[${i}].return ${show(o.return)}`;
+      fail(`${what} loses more than the capital deployed; give returns per unit deployed as decimals (−0.1 = a 10% loss).`);
+    }
   });
   const sum = outcomes.reduce((s, o) => s + o.probability, 0);
-  if (Math.abs(sum - 1) > TOLERANCE) fail(`outcome probabilities sum to ${show(sum)}; they must sum to 1.`);
+  if (Math.abs(sum - 1) > TOLERANCE) fail(`outcome probabilities sum to ${showSum(sum)}; they must sum to 1.`);
   if (!outcomes.some((o) => o.probability > 0 && o.return < 0)) {
     fail('no outcome with a positive probability loses money, so Kelly would stake without limit; include the losing scenarios (and their probabilities).');
   }

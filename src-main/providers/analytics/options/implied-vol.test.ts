@@ -1,0 +1,116 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { type OptionInput, optionValue, priceBounds } from './black-scholes';
+import { DEFAULT_IV_TOLERANCE, impliedVol, impliedVolBisection } from './implied-vol';
+
+type Market = Omit<OptionInput, 'vol'>;
+
+/** Round trip σ → price → implied σ → price. `identified`: the price moves enough with σ for σ to be recoverable in double precision. */
+function roundTrip(m: Market, vol: number) {
+  const v = optionValue({ ...m, vol });
+  const b = priceBounds(m);
+  const timeValue = Math.min(v.price - b.lower, b.upper - v.price);
+  if (timeValue <= 1e-12 * b.upper) return null; // at a bound to machine precision: no volatility is recoverable (tested below)
+  const iv = impliedVol({ ...m, price: v.price });
+  const back = optionValue({ ...m, vol: iv.vol }).price;
+  return { iv, back, price: v.price, upper: b.upper, identified: v.vega * 1e-8 > 1e-13 * b.upper };
+}
+
+describe('implied volatility', () => {
+  it('Hull Example 15.6 reversed: the 4.7594 call price (S=42, K=40, r=10%, T=0.5) implies σ = 20%', () => {
+    const m: Market = { model: 'bsm', type: 'call', underlying: 42, strike: 40, expiry: 0.5, rate: 0.1 };
+    const price = optionValue({ ...m, vol: 0.2 }).price;
+    const iv = impliedVol({ ...m, price });
+    expect(iv.vol).toBeCloseTo(0.2, 12);
+    expect(iv.iterations).toBeLessThanOrEqual(6);
+    // Hull's rounded 4.76 implies slightly more: 20.01%.
+    expect(impliedVol({ ...m, price: 4.76 }).vol).toBeCloseTo(0.2001, 4);
+  });
+
+  it('round-trips a grid of strikes (0.3–3× spot), expiries (1 day–30 years), vols (1%–300%), both models and both types', () => {
+    let solved = 0;
+    let maxIterations = 0;
+    for (const model of ['bsm', 'black76'] as const)
+      for (const type of ['call', 'put'] as const)
+        for (const expiry of [1 / 365, 7 / 365, 30 / 365, 0.25, 1, 5, 30])
+          for (const k of [0.3, 0.5, 0.7, 0.9, 0.97, 1, 1.03, 1.1, 1.5, 2, 3])
+            for (const vol of [0.01, 0.05, 0.15, 0.3, 0.6, 1.2, 3]) {
+              const m: Market = { model, type, underlying: 100, strike: 100 * k, expiry, rate: 0.03, ...(model === 'bsm' ? { dividendYield: 0.01 } : {}) };
+              const r = roundTrip(m, vol);
+              if (!r) continue;
+              solved++;
+              maxIterations = Math.max(maxIterations, r.iv.iterations);
+              expect(Math.abs(r.back - r.price), `${model} ${type} T=${expiry} K=${100 * k} σ=${vol}`).toBeLessThanOrEqual(1e-12 * r.upper);
+              if (r.identified) expect(Math.abs(r.iv.vol - vol), `${model} ${type} T=${expiry} K=${100 * k} σ=${vol}`).toBeLessThan(1e-8);
+            }
+    expect(solved).toBeGreaterThan(1000);
+    // The safeguards rarely fire: Halley steps on the log-price transforms converge in a handful of iterations.
+    expect(maxIterations).toBeLessThanOrEqual(10);
+  });
+
+  it('property: price → implied vol → price, and the solver agrees with plain bisection to the same tolerance', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          model: fc.constantFrom('bsm' as const, 'black76' as const),
+          type: fc.constantFrom('call' as const, 'put' as const),
+          underlying: fc.double({ min: 0.5, max: 5000, noNaN: true }),
+          moneyness: fc.double({ min: 0.4, max: 2.5, noNaN: true }),
+          expiry: fc.double({ min: 1 / 365, max: 20, noNaN: true }),
+          rate: fc.double({ min: -0.01, max: 0.12, noNaN: true }),
+          q: fc.double({ min: 0, max: 0.08, noNaN: true }),
+          vol: fc.double({ min: 0.02, max: 2, noNaN: true }),
+        }),
+        (x) => {
+          const m: Market = {
+            model: x.model,
+            type: x.type,
+            underlying: x.underlying,
+            strike: x.underlying * x.moneyness,
+            expiry: x.expiry,
+            rate: x.rate,
+            ...(x.model === 'bsm' ? { dividendYield: x.q } : {}),
+          };
+          const r = roundTrip(m, x.vol);
+          if (!r) return;
+          expect(Math.abs(r.back - r.price)).toBeLessThanOrEqual(1e-12 * r.upper);
+          if (!r.identified) return;
+          expect(r.iv.vol).toBeCloseTo(x.vol, 8);
+          const bisect = impliedVolBisection({ ...m, price: r.price });
+          expect(Math.abs(bisect.vol - r.iv.vol)).toBeLessThan(2 * DEFAULT_IV_TOLERANCE + 1e-12);
+          expect(r.iv.iterations).toBeLessThan(bisect.iterations);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('a price outside the no-arbitrage bounds is refused with the bounds named', () => {
+    // Call S=100, K=80, r=5%, T=1, q=0: lower bound 100 − 80e^{−0.05} = 23.90, upper 100.
+    const m: Market = { model: 'bsm', type: 'call', underlying: 100, strike: 80, expiry: 1, rate: 0.05 };
+    expect(() => impliedVol({ ...m, price: 20 })).toThrow(
+      /price 20 is outside the no-arbitrage bounds of this call: it must lie strictly between 23.9016 and 100/,
+    );
+    expect(() => impliedVol({ ...m, price: 101 })).toThrow(/strictly between 23.9016 and 100 \(max\(S·e\^\{−qT\} − K·e\^\{−rT\}, 0\) and S·e\^\{−qT\}\)/);
+    // Black-76 put F=20, K=20, r=9%, T=1/3: bounds 0 and 20e^{−0.03} = 19.4089, named in futures terms.
+    const f: Market = { model: 'black76', type: 'put', underlying: 20, strike: 20, expiry: 1 / 3, rate: 0.09 };
+    expect(() => impliedVol({ ...f, price: 19.5 })).toThrow(/between 0 and 19.4089 \(max\(K·e\^\{−rT\} − F·e\^\{−rT\}, 0\) and K·e\^\{−rT\}\)/);
+    expect(() => impliedVol({ ...m, price: 0 })).toThrow(/price must be greater than 0/);
+    // The error is typed: the API turns it into invalid_input.
+    const err = (() => {
+      try {
+        impliedVol({ ...m, price: 20 });
+      } catch (e) {
+        return e as { code?: string };
+      }
+    })();
+    expect(err?.code).toBe('invalid_input');
+  });
+
+  it('a price at the lower bound to machine precision is refused rather than given a made-up volatility', () => {
+    // 1-day deep in-the-money call: its price equals the discounted intrinsic value to 1e-16.
+    const m: Market = { model: 'bsm', type: 'call', underlying: 100, strike: 50, expiry: 1 / 365, rate: 0.03 };
+    const price = optionValue({ ...m, vol: 0.2 }).price;
+    expect(() => impliedVol({ ...m, price })).toThrow(/outside the no-arbitrage bounds/);
+  });
+});
