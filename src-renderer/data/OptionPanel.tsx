@@ -47,21 +47,21 @@ export function OptionPanel() {
       <form className="data-option-form" onSubmit={onSubmit} noValidate aria-label="Option">
         <div className="data-grid-fields">
           <Choice id="opt-model" label="Model" value={form.model} onChange={(v) => set('model', v as OptionForm['model'])}>
-            <option value="bsm">BSM (spot, dividend yield)</option>
-            <option value="black76">Black-76 (futures / forward)</option>
+            <option value="bsm">BSM (spot)</option>
+            <option value="black76">Black-76 (forward)</option>
           </Choice>
           <Choice id="opt-type" label="Type" value={form.type} onChange={(v) => set('type', v as OptionForm['type'])}>
             <option value="call">Call</option>
             <option value="put">Put</option>
           </Choice>
           <Choice id="opt-solve" label="Solve for" value={form.solve} onChange={(v) => set('solve', v as OptionForm['solve'])}>
-            <option value="price">Price and greeks (from a vol)</option>
-            <option value="iv">Implied vol (from a price)</option>
+            <option value="price">Price + greeks</option>
+            <option value="iv">Implied vol</option>
           </Choice>
           <Num id="opt-underlying" label={underlyingWord} value={form.underlying} error={errors.underlying} onChange={(v) => set('underlying', v)} />
           <Num id="opt-strike" label="Strike" value={form.strike} error={errors.strike} onChange={(v) => set('strike', v)} />
-          <Num id="opt-expiry" label="Expiry (years, or 6m, 2w)" value={form.expiry} error={errors.expiry} onChange={(v) => set('expiry', v)} />
-          <Num id="opt-rate" label="Rate (%, continuous)" value={form.rate} error={errors.rate} onChange={(v) => set('rate', v)} />
+          <Num id="opt-expiry" label="Expiry (years or 6m)" value={form.expiry} error={errors.expiry} onChange={(v) => set('expiry', v)} />
+          <Num id="opt-rate" label="Rate (%, cont.)" value={form.rate} error={errors.rate} onChange={(v) => set('rate', v)} />
           {form.model === 'bsm' && (
             <Num
               id="opt-dividend"

@@ -27,6 +27,8 @@ export function TestFetch(props: { provider: ProviderView }) {
   const run = useProcedureMutation('providers/test-fetch');
   const fields = activeFields(form, variant);
   const id = `fetch-${p.name}`;
+  // The registry refuses every fetch from a source that is not set up; the card already says why.
+  const unconfigured = p.health.state === 'not_configured';
 
   const toJson = () => {
     const built = fields ? buildParams(fields, values) : null;
@@ -117,7 +119,7 @@ export function TestFetch(props: { provider: ProviderView }) {
           )}
         </div>
         <div className="data-actions">
-          <button type="submit" className="button primary" data-testid="fetch-run" disabled={run.isPending || !p.enabled}>
+          <button type="submit" className="button primary" data-testid="fetch-run" disabled={run.isPending || !p.enabled || unconfigured}>
             {run.isPending ? 'Fetching…' : 'Run test fetch'}
           </button>
           {form.kind !== 'json' &&
@@ -131,6 +133,7 @@ export function TestFetch(props: { provider: ProviderView }) {
               </button>
             ))}
           {!p.enabled && <span className="hint">Switch the source on to test it.</span>}
+          {p.enabled && unconfigured && <span className="hint">Set the source up first (see above): the registry refuses a fetch until then.</span>}
         </div>
       </form>
       <div aria-live="polite">

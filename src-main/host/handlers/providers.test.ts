@@ -71,7 +71,7 @@ describe('providers/* (Settings → Data)', () => {
     expect(off.ok && off.value).toMatchObject({ enabled: false, settings: { enabled: false, baseUrl: fred.base } });
     const refused = await c.invoke('providers/test-fetch', { name: 'economic', params: { series_id: 'RSAFS' } });
     expect(refused.ok === false && refused.error).toMatchObject({
-      code: 'unauthorized',
+      code: 'unavailable',
       message: '[not_configured] The economic source is switched off in Settings → Data.',
     });
     // Kept in the settings file.

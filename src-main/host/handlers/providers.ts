@@ -11,7 +11,8 @@ const CODES: Record<ProviderError['kind'], ErrorCode> = {
   bad_params: 'invalid_input',
   as_of: 'invalid_input',
   not_found: 'not_found',
-  not_configured: 'unauthorized',
+  // Not 'unauthorized': that code means the caller's own token was refused (the page would ask to reopen the link).
+  not_configured: 'unavailable',
   rate_limited: 'unavailable',
   unavailable: 'unavailable',
   bad_response: 'unavailable',
