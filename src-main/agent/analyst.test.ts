@@ -235,7 +235,7 @@ describe('a retrospective session as of a past date', () => {
           {
             expect: {
               toolResult: 'fetch',
-              contains: '[FETCH FAILED | market | not_found] No rows of "ust_yields" in the range asked for (2026-11-01..2026-10-15) as of 2026-10-15.',
+              contains: '[FETCH FAILED | datasets | not_found] No rows of "ust_yields" in the range asked for (2026-11-01..2026-10-15) as of 2026-10-15.',
             },
             reply: { text: 'Not known then.' },
           },

@@ -61,12 +61,21 @@ describe('CSV provider', () => {
     await expect(fetchVia({ dataset: 'rates', last: 0 })).rejects.toMatchObject({ kind: 'bad_params', message: expect.stringContaining('params.last:') });
   });
 
-  it('names its datasets in its description and schema, and says it is not configured when the folder is gone', () => {
+  it('counts its datasets in its one-line description, names them in its schema and errors, and says it is not configured when the folder is gone', async () => {
+    writeFileSync(join(dir, 'fx.csv'), 'date,eurusd\n2026-11-03,1.08\n');
     const p = new CsvProvider({ dir });
-    expect(p.description).toBe('local CSV datasets (rates)');
+    // The fetch tool's line stays short (the analyst's fixed context carries every provider's line) …
+    expect(p.description).toBe('CSV files (2 datasets)');
     const reg = new ProviderRegistry([p]);
+    expect(reg.catalogue()).toEqual(['datasets: CSV files (2 datasets) {dataset, columns?, start?, end?, …}']);
+    // … so the names arrive where they are needed: the field's hint in Settings and in a bad-params error, and a wrong name's error.
     const info = reg.list()[0]!;
-    expect(info.params).toMatchObject({ properties: { dataset: { description: 'one of rates' } }, required: ['dataset'] });
+    expect(info.params).toMatchObject({ properties: { dataset: { description: 'one of fx, rates' } }, required: ['dataset'] });
+    await expect(reg.fetch('datasets', { dataset: 'bad name!' })).rejects.toMatchObject({
+      kind: 'bad_params',
+      message: 'params.dataset: a dataset name (one of fx, rates)',
+    });
+    await expect(reg.fetch('datasets', { dataset: 'gold' })).rejects.toMatchObject({ kind: 'not_found', message: 'There is no dataset "gold". Available: fx, rates.' });
     expect(info.health.state).toBe('ok');
     expect(new CsvProvider({ dir: join(dir, 'missing') }).health()).toMatchObject({ state: 'not_configured' });
   });

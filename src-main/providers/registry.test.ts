@@ -162,4 +162,40 @@ describe('ProviderRegistry', () => {
     expect(reg.catalogue()).toEqual(['economic: test series {series, start?, units?}']);
     expect(paramsSignature(z.object({}))).toBe('{}');
   });
+
+  it('keeps each line in the fetch tool short: required fields first, at most four names then `…`, a union by its discriminator', () => {
+    const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+    // Declared optional-first: the required ones still lead, since a call without them cannot work.
+    expect(paramsSignature(z.object({ start: day.optional(), end: day.optional(), symbol: z.string(), last: z.number().optional(), kind: z.string() }))).toBe(
+      '{symbol, kind, start?, end?, …}',
+    );
+    // Four fields fit: no `…` when nothing is left out.
+    expect(paramsSignature(z.object({ symbol: z.string(), start: day.optional(), end: day.optional(), last: z.number().optional() }))).toBe(
+      '{symbol, start?, end?, last?}',
+    );
+    // Required fields are never cut, even past four.
+    const five = Object.fromEntries(['a', 'b', 'c', 'd', 'e'].map((k) => [k, z.string()]));
+    expect(paramsSignature(z.object({ ...five, note: z.string().optional() }))).toBe('{a, b, c, d, e, …}');
+    // A discriminated union names the values of its discriminator, not one branch's fields.
+    const calc = z.discriminatedUnion('calc', [
+      z.object({ calc: z.literal('option_price'), spot: z.number(), strike: z.number() }),
+      z.object({ calc: z.enum(['kelly']), p: z.number() }),
+      z.object({ calc: z.literal('zscore'), series: z.array(z.number()) }),
+    ]);
+    expect(paramsSignature(calc)).toBe('{calc: option_price|kelly|zscore, …}');
+    // A union with no shared discriminator lists its branches.
+    expect(paramsSignature(z.union([z.object({ query: z.string() }), z.object({ url: z.string(), depth: z.number().optional() })]))).toBe('{query} | {url, depth?}');
+
+    // The same short form is what the catalogue line and a non-object params error show.
+    const maths: DataProvider<typeof calc> = {
+      name: 'analytics',
+      description: 'local maths',
+      params: calc,
+      health: () => ({ state: 'ok' }),
+      fetch: async () => result('x', '2026-10-01'),
+    };
+    const reg = new ProviderRegistry([maths]);
+    expect(reg.catalogue()).toEqual(['analytics: local maths {calc: option_price|kelly|zscore, …}']);
+    return expect(kindOf(reg.fetch('analytics', 'kelly'))).resolves.toEqual(['bad_params', 'params must be an object such as {calc: option_price|kelly|zscore, …}.']);
+  });
 });

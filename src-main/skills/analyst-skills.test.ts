@@ -378,7 +378,7 @@ describe('zscore.mjs claims mean reversion only when the ADF test rejects a unit
     };
   }
 
-  it('of 200 random walks (n = 250) at most 10% are called mean-reverting — the old |phi| < 1 rule called 192 of 200', async () => {
+  it('of 200 random walks (n = 250) at most 10% are called mean-reverting — the half-life alone (|phi| < 1) calls most of them', async () => {
     const { zscore } = await importScript('rv-analysis/scripts/zscore.mjs');
     const normal = rng(20240611);
     let called = 0;

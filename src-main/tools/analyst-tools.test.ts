@@ -203,34 +203,34 @@ describe('fetch', () => {
     expect(r.isError).toBeFalsy();
     expect(r.untrusted).toBe(true);
     const [head, ...rest] = r.content.split('\n');
-    expect(head).toMatch(/^\[ctx_001 \| market \| ust_yields 2026-\d\d-\d\d\.\.2026-11-20 \| as of 2026-11-20 \| csv data\/ust_yields\.csv \| \d+ tok\]$/);
+    expect(head).toMatch(/^\[ctx_001 \| datasets \| ust_yields 2026-\d\d-\d\d\.\.2026-11-20 \| as of 2026-11-20 \| csv data\/ust_yields\.csv \| \d+ tok\]$/);
     const full = t.ws.fs.readFile('/session/sess_test/context/ctx_001.md');
     expect(Number(/\| (\d+) tok\]/.exec(head)![1])).toBe(countTokens(full));
     expect(countTokens(rest.join('\n'))).toBeLessThanOrEqual(120);
     expect(rest.join('\n')).toMatch(/us2y [\d.]+→[\d.]+/);
     expect(full.split('\n').filter((l) => /^\| 2026-/.test(l))).toHaveLength(10);
     const second = await call('fetch', { source: 'datasets', params: { dataset: 'fx_spot' } });
-    expect(second.content).toMatch(/^\[ctx_002 \| market \| fx_spot /);
+    expect(second.content).toMatch(/^\[ctx_002 \| datasets \| fx_spot /);
   });
 
   it('turns a provider failure into a FETCH FAILED result the model can act on', async () => {
     const r = await call('fetch', { source: 'datasets', params: { dataset: 'gold_futures' } });
     expect(r.isError).toBe(true);
-    expect(r.content).toBe('[FETCH FAILED | market | not_found] There is no dataset "gold_futures". Available: fx_spot, us_labour, ust_yields.');
+    expect(r.content).toBe('[FETCH FAILED | datasets | not_found] There is no dataset "gold_futures". Available: fx_spot, us_labour, ust_yields.');
     expect(t.ws.fs.exists('/session/sess_test/context/ctx_001.md')).toBe(false);
   });
 
   it('names a bad parameter in one FETCH FAILED line, with its hint', async () => {
     const r = await call('fetch', { source: 'datasets', params: { dataset: 'ust_yields', start: 'last week' } });
-    expect(r.content).toBe('[FETCH FAILED | market | bad_params] params.start: a date YYYY-MM-DD (first date to include)');
+    expect(r.content).toBe('[FETCH FAILED | datasets | bad_params] params.start: a date YYYY-MM-DD (first date to include)');
     const notObject = await call('fetch', { source: 'datasets', params: 'ust_yields' });
-    expect(notObject.content).toBe('[FETCH FAILED | market | bad_params] params must be an object such as {dataset, columns?, start?, end?, last?}.');
+    expect(notObject.content).toBe('[FETCH FAILED | datasets | bad_params] params must be an object such as {dataset, columns?, start?, end?, …}.');
   });
 
   it('rejects a source that is not registered with the list of sources, in one FETCH FAILED line', async () => {
     const r = await call('fetch', { source: 'bloomberg', params: {} });
     expect(r.isError).toBe(true);
-    expect(r.content).toBe('[FETCH FAILED | bloomberg | not_found] Unknown source "bloomberg". Available: market, economic.');
+    expect(r.content).toBe('[FETCH FAILED | bloomberg | not_found] Unknown source "bloomberg". Available: market, economic, news, research, web, analytics, datasets.');
   });
 
   it('in a session as of a past date, refuses a result dated after it with the reason', async () => {
@@ -255,8 +255,32 @@ describe('fetch', () => {
 
   it('describes each switched-on provider in one line with its parameter names', () => {
     const fetch = tools().find((x) => x.name === 'fetch')!;
-    expect(fetch.description).toContain('\nmarket: local CSV datasets (fx_spot, us_labour, ust_yields) {dataset, columns?, start?, end?, last?}\n');
-    expect(fetch.description).toMatch(/\neconomic: FRED: .* \{series_id\?, search\?, .*\} \(not configured\)\n/);
+    // Required fields first, at most four names then `…`: a bad or missing field is named with its hint on use.
+    expect(fetch.description).toContain('\ndatasets: CSV files (3 datasets) {dataset, columns?, start?, end?, …}\n');
+    expect(fetch.description).toContain('\nmarket: prices, yields, implied vols (sample; vendor with key) {kind, symbol, start?, end?, …}\n');
+    // Without a key the line says so, so the model does not spend a call to find out.
+    expect(fetch.description).toContain('\neconomic: FRED search, observations, vintages {series_id?, search?, start?, end?, …} (not configured)\n');
+    // A union of calculations names the values of its discriminator, not one branch's fields.
+    expect(fetch.description).toMatch(/\nanalytics: local maths \{calc: option_price\|implied_vol\|[a-z_|]+, …\}\n/);
+  });
+
+  it("lists exactly one line per registered, switched-on provider of the app's full set, and drops one the PM switches off", async () => {
+    const lines = (description: string) => description.split('\n').slice(1, -1);
+    const fetch = tools().find((x) => x.name === 'fetch')!;
+    const [header, ...rest] = fetch.description.split('\n');
+    expect(header).toBe('Outside data. Sources {params}:');
+    expect(rest.at(-1)).toBe('Shows a summary; the full result goes to /session/context/.');
+    expect(t.providers.list().map((p) => p.name)).toEqual(['market', 'economic', 'news', 'research', 'web', 'analytics', 'datasets']);
+    expect(lines(fetch.description).map((l) => l.split(':')[0])).toEqual(['market', 'economic', 'news', 'research', 'web', 'analytics', 'datasets']);
+    expect(lines(fetch.description)).toEqual(t.providers.catalogue());
+
+    const off = await openTestWorkspace({ seed: false, providerSettings: () => ({ news: { enabled: false }, web: { enabled: false } }) });
+    try {
+      const fewer = analystTools({ providers: off.providers }).find((x) => x.name === 'fetch')!;
+      expect(lines(fewer.description).map((l) => l.split(':')[0])).toEqual(['market', 'economic', 'research', 'analytics', 'datasets']);
+    } finally {
+      off.close();
+    }
   });
 });
 

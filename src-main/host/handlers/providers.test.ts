@@ -20,18 +20,20 @@ async function core(env: Record<string, string> = {}) {
 }
 
 describe('providers/* (Settings → Data)', () => {
-  it('lists the app’s providers: the CSV sample data and FRED, which says it needs a key until one is set', async () => {
+  it('lists the app’s providers in registration order; FRED and Alpha Vantage say they need a key until one is set, the sample data needs none', async () => {
     const c = await core();
     const r = await c.invoke('providers/list', {});
     if (!r.ok) throw new Error(r.error.message);
-    expect(r.value.providers.map((p) => p.name)).toEqual(['market', 'economic']);
+    expect(r.value.providers.map((p) => p.name)).toEqual(['market', 'economic', 'news', 'research', 'web', 'analytics', 'datasets']);
     const economic = r.value.providers[1]!;
     expect(economic).toMatchObject({ enabled: true, secret: 'fredApiKey', secretSet: false, health: { state: 'not_configured' }, settings: { enabled: true } });
     expect(economic.params).toMatchObject({
       type: 'object',
       properties: { series_id: { type: 'string' }, units: { enum: expect.arrayContaining(['lin', 'pc1', 'log']) } },
     });
-    expect(r.value.providers[0]).toMatchObject({ name: 'market', secret: null, health: { state: 'ok' } });
+    // Market works on its bundled sample set without a key; the key only adds the vendor.
+    expect(r.value.providers[0]).toMatchObject({ name: 'market', secret: 'alphaVantageApiKey', secretSet: false, health: { state: 'ok' } });
+    expect(r.value.providers[6]).toMatchObject({ name: 'datasets', description: 'CSV files (3 datasets)', secret: null, health: { state: 'ok' } });
     const settings = await c.invoke('settings/get', {});
     expect(settings.ok && settings.value.secrets.fredApiKey).toBe(false);
   });
@@ -84,7 +86,7 @@ describe('providers/* (Settings → Data)', () => {
     const unknown = await c.invoke('providers/configure', { name: 'bloomberg', settings: { enabled: true } });
     expect(unknown.ok === false && unknown.error).toMatchObject({
       code: 'not_found',
-      message: 'There is no data provider named "bloomberg". Available: market, economic.',
+      message: 'There is no data provider named "bloomberg". Available: market, economic, news, research, web, analytics, datasets.',
     });
     const ftp = await c.invoke('providers/configure', { name: 'economic', settings: { baseUrl: 'ftp://example.com/fred' } });
     expect(ftp.ok === false && ftp.error.code).toBe('invalid_input');

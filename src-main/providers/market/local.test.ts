@@ -42,8 +42,10 @@ describe('market provider — local sample folder', () => {
 
   it('finds the bundled sample set and says it is synthetic (a PM must never mistake it for market data)', () => {
     expect(sampleDir).toMatch(/resources[/\\]data[/\\]market$/);
-    expect(market.description).toMatch(/price SPX, EURUSD, BRENT; yield UST2Y, UST10Y, BUND10Y; implied_vol EURUSD \(synthetic sample, not market data\)/);
-    expect(market.health()).toMatchObject({ state: 'ok', detail: expect.stringMatching(/synthetic sample data/) });
+    // The one-line description the analyst always sees marks the data as a sample …
+    expect(market.description).toBe('prices, yields, implied vols (sample)');
+    // … and Settings → Data, every result's source and an unknown symbol's error say more.
+    expect(market.health()).toEqual({ state: 'ok', detail: `7 local series in ${sampleDir} (synthetic sample data, not market data).` });
   });
 
   it('serves a price series as a dated table in its quote currency, as of its last observation', async () => {
@@ -102,7 +104,8 @@ describe('market provider — local sample folder', () => {
 
   it('registers under "market" and works through the registry: validation, as-of, health', async () => {
     const registry = new ProviderRegistry([market]);
-    expect(registry.catalogue()[0]).toMatch(/^market: Market prices .* \{kind, symbol, start\?, end\?, last\?, tenor\?, delta\?\}$/);
+    // Required fields first, then optional ones up to four names, then `…` for the rest (last, tenor, delta).
+    expect(registry.catalogue()).toEqual(['market: prices, yields, implied vols (sample) {kind, symbol, start?, end?, …}']);
     const r = await registry.fetch('market', { kind: 'yield', symbol: 'UST2Y', last: 3 }, { asOf: '2026-06-30' });
     expect(r.asOf).toBe('2026-06-30');
     const bad = await fails(registry.fetch('market', { kind: 'price', symbol: 'SPX', from: '2026-01-01' }));
