@@ -75,7 +75,10 @@ describe('CSV provider', () => {
       kind: 'bad_params',
       message: 'params.dataset: a dataset name (one of fx, rates)',
     });
-    await expect(reg.fetch('datasets', { dataset: 'gold' })).rejects.toMatchObject({ kind: 'not_found', message: 'There is no dataset "gold". Available: fx, rates.' });
+    await expect(reg.fetch('datasets', { dataset: 'gold' })).rejects.toMatchObject({
+      kind: 'not_found',
+      message: 'There is no dataset "gold". Available: fx, rates.',
+    });
     expect(info.health.state).toBe('ok');
     expect(new CsvProvider({ dir: join(dir, 'missing') }).health()).toMatchObject({ state: 'not_configured' });
   });

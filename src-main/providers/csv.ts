@@ -62,7 +62,7 @@ function csvParams(datasets: string[]) {
 export type CsvParams = z.output<ReturnType<typeof csvParams>>;
 
 export interface CsvProviderOptions {
-  /** Registry name (default `market`). */
+  /** Registry name (default `datasets`). */
   name?: string;
   /** Folder of `<dataset>.csv` files. */
   dir: string;
@@ -82,7 +82,7 @@ export class CsvProvider implements DataProvider<ReturnType<typeof csvParams>> {
   constructor(private readonly options: CsvProviderOptions) {
     this.name = options.name ?? 'datasets';
     const sets = this.datasets();
-    this.description = options.description ?? `CSV files (${sets.length} datasets)`;
+    this.description = options.description ?? `CSV files (${sets.length} dataset${sets.length === 1 ? '' : 's'})`;
     this.params = csvParams(sets);
   }
 

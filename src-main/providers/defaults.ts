@@ -47,7 +47,9 @@ export function buildProviderRegistry(deps: ProviderDeps): ProviderRegistry {
   registry.register(new EconomicProvider({ apiKey: () => deps.secret('fredApiKey'), baseUrl: () => settingsOf('economic').baseUrl, cache, ...deps.http }));
   registry.register(new NewsProvider({ feeds: () => settingsOf('news').feeds ?? [], cache, now: deps.now, ...deps.http }));
   if (deps.researchDir) registry.register(createResearchProvider({ db: deps.db, dir: deps.researchDir, now: deps.now }));
-  registry.register(new WebProvider({ apiKey: () => deps.secret('braveApiKey'), searchBaseUrl: settingsOf('web').baseUrl || undefined, cache, now: deps.now, ...deps.http }));
+  registry.register(
+    new WebProvider({ apiKey: () => deps.secret('braveApiKey'), searchBaseUrl: settingsOf('web').baseUrl || undefined, cache, now: deps.now, ...deps.http }),
+  );
   registry.register(analyticsProvider());
   if (deps.csvDir && existsSync(deps.csvDir)) registry.register(new CsvProvider({ dir: deps.csvDir }));
   return registry;

@@ -184,7 +184,9 @@ describe('ProviderRegistry', () => {
     ]);
     expect(paramsSignature(calc)).toBe('{calc: option_price|kelly|zscore, …}');
     // A union with no shared discriminator lists its branches.
-    expect(paramsSignature(z.union([z.object({ query: z.string() }), z.object({ url: z.string(), depth: z.number().optional() })]))).toBe('{query} | {url, depth?}');
+    expect(paramsSignature(z.union([z.object({ query: z.string() }), z.object({ url: z.string(), depth: z.number().optional() })]))).toBe(
+      '{query} | {url, depth?}',
+    );
 
     // The same short form is what the catalogue line and a non-object params error show.
     const maths: DataProvider<typeof calc> = {
@@ -196,6 +198,9 @@ describe('ProviderRegistry', () => {
     };
     const reg = new ProviderRegistry([maths]);
     expect(reg.catalogue()).toEqual(['analytics: local maths {calc: option_price|kelly|zscore, …}']);
-    return expect(kindOf(reg.fetch('analytics', 'kelly'))).resolves.toEqual(['bad_params', 'params must be an object such as {calc: option_price|kelly|zscore, …}.']);
+    return expect(kindOf(reg.fetch('analytics', 'kelly'))).resolves.toEqual([
+      'bad_params',
+      'params must be an object such as {calc: option_price|kelly|zscore, …}.',
+    ]);
   });
 });

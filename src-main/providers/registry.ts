@@ -141,13 +141,16 @@ function isDay(s: string): boolean {
 /** Parameters validated against the provider's schema; an unknown field is refused, not ignored. */
 function parseParams(provider: DataProvider, raw: unknown): unknown {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw new ProviderError(`params must be an object such as ${paramsSignature(provider.params)}.`, 'bad_params');
+    throw new ProviderError(`params must be an object such as ${paramsSignature(provider.params, { full: true })}.`, 'bad_params');
   }
   const known = objectKeys(provider.params);
   if (known) {
     const unknown = Object.keys(raw).filter((k) => !known.includes(k));
     if (unknown.length) {
-      throw new ProviderError(`params.${unknown[0]}: not a parameter of ${provider.name}; it takes ${paramsSignature(provider.params)}.`, 'bad_params');
+      throw new ProviderError(
+        `params.${unknown[0]}: not a parameter of ${provider.name}; it takes ${paramsSignature(provider.params, { full: true })}.`,
+        'bad_params',
+      );
     }
   }
   const parsed = provider.params.safeParse(raw);
@@ -188,25 +191,25 @@ export function paramsJsonSchema(schema: z.ZodType): Record<string, unknown> {
 }
 
 /** `{dataset, columns?, start?}`: required names bare, optional ones with `?`. */
-export function paramsSignature(schema: z.ZodType): string {
-  return signatureOf(paramsJsonSchema(schema));
+export function paramsSignature(schema: z.ZodType, options: { full?: boolean } = {}): string {
+  return signatureOf(paramsJsonSchema(schema), options.full ? Number.POSITIVE_INFINITY : SIGNATURE_FIELDS);
 }
 
 /** `{a, b?}`; a union of objects (zod discriminated union → `oneOf`) names its discriminator's values: `{calc: x|y, …}`. */
-function signatureOf(json: Record<string, unknown>): string {
+function signatureOf(json: Record<string, unknown>, cap: number): string {
   const branches = (json.oneOf ?? json.anyOf) as Record<string, unknown>[] | undefined;
   if (Array.isArray(branches) && branches.length) {
     const props = branches.map((b) => (b.properties as Record<string, { const?: unknown; enum?: unknown[] }> | undefined) ?? {});
     const key = Object.keys(props[0] ?? {}).find((k) => props.every((p) => p[k]?.const !== undefined || p[k]?.enum?.length === 1));
     if (key) return `{${key}: ${props.map((p) => String(p[key]!.const ?? p[key]?.enum?.[0])).join('|')}, …}`;
-    return branches.map(signatureOf).join(' | ');
+    return branches.map((b) => signatureOf(b, cap)).join(' | ');
   }
   const props = Object.keys((json.properties as Record<string, unknown> | undefined) ?? {});
   const required = new Set((json.required as string[] | undefined) ?? []);
   // Required fields first, then optional ones up to a short list: the analyst's fixed context
   // carries every provider's line, and a bad or missing field is named (with its hint) on use.
   const ordered = [...props.filter((p) => required.has(p)), ...props.filter((p) => !required.has(p)).map((p) => `${p}?`)];
-  const shown = ordered.slice(0, Math.max(SIGNATURE_FIELDS, required.size));
+  const shown = ordered.slice(0, Math.max(cap, required.size));
   return `{${shown.join(', ')}${ordered.length > shown.length ? ', …' : ''}}`;
 }
 

@@ -224,13 +224,16 @@ describe('fetch', () => {
     const r = await call('fetch', { source: 'datasets', params: { dataset: 'ust_yields', start: 'last week' } });
     expect(r.content).toBe('[FETCH FAILED | datasets | bad_params] params.start: a date YYYY-MM-DD (first date to include)');
     const notObject = await call('fetch', { source: 'datasets', params: 'ust_yields' });
-    expect(notObject.content).toBe('[FETCH FAILED | datasets | bad_params] params must be an object such as {dataset, columns?, start?, end?, …}.');
+    // The error names every field, unlike the fetch tool's short line (which ends in `…`).
+    expect(notObject.content).toBe('[FETCH FAILED | datasets | bad_params] params must be an object such as {dataset, columns?, start?, end?, last?}.');
   });
 
   it('rejects a source that is not registered with the list of sources, in one FETCH FAILED line', async () => {
     const r = await call('fetch', { source: 'bloomberg', params: {} });
     expect(r.isError).toBe(true);
-    expect(r.content).toBe('[FETCH FAILED | bloomberg | not_found] Unknown source "bloomberg". Available: market, economic, news, research, web, analytics, datasets.');
+    expect(r.content).toBe(
+      '[FETCH FAILED | bloomberg | not_found] Unknown source "bloomberg". Available: market, economic, news, research, web, analytics, datasets.',
+    );
   });
 
   it('in a session as of a past date, refuses a result dated after it with the reason', async () => {

@@ -9,7 +9,7 @@ import { HashNgramEmbedder, SearchIndex } from '../search';
 import type { Settings } from '../api/procedures';
 import type { AnalystToolContext } from './context';
 
-/** A real seeded workspace in a temp folder, with a search index and the app's providers (demo CSV data as `market`; `economic` without a key). */
+/** A real seeded workspace in a temp folder, with a search index and the app's providers (demo CSV data as `datasets`, the sample market set, `economic` without a key). */
 export interface TestWorkspace {
   dir: string;
   ws: Workspace;
