@@ -28,7 +28,14 @@ export interface HttpGetRequest {
   retryBaseMs?: number;
   /** A Retry-After longer than this is not waited out: the call fails as rate_limited (default 30 s). */
   maxRetryAfterMs?: number;
+  /**
+   * Checks every redirect target BEFORE it is requested (throw to refuse): the web provider's guard
+   * against a public page redirecting the fetch to a private address. Without it redirects are followed.
+   */
+  checkRedirect?: (target: URL) => Promise<void> | void;
 }
+
+const MAX_REDIRECTS = 5;
 
 export interface HttpGetResponse {
   status: number;
@@ -117,8 +124,9 @@ async function attemptOnce(req: HttpGetRequest, url: URL, where: string, redact:
   try {
     let res: Response;
     try {
-      res = await fetch(url, { method: 'GET', headers: req.headers, signal, redirect: 'follow' });
+      res = await fetchFollowing(url, req, signal);
     } catch (e) {
+      if (e instanceof ProviderError) return { ok: false, error: e, retryable: false };
       if (signal.aborted) return { ok: false, error: aborted(), retryable: false };
       const code = errorCode(e);
       const reset = code !== undefined && RESET_CODES.has(code);
@@ -279,4 +287,24 @@ function safeDecode(s: string): string {
 /** For logs and messages: the URL with its secret params masked. */
 export function redactUrl(url: string, secretParams: string[]): string {
   return redactor({ url, accept: 'text', secretParams })(url);
+}
+
+/** GET with redirects followed here, each target checked first when the caller asks (checkRedirect). */
+async function fetchFollowing(url: URL, req: HttpGetRequest, signal: AbortSignal): Promise<Response> {
+  if (!req.checkRedirect) return fetch(url, { method: 'GET', headers: req.headers, signal, redirect: 'follow' });
+  let current = url;
+  for (let hop = 0; ; hop++) {
+    const res = await fetch(current, { method: 'GET', headers: req.headers, signal, redirect: 'manual' });
+    const location = res.status >= 300 && res.status < 400 ? res.headers.get('location') : null;
+    if (!location) return res;
+    await res.body?.cancel().catch(() => undefined);
+    if (hop >= MAX_REDIRECTS) throw new ProviderError(`${current.host} redirected more than ${MAX_REDIRECTS} times.`, 'bad_response');
+    const next = new URL(location, current);
+    try {
+      await req.checkRedirect(next);
+    } catch (e) {
+      throw new ProviderError(`${current.host} redirected to a place that cannot be read (${e instanceof Error ? e.message : String(e)}).`, 'bad_params');
+    }
+    current = next;
+  }
 }

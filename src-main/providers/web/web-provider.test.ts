@@ -315,9 +315,11 @@ describe('web page', () => {
     // The redirect target's name resolves (for this guard) to a private address.
     const web = setup({ lookup: async (host) => (host === 'localhost' ? ['10.0.0.7'] : []) });
     const redirected = await failure(web.fetch(p({ action: 'page', url: `${server.url}/moved` }), { now }));
-    expect(redirected.message).toBe(
-      'The page redirected to a place that cannot be read (localhost is a private or local address (10.0.0.7); only public web pages can be fetched.)',
+    expect(redirected.message).toMatch(
+      /^127\.0\.0\.1:\d+ redirected to a place that cannot be read \(localhost is a private or local address \(10\.0\.0\.7\); only public web pages can be fetched\.\)\.$/,
     );
+    // Checked before the hop: the redirect's target was never requested.
+    expect(server.requests.map((r) => r.url)).toEqual(['/moved']);
     expect(cachedRows()).toBe(0);
   });
 });

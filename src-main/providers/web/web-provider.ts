@@ -126,6 +126,10 @@ export class WebProvider implements DataProvider<typeof webParams> {
           retries: this.options.retries ?? 1,
           retryBaseMs: this.options.retryBaseMs,
           signal,
+          // Each redirect target is checked before it is requested: no request ever reaches a private address.
+          checkRedirect: async (target) => {
+            await assertPublicUrl(target.href, policy);
+          },
         });
       } catch (e) {
         if (e instanceof ProviderError && / where html was expected/.test(e.message)) {
