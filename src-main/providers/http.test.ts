@@ -51,6 +51,28 @@ describe('httpGet against a real local server', () => {
     expect(server.requests.length).toBe(3);
   });
 
+  it('with checkRedirect, follows a redirect it allows and stops before requesting one it refuses (more than five is a loop)', async () => {
+    server = await startLocalServer((req, res) => {
+      if (req.url === '/old') res.writeHead(301, { location: '/new' }).end();
+      else if (req.url === '/new') sendJson(res, 200, { moved: true });
+      else if (req.url === '/away') res.writeHead(302, { location: 'http://10.0.0.7/secret' }).end();
+      else res.writeHead(302, { location: '/loop' }).end();
+    });
+    const seen: string[] = [];
+    const check = (target: URL) => {
+      seen.push(target.pathname);
+      if (target.hostname === '10.0.0.7') throw new Error('10.0.0.7 is private');
+    };
+    const ok = await httpGet({ url: `${server.url}/old`, accept: 'json', checkRedirect: check });
+    expect(ok.json).toEqual({ moved: true });
+    expect(seen).toEqual(['/new']);
+    const refused = await failure(httpGet({ url: `${server.url}/away`, accept: 'json', checkRedirect: check }));
+    expect(refused.message).toMatch(/redirected to a place that cannot be read \(10\.0\.0\.7 is private\)/);
+    const loop = await failure(httpGet({ url: `${server.url}/loop`, accept: 'json', checkRedirect: () => {} }));
+    expect(loop.message).toMatch(/redirected more than 5 times/);
+    expect(server.requests.filter((r) => r.url === '/loop')).toHaveLength(6);
+  });
+
   it('retries a connection reset and returns the next answer', async () => {
     server = await startLocalServer((req, res, n) => {
       if (n === 1) req.socket.destroy();
