@@ -163,7 +163,7 @@ function LimitsTable({ rows }: { rows: LimitRow[] }) {
                   <span className="muted">no open trade</span>
                 ) : (
                   <>
-                    {r.now} {r.unit}
+                    {Number(r.now.toFixed(2))} {r.unit}
                     {r.detail && <span className="muted small"> ({r.detail})</span>}
                     <div
                       className={share >= 1 ? 'limit-bar over' : share >= 0.85 ? 'limit-bar near' : 'limit-bar'}
