@@ -250,6 +250,8 @@ describe('a retrospective session as of a past date', () => {
     const second = await a.send({ message: 'And November?', sessionId: first.sessionId });
     expect((await a.wait(second.runId)).text).toBe('Not known then.');
     expect(a.asOfFor(first.sessionId)).toBe('2026-10-15');
+    // Kept with the session: an analyst built afresh (after a restart) still knows the date.
+    expect(analyst(() => model).asOfFor(first.sessionId)).toBe('2026-10-15');
     await expect(a.send({ message: 'x', asOf: '2026-13-01' })).rejects.toThrow('asOf must be a date YYYY-MM-DD');
     await expect(a.send({ message: 'x', asOf: '2027-01-01' })).rejects.toThrow('is in the future');
   });

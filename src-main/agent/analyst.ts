@@ -152,7 +152,11 @@ export class Analyst {
     if ([...this.runs.values()].some((r) => r.sessionId === session.sessionId)) {
       throw new ConflictError('The analyst is still answering in this session; wait for it or press Stop.');
     }
-    if (input.asOf) this.asOfs.set(session.sessionId, input.asOf);
+    if (input.asOf) {
+      this.asOfs.set(session.sessionId, input.asOf);
+      // Kept with the session, so a restart (or reopening it later) keeps the retrospective's date.
+      await this.o.fs.writeFile(asOfPath(session.sessionId), `as_of: ${input.asOf}\n`, { actor: 'pm', sessionId: session.sessionId });
+    }
     const runId = `run_${randomBytes(6).toString('hex')}`;
     const controller = new AbortController();
     const done = this.execute(runId, model, message, session, controller.signal).finally(() => this.runs.delete(runId));
@@ -162,7 +166,12 @@ export class Analyst {
 
   /** The date a session runs "as of" (a retrospective), if it does: fetches return nothing later. */
   asOfFor(sessionId: string): string | undefined {
-    return this.asOfs.get(sessionId);
+    const known = this.asOfs.get(sessionId);
+    if (known) return known;
+    const path = asOfPath(sessionId);
+    const kept = this.o.fs.exists(path) ? /^as_of:\s*(\d{4}-\d{2}-\d{2})\s*$/m.exec(this.o.fs.readFile(path))?.[1] : undefined;
+    if (kept) this.asOfs.set(sessionId, kept);
+    return kept;
   }
 
   /** Stops a run: the model stream and any tool see the abort at once. */
@@ -362,6 +371,11 @@ function isDay(s: string): boolean {
 }
 
 /** Told to the model in the user message (not the cached system prompt): the date the retrospective stands on. */
+/** Where a session keeps the date it runs "as of". */
+function asOfPath(sessionId: string): string {
+  return `/session/${sessionId}/as_of.md`;
+}
+
 function asOfNote(asOf: string | undefined): string {
   return asOf ? `(This session is as of ${asOf}: fetch returns no data after that date; reason as of then.) ` : '';
 }
