@@ -140,15 +140,15 @@ describe('ProviderRegistry', () => {
 
   it('says not configured without calling the provider, and refuses a switched-off or unknown source', async () => {
     const p = new Scripted();
-    p.own = { state: 'not_configured', detail: 'add a FRED API key in Settings → Data.' };
+    p.own = { state: 'not_configured', detail: 'add a FRED API key in Settings → API keys.' };
     let on = true;
     const reg = new ProviderRegistry([p], { isEnabled: () => on });
     expect(await kindOf(reg.fetch('economic', { series: 'X' }))).toEqual([
       'not_configured',
-      'economic is not configured: add a FRED API key in Settings → Data.',
+      'economic is not configured: add a FRED API key in Settings → API keys.',
     ]);
     on = false;
-    expect(await kindOf(reg.fetch('economic', { series: 'X' }))).toEqual(['not_configured', 'The economic source is switched off in Settings → Data.']);
+    expect(await kindOf(reg.fetch('economic', { series: 'X' }))).toEqual(['not_configured', 'The economic source is switched off on the Data screen.']);
     expect(reg.names()).toEqual([]);
     expect(await kindOf(reg.fetch('nope', {}))).toEqual(['not_found', 'Unknown source "nope". Available: none.']);
     expect(p.seen).toEqual([]);

@@ -98,7 +98,7 @@ export class ProviderRegistry {
   async fetch(name: string, rawParams: unknown, ctx: FetchContext = {}): Promise<ProviderResult> {
     const provider = this.byName.get(name);
     if (!provider) throw new ProviderError(`Unknown source "${name.slice(0, 64)}". Available: ${this.names().join(', ') || 'none'}.`, 'not_found');
-    if (!this.isEnabled(name)) throw new ProviderError(`The ${name} source is switched off in Settings → Data.`, 'not_configured');
+    if (!this.isEnabled(name)) throw new ProviderError(`The ${name} source is switched off on the Data screen.`, 'not_configured');
     if (ctx.asOf !== undefined && !isDay(ctx.asOf))
       throw new ProviderError(`The session's as-of date must be YYYY-MM-DD (got "${String(ctx.asOf).slice(0, 30)}").`, 'bad_params');
     const params = parseParams(provider, rawParams ?? {});

@@ -57,7 +57,7 @@ describe('fetch over economic: refusals', () => {
   it('says not configured without a key, without calling FRED', async () => {
     key = undefined;
     const r = await tool({ series_id: 'RSAFS' });
-    expect(r.content).toMatch(/^\[FETCH FAILED \| economic \| not_configured\] economic is not configured: add a FRED API key in Settings → Data/);
+    expect(r.content).toMatch(/^\[FETCH FAILED \| economic \| not_configured\] economic is not configured: add a FRED API key in Settings → API keys/);
     expect(fred.queries).toEqual([]);
   });
 });

@@ -74,7 +74,7 @@ describe('providers/* (Settings → Data)', () => {
     const refused = await c.invoke('providers/test-fetch', { name: 'economic', params: { series_id: 'RSAFS' } });
     expect(refused.ok === false && refused.error).toMatchObject({
       code: 'unavailable',
-      message: '[not_configured] The economic source is switched off in Settings → Data.',
+      message: '[not_configured] The economic source is switched off on the Data screen.',
     });
     // Kept in the settings file.
     const s = await c.invoke('settings/get', {});

@@ -74,7 +74,7 @@ export class FredClient {
     signal?: AbortSignal,
   ): Promise<T> {
     const key = this.o.apiKey()?.trim();
-    if (!key) throw new ProviderError('No FRED API key: add one in Settings → Data (free at fred.stlouisfed.org) or set FRED_API_KEY.', 'not_configured');
+    if (!key) throw new ProviderError('No FRED API key: add one in Settings → API keys (free at fred.stlouisfed.org) or set FRED_API_KEY.', 'not_configured');
     const base = (this.o.baseUrl?.() || FRED_BASE_URL).replace(/\/+$/, '');
     const params = new URLSearchParams();
     for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') params.set(k, v);
@@ -124,7 +124,7 @@ function fredError(e: unknown, what: string): ProviderError {
   }
   if (e.status === 400 && /does not exist/i.test(fredMessage)) return new ProviderError(`FRED has no ${what} (${fredMessage})`, 'not_found');
   if ((e.status === 400 || e.status === 401 || e.status === 403) && /api.?key/i.test(fredMessage)) {
-    return new ProviderError(`FRED refused the API key (${fredMessage}). Check it in Settings → Data.`, 'not_configured');
+    return new ProviderError(`FRED refused the API key (${fredMessage}). Check it in Settings → API keys.`, 'not_configured');
   }
   if (fredMessage && e.status === 429) return new ProviderError(`${e.message} FRED: ${fredMessage}`, e.kind);
   if (fredMessage) return new ProviderError(`FRED refused ${what}: ${fredMessage}`, e.kind);

@@ -26,7 +26,7 @@ export class EconomicProvider implements DataProvider<typeof economicParams> {
 
   health(): ProviderHealth {
     if (!this.client.configured())
-      return { state: 'not_configured', detail: 'add a FRED API key in Settings → Data (free at fred.stlouisfed.org) or set FRED_API_KEY.' };
+      return { state: 'not_configured', detail: 'add a FRED API key in Settings → API keys (free at fred.stlouisfed.org) or set FRED_API_KEY.' };
     return { state: 'ok' };
   }
 

@@ -265,7 +265,7 @@ describe('NewsProvider', () => {
 
   it('is not configured without feeds, and says where to add them', async () => {
     const news = new NewsProvider({ feeds: () => [] });
-    expect(news.health()).toEqual({ state: 'not_configured', detail: 'No news feeds configured: add RSS or Atom feeds (name and URL) in Settings → Data.' });
+    expect(news.health()).toEqual({ state: 'not_configured', detail: 'No news feeds configured: add RSS or Atom feeds (name and URL) on the Data screen.' });
     expect((await failure(news.fetch(p({}), {}))).kind).toBe('not_configured');
   });
 

@@ -59,7 +59,7 @@ export class NewsProvider implements DataProvider<typeof newsParams> {
 
   health(): ProviderHealth {
     const feeds = this.feeds();
-    if (!feeds.length) return { state: 'not_configured', detail: 'No news feeds configured: add RSS or Atom feeds (name and URL) in Settings → Data.' };
+    if (!feeds.length) return { state: 'not_configured', detail: 'No news feeds configured: add RSS or Atom feeds (name and URL) on the Data screen.' };
     if (this.lastFailure) return { state: 'failing', ...this.lastFailure };
     return { state: 'ok', detail: `${feeds.length} feed${feeds.length === 1 ? '' : 's'}: ${feeds.map((f) => f.name).join(', ')}` };
   }
@@ -67,7 +67,7 @@ export class NewsProvider implements DataProvider<typeof newsParams> {
   async fetch(params: NewsParams, ctx: FetchContext = {}): Promise<ProviderResult> {
     const now = (ctx.now ?? this.now)();
     const configured = this.feeds();
-    if (!configured.length) throw new ProviderError('No news feeds are configured: add RSS or Atom feeds in Settings → Data.', 'not_configured');
+    if (!configured.length) throw new ProviderError('No news feeds are configured: add RSS or Atom feeds on the Data screen.', 'not_configured');
     let feeds = configured;
     if (params.feed) {
       const wanted = params.feed.toLowerCase();
