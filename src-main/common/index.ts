@@ -5,3 +5,5 @@ export { createPrivateFile, ensurePrivateDir, makePrivate, securePrivateFolder }
 export { withFileLock } from './file-lock';
 export type { FileLockOptions } from './file-lock';
 export { isLoopbackHostHeader, loopbackOriginAllowed } from './loopback';
+export { readCsv } from './csv';
+export type { CsvRead, CsvRecord } from './csv';

@@ -1,3 +1,4 @@
+import { readCsv } from '../common/csv';
 import { InvalidInputError } from '../common/errors';
 import { factorKey, type Position, type PositionsSnapshot } from './snapshot';
 
@@ -24,49 +25,6 @@ export interface PositionsCsvOptions {
 export const MAX_CSV_BYTES = 2 * 1024 * 1024;
 export const MAX_CSV_ROWS = 10_000;
 
-/** RFC 4180 records: quoted fields may hold the separator, doubled quotes and line breaks. */
-function records(text: string, sep: string): { cells: string[]; line: number }[] {
-  const out: { cells: string[]; line: number }[] = [];
-  let cells: string[] = [];
-  let cell = '';
-  let quoted = false;
-  let line = 1;
-  let start = 1;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else {
-        if (c === '\n') line++;
-        cell += c;
-      }
-    } else if (c === '"' && cell.trim() === '') {
-      quoted = true;
-      cell = '';
-    } else if (c === sep) {
-      cells.push(cell);
-      cell = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      cells.push(cell);
-      out.push({ cells, line: start });
-      cells = [];
-      cell = '';
-      line++;
-      start = line;
-    } else cell += c;
-  }
-  if (quoted) throw new InvalidInputError(`Row ${start}: a quoted field is never closed.`);
-  if (cell !== '' || cells.length) {
-    cells.push(cell);
-    out.push({ cells, line: start });
-  }
-  return out.filter((r) => r.cells.some((c) => c.trim() !== ''));
-}
-
 const norm = (h: string) =>
   h
     .trim()
@@ -84,7 +42,9 @@ export function parsePositionsCsv(text: string, options: PositionsCsvOptions): P
   const clean = text.replace(/^\uFEFF/, '');
   const firstLine = clean.split(/\r?\n/, 1)[0] ?? '';
   const sep = !firstLine.includes(',') && firstLine.includes(';') ? ';' : firstLine.includes('\t') && !firstLine.includes(',') ? '\t' : ',';
-  const rows = records(clean, sep);
+  const read = readCsv(clean, sep);
+  if (read.unclosedQuoteAt !== null) throw new InvalidInputError(`Row ${read.unclosedQuoteAt}: a quoted field is never closed.`);
+  const rows = read.records;
   const head = rows[0]!.cells.map(norm);
   const col = (name: string) => head.indexOf(name);
   const at = {

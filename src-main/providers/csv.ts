@@ -1,37 +1,12 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
+import { readCsv } from '../common/csv';
 import { type DataProvider, type FetchContext, ProviderError, type ProviderHealth, type ProviderResult } from './provider';
 
 /** Parses CSV text (RFC 4180 quoting, comma separator) into rows of cells. */
 export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(cell);
-      if (row.some((x) => x.trim() !== '')) rows.push(row);
-      row = [];
-      cell = '';
-    } else cell += c;
-  }
-  row.push(cell);
-  if (row.some((x) => x.trim() !== '')) rows.push(row);
-  return rows;
+  return readCsv(text).records.map((r) => r.cells);
 }
 
 const ISO = /^\d{4}-\d{2}-\d{2}$/;
