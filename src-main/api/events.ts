@@ -4,6 +4,7 @@ import { agentEvents } from './agent';
 import { searchEvents } from './search';
 import { taskEvents } from './tasks';
 import { portfolioEvents } from './guardrails';
+import { buildEvents } from './builds';
 
 /**
  * Events the UI can subscribe to. Progress is pushed (events); reads are pulled (procedures).
@@ -17,6 +18,7 @@ export const events = {
   ...searchEvents,
   ...taskEvents,
   ...portfolioEvents,
+  ...buildEvents,
 } as const;
 
 export type Events = typeof events;

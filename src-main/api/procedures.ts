@@ -9,6 +9,7 @@ import { mcpProcedures } from './mcp';
 import { guardrailProcedures } from './guardrails';
 import { analyticsProcedures } from './analytics';
 import { providerProcedures, providersSettingsSchema } from './providers';
+import { buildProcedures } from './builds';
 
 /**
  * The one API contract: every procedure the UI (or any other client) can call, by `area/verb`.
@@ -70,6 +71,20 @@ export const settings = z.object({
   allowedSkillScripts: z.array(z.string().min(1).max(80)).max(500).optional(),
   /** Data providers by name (Settings → Data): on/off, base URL, a provider's own fields. Absent: all on, defaults. */
   providers: providersSettingsSchema.optional(),
+  /** The builder (Settings → Builder). Absent: MCP mode, the default allow-list, compaction at 70% of 150k tokens. */
+  builder: z
+    .object({
+      /** On: lean prompt, contracts fetched with forge tools. Off: every contract in the first message (the old flow). */
+      useMcpContracts: z.boolean(),
+      /** Programs run_command may start (no shell); e.g. npm, npx, node, python3, git. */
+      allowedCommands: z.array(z.string().regex(/^[A-Za-z0-9._+-]+$/).max(60)).max(100),
+      /** The context window the build is held within. */
+      contextLimitTokens: z.number().int().min(4000).max(1_000_000),
+      /** Compact the middle of the conversation past this share of the limit. */
+      compactAtShare: z.number().min(0.2).max(0.95),
+    })
+    .partial()
+    .optional(),
 });
 export type Settings = z.infer<typeof settings>;
 
@@ -103,6 +118,7 @@ export const procedures = {
   ...guardrailProcedures,
   ...providerProcedures,
   ...analyticsProcedures,
+  ...buildProcedures,
 } as const;
 
 export type Procedures = typeof procedures;
