@@ -18,6 +18,8 @@ Commands:
              --data DIR  --contracts DIR  --remote URL  (forge mcp --help for more)
   demo       Run the offline demo: a scripted analyst session on a copy of the sample
              workspace (labelled DEMO; not Claude, never your memory).
+  build      Build a project phase by phase (its folder holds Forge/Contracts/), progress on
+             the terminal: forge build <folder> [--mini] [--mode mcp|dump] (forge build --help)
   reindex    Rebuild the search index of a workspace (after switching embedders).
              --data DIR    workspace folder
   version    Print the version.
@@ -34,6 +36,8 @@ export async function main(argv: string[]): Promise<number> {
       return (await import('../mcp/cli')).runMcpCli(rest, appVersion());
     case 'reindex':
       return reindexCli(rest);
+    case 'build':
+      return (await import('./build-cli')).forgeBuildCli(rest);
     case 'demo':
       return (await import('./analyst')).forgeDemoCli(rest);
     case 'version':

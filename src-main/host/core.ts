@@ -24,6 +24,8 @@ import { ProviderRegistry } from '../providers';
 import { readTool, searchTool, type AnalystToolContext } from '../tools';
 import { taskHandlers, toTaskView } from './handlers/tasks';
 import { skillsHandlers } from './handlers/skills';
+import { buildHandlers } from './handlers/builds';
+import type { BuildManager } from '../builder';
 import { chooseEmbedder, SearchIndex } from '../search';
 import { SkillLoader } from '../skills';
 import { buildAnalyst } from './analyst';
@@ -108,6 +110,9 @@ export function createCore(config: CoreConfig): Core {
     });
     return [fromAnalystTool(readTool, toolContext), fromAnalystTool(searchTool, toolContext)];
   });
+  // The builder starts on first use (a workspace that never builds opens nothing for it).
+  let builder: Promise<BuildManager> | undefined;
+  const buildManager = () => (builder ??= memory.ready.then(() => import('./builder')).then((m) => m.buildBuilder(context)));
   const handlers = assemble([
     appHandlers,
     settingsHandlers,
@@ -120,6 +125,7 @@ export function createCore(config: CoreConfig): Core {
     guardrailHandlers,
     providersHandlers(analyst.providers),
     analyticsHandlers,
+    buildHandlers(buildManager),
   ]);
   const closers: (() => void | Promise<void>)[] = [];
   closers.push(async () => {
@@ -139,6 +145,10 @@ export function createCore(config: CoreConfig): Core {
   });
   // Registered after the workspace closer: closers run in reverse, so runs and sub-agents stop before the database closes.
   closers.push(() => analyst.close());
+  // Builds stop (their state saved) before the database closes.
+  closers.push(async () => {
+    if (builder) await (await builder.catch(() => undefined))?.close();
+  });
   // The MCP server (service, HTTP listener) stops first of all: attached IDEs are told before anything else goes.
   closers.push(() => closeMcp(context));
   let closed = false;

@@ -16,6 +16,8 @@ export type AgentEvent =
 export interface AgentRunOptions<C> {
   model: Model;
   role?: string;
+  /** An explicit model id (wins over `role`), e.g. the one a build was started with. */
+  modelId?: string;
   system: SystemBlock[];
   /** The conversation so far, ending with the PM's new message. */
   messages: ChatMessage[];
@@ -97,7 +99,7 @@ export async function runAgent<C>(opts: AgentRunOptions<C>): Promise<AgentRunRes
     };
     const t0 = now();
     const result = await opts.model.stream(
-      { role: opts.role, system: opts.system, messages: conversation, tools: modelTools, maxTokens: opts.maxTokens ?? 4096, signal: opts.signal },
+      { role: opts.role, ...(opts.modelId ? { model: opts.modelId } : {}), system: opts.system, messages: conversation, tools: modelTools, maxTokens: opts.maxTokens ?? 4096, signal: opts.signal },
       onStream,
     );
     external += now() - t0;

@@ -5,9 +5,10 @@ import { subAgentTasks } from './004_tasks';
 import { taskAttempts } from './005_task_attempts';
 import { providerCache } from './006_provider_cache';
 import { researchPassages } from './007_research_passages';
+import { buildRuns } from './008_build_runs';
 import type { Migration } from './types';
 
 /** Every schema version in order; version N is at index N-1. Version 2 is the search index. */
-export const migrations: readonly Migration[] = [memoryCore, searchIndex, mcpProjects, subAgentTasks, taskAttempts, providerCache, researchPassages];
+export const migrations: readonly Migration[] = [memoryCore, searchIndex, mcpProjects, subAgentTasks, taskAttempts, providerCache, researchPassages, buildRuns];
 
 export type { Migration } from './types';

@@ -1,0 +1,596 @@
+import type { BuildDetail, BuildLogEntry, BuildMode, BuildSummary } from '../api/builds';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AppError, ConflictError } from '../common/errors';
+import { countContextTokens } from '../llm/tokens';
+import type { ChatMessage, Model, SystemBlock } from '../llm/types';
+import { textOf } from '../llm/types';
+import { type ArtifactStore, builderSystemPrompt, LocalSource, McpSession, type ProjectStore, Scratchpad, SCRATCHPAD_FILE } from '../mcp';
+import { CancelledError, runAgent } from '../tools/loop';
+import { toModelTool, type ToolDefinition } from '../tools/define';
+import type { z } from 'zod';
+import { compactConversation, compactionDecision, contractsRead, COMPACTION_PROMPT, transcriptForSummary } from './compaction';
+import { forgeTools, type ForgeToolHost } from './forge-tools';
+import { parseMarkers } from './markers';
+import {
+  firstMessage,
+  mustReadReminder,
+  nudge,
+  phaseAdvanceMessage,
+  projectBrief,
+  RECOVERY_PLANNER_PROMPT,
+  recoveryRequest,
+  signOffRejected,
+  stopAnswered,
+  unknownStopCode,
+} from './messages';
+import { checkSignOff } from './phase-gate';
+import { prepareBuild, readContracts } from './prepare';
+import { type BuildRun, BuildStore, type RunnerState } from './store';
+import { diffSummary, PROJECT_TOOLS, type ProjectToolContext, snapshotWorkspace, workspaceListing } from './workspace';
+
+/**
+ * The builder's state machine on the analyst's agent loop. One model turn at a time: stream it,
+ * run its tool calls, save the conversation, then read the markers it wrote — a plan, tasks done,
+ * a sign-off (checked by running the tests and auditing), a STOP code (the build waits for the
+ * user). Between turns it applies the must-read gate, the fix-attempt limit and compaction.
+ * Everything is saved after every turn, so a build resumes after a restart where it stopped.
+ */
+
+export interface BuilderSettings {
+  useMcpContracts: boolean;
+  allowedCommands: readonly string[];
+  contextLimitTokens: number;
+  compactAtShare: number;
+}
+
+export const DEFAULT_ALLOWED_COMMANDS = ['npm', 'npx', 'node', 'python3', 'python', 'pytest', 'pip', 'go', 'cargo', 'make', 'tsc', 'vitest', 'jest', 'git'];
+
+export const DEFAULT_BUILDER_SETTINGS: BuilderSettings = {
+  useMcpContracts: true,
+  allowedCommands: DEFAULT_ALLOWED_COMMANDS,
+  contextLimitTokens: 150_000,
+  compactAtShare: 0.7,
+};
+
+export interface BuilderDeps {
+  store: BuildStore;
+  projects: () => Promise<ProjectStore>;
+  artifacts: ArtifactStore;
+  /** The builder's model (the `builder` role unless a build names a model). Throws when none is configured. */
+  model: () => Model;
+  /** Models for the side jobs — compaction (`compact`), the auditor (`review`), the recovery planner (`planner`). */
+  helperModel?: (role: 'compact' | 'review' | 'planner') => Model | undefined;
+  /** The model id a build uses when none is given. */
+  defaultModelId: () => string;
+  settings: () => BuilderSettings;
+  onChanged?: (summary: BuildSummary) => void;
+  onLog?: (buildId: string, entry: BuildLogEntry) => void;
+  /** Turns per build before it is failed as stuck (default 600). */
+  maxTurns?: number;
+}
+
+const MAX_IDLE_NUDGES = 3;
+const MAX_FIX_ATTEMPTS = 3;
+const MAX_TOKENS_PER_TURN = 8192;
+
+interface Live {
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+export class BuildManager {
+  private readonly live = new Map<string, Live>();
+  /** Contract readers per working directory (each caches parsed contracts, checked against file times). */
+  private readonly sources = new Map<string, LocalSource>();
+  private closed = false;
+
+  constructor(private readonly deps: BuilderDeps) {
+    // Builds that were running when the app last stopped wait for the user to resume them.
+    deps.store.markInterrupted();
+  }
+
+  list(): BuildSummary[] {
+    return this.deps.store.list();
+  }
+
+  detail(id: string): BuildDetail {
+    const run = this.deps.store.get(id);
+    return this.deps.store.detail(id, scratchpadEntries(run.workDir));
+  }
+
+  async start(input: { workDir: string; model?: string; mode?: BuildMode; mini?: boolean; projectId?: string }): Promise<BuildSummary> {
+    const settings = this.deps.settings();
+    const mode: BuildMode = input.mode ?? (settings.useMcpContracts ? 'mcp' : 'dump');
+    // Fail now (no key, no model) rather than after the snapshot is pinned.
+    this.deps.model();
+    const projects = await this.deps.projects();
+    const prepared = await prepareBuild({
+      workDir: input.workDir,
+      mode,
+      mini: !!input.mini,
+      projectId: input.projectId,
+      projects,
+      projectName: (contracts) => projectBrief(contracts.find((c) => c.name === 'blueprint')?.text ?? '').name,
+    });
+    for (const other of this.deps.store.list()) {
+      if (other.workDir === prepared.workDir && (other.status === 'running' || other.status === 'waiting_answer' || other.status === 'paused')) {
+        throw new ConflictError(`Build ${other.id} is already working in ${prepared.workDir} (${other.status}); stop it first, or resume it.`);
+      }
+    }
+    const model = input.model ?? this.deps.defaultModelId();
+    const tools = toolsFor(mode);
+    const brief = projectBrief(prepared.contracts.find((c) => c.name === 'blueprint')?.text ?? '');
+    const system = systemFor(brief.name, mode);
+    this.deps.store.create({
+      id: prepared.id,
+      workDir: prepared.workDir,
+      projectName: brief.name,
+      projectId: prepared.plannerProject,
+      mode,
+      mini: !!input.mini,
+      model,
+      limitTokens: settings.contextLimitTokens,
+      fixedTokens: fixedTokens(system, tools),
+      phases: prepared.phases,
+    });
+    const first = firstMessage({
+      projectName: brief.name,
+      description: brief.description,
+      listing: workspaceListing(prepared.workDir),
+      mode,
+      ...(mode === 'dump' ? { contractsDump: prepared.contracts.map((c) => ({ name: c.name, text: c.text })) } : {}),
+    });
+    this.deps.store.appendMessages(prepared.id, [{ role: 'user', content: [{ type: 'text', text: first }] }]);
+    const state = this.deps.store.get(prepared.id).state;
+    state.phaseStart = snapshotWorkspace(prepared.workDir);
+    this.deps.store.saveState(prepared.id, state);
+    this.deps.store.startPhase(prepared.id, prepared.phases[0]!.number);
+    this.log(prepared.id, 'status', `Build started in ${prepared.workDir} (${mode === 'mcp' ? 'contracts fetched on demand' : 'contracts in the first message'}, model ${model}).`);
+    this.launch(prepared.id);
+    return this.changed(prepared.id);
+  }
+
+  pause(id: string): BuildSummary {
+    const run = this.deps.store.get(id);
+    if (run.status !== 'running') throw new ConflictError(`Build ${id} is ${run.status}; only a running build can be paused.`);
+    this.deps.store.setStatus(id, 'paused');
+    this.live.get(id)?.controller.abort();
+    this.log(id, 'status', 'Paused by the user; Resume continues from the last saved turn.');
+    return this.changed(id);
+  }
+
+  resume(id: string): BuildSummary {
+    const run = this.deps.store.get(id);
+    if (!['paused', 'failed', 'interrupted'].includes(run.status)) {
+      throw new ConflictError(
+        run.status === 'waiting_answer'
+          ? `Build ${id} is waiting for your answer to ${run.stop?.code}; answer it to continue.`
+          : `Build ${id} is ${run.status} and cannot be resumed.`,
+      );
+    }
+    if (this.live.has(id)) throw new ConflictError(`Build ${id} is still stopping; try again in a moment.`);
+    this.deps.model();
+    this.deps.store.setStatus(id, 'running');
+    this.log(id, 'status', 'Resumed.');
+    this.launch(id);
+    return this.changed(id);
+  }
+
+  stop(id: string): BuildSummary {
+    const run = this.deps.store.get(id);
+    if (run.status === 'completed' || run.status === 'stopped') throw new ConflictError(`Build ${id} has already ${run.status === 'completed' ? 'completed' : 'stopped'}.`);
+    this.deps.store.setStatus(id, 'stopped', 'Stopped by the user.');
+    this.live.get(id)?.controller.abort();
+    this.log(id, 'status', 'Stopped by the user.');
+    return this.changed(id);
+  }
+
+  answer(id: string, text: string): BuildSummary {
+    const run = this.deps.store.get(id);
+    if (run.status !== 'waiting_answer' || !run.stop) throw new ConflictError(`Build ${id} is not waiting for an answer (it is ${run.status}).`);
+    const state = run.state;
+    state.pending.push(stopAnswered(run.stop.code, text));
+    state.idleNudges = 0;
+    this.deps.store.saveState(id, state);
+    this.deps.store.setStop(id, null);
+    this.deps.store.setStatus(id, 'running');
+    this.log(id, 'user', `Answer to ${run.stop.code}: ${text}`);
+    this.launch(id);
+    return this.changed(id);
+  }
+
+  /** Waits for a build's current drive to finish (tests and `forge build`). */
+  async settled(id: string): Promise<void> {
+    await this.live.get(id)?.done;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const running = [...this.live.entries()];
+    for (const [, l] of running) l.controller.abort();
+    await Promise.allSettled(running.map(([, l]) => l.done));
+    // Still 'running' in the database: the next start marks them interrupted.
+  }
+
+  // --- the drive --------------------------------------------------------------------------
+
+  private launch(id: string): void {
+    if (this.closed || this.live.has(id)) return;
+    const controller = new AbortController();
+    const done = this.drive(id, controller.signal)
+      .catch((e) => this.failed(id, e))
+      .finally(() => {
+        this.live.delete(id);
+      });
+    this.live.set(id, { controller, done });
+  }
+
+  private failed(id: string, e: unknown): void {
+    const run = this.deps.store.get(id);
+    if (e instanceof CancelledError || run.status !== 'running') return; // paused, stopped or closing
+    const message = e instanceof AppError ? e.message : `The build stopped on an unexpected error: ${(e as Error)?.message ?? String(e)}`;
+    this.deps.store.setStatus(id, 'failed', message);
+    this.log(id, 'error', message, { isError: true });
+    this.changed(id);
+  }
+
+  private async drive(id: string, signal: AbortSignal): Promise<void> {
+    const maxTurns = this.deps.maxTurns ?? 600;
+    for (;;) {
+      const run = this.deps.store.get(id);
+      if (run.status !== 'running' || signal.aborted || this.closed) return;
+      if (run.state.turns >= maxTurns) throw new AppError('internal', `The build used ${maxTurns} turns without finishing; it was stopped as stuck. Read the log, then Resume or start again.`);
+      await this.turn(run, signal);
+    }
+  }
+
+  private async turn(run: BuildRun, signal: AbortSignal): Promise<void> {
+    const { store } = this.deps;
+    const id = run.id;
+    const state = run.state;
+    const settings = this.deps.settings();
+    const phase = store.phases(id).find((p) => p.number === run.currentPhase) ?? { number: run.currentPhase, name: '', status: 'in_progress' as const };
+
+    // Messages waiting to be said (a gate reminder, the answer to a STOP, a phase advance) go first.
+    let messages = store.messages(id);
+    const outgoing = state.pending.splice(0);
+    if (outgoing.length) {
+      const add: ChatMessage = { role: 'user', content: [{ type: 'text', text: outgoing.join('\n\n') }] };
+      store.appendMessages(id, [add]);
+      messages = [...messages, add];
+    } else if (messages.at(-1)?.role === 'assistant') {
+      // The model answered without a marker or a tool call last time.
+      if (++state.idleNudges > MAX_IDLE_NUDGES) {
+        throw new AppError('internal', `The builder answered ${MAX_IDLE_NUDGES} times in a row without working or emitting a marker; the build was stopped. Read its last answer in the log, then Resume.`);
+      }
+      const add: ChatMessage = { role: 'user', content: [{ type: 'text', text: nudge() }] };
+      store.appendMessages(id, [add]);
+      messages = [...messages, add];
+    }
+    store.saveState(id, state);
+
+    const tools = toolsFor(run.mode);
+    const system = systemFor(run.projectName, run.mode);
+    const testRuns: { passed: boolean; failingTests: string[]; command: string; exitCode: number | null; output: string }[] = [];
+    const forgeCalls: { name: string; input: Record<string, unknown> }[] = [];
+    const ctx: ProjectToolContext & ForgeToolHost = {
+      workDir: run.workDir,
+      allowedCommands: settings.allowedCommands,
+      signal,
+      onTestRun: (r) => testRuns.push(r),
+      forge: forgeContext(run, this.deps, this.sources),
+      onForgeCall: (name, input) => forgeCalls.push({ name, input }),
+    };
+    const model = this.deps.model();
+    const result = await runAgent({
+      model,
+      role: 'builder',
+      modelId: run.model.startsWith('scripted:') ? undefined : run.model,
+      system,
+      messages,
+      tools,
+      toolContext: ctx,
+      maxRounds: 1,
+      maxTokens: MAX_TOKENS_PER_TURN,
+      signal,
+      onEvent: (e) => {
+        if (e.type === 'tool_call') this.log(id, 'tool_call', `${e.call.name}(${short(JSON.stringify(e.call.input), 300)})`, { tool: e.call.name });
+        else if (e.type === 'tool_result') this.log(id, 'tool_result', e.result.content, { tool: e.name, isError: !!e.result.isError });
+      },
+    });
+    store.appendMessages(id, result.added);
+    state.turns++;
+    const conversation = [...messages, ...result.added];
+    const tokens = countContextTokens({ system, tools: tools.map((t) => toModelTool(t as ToolDefinition)), messages: conversation });
+    store.addTurn(
+      id,
+      state.turns,
+      { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens, cacheReadTokens: result.usage.cacheReadTokens, costUsd: result.usage.costUsd },
+      tokens.conversation,
+    );
+    const text = result.added
+      .filter((m) => m.role === 'assistant')
+      .map((m) => (typeof m.content === 'string' ? m.content : textOf(m.content)))
+      .join('\n');
+    if (text.trim()) this.log(id, 'text', text);
+    const madeCalls = result.stop === 'max_rounds';
+    if (madeCalls) state.idleNudges = 0;
+
+    // The must-read gate: the first turn must fetch context through a forge_get_* tool.
+    if (!state.gateChecked) {
+      state.gateChecked = true;
+      if (run.mode === 'mcp' && !forgeCalls.some((c) => c.name.startsWith('forge_get_'))) {
+        state.pending.push(mustReadReminder());
+        this.log(id, 'gate', 'Must-read gate: the first turn fetched no phase window or contract; a reminder was sent.');
+      }
+    }
+
+    await this.recordContractsRead(run, state, forgeCalls);
+    await this.recordTestRuns(run, state, phase, testRuns, signal);
+
+    // Markers.
+    const markers = parseMarkers(text);
+    let boundary = false;
+    if (markers.plan?.length) {
+      store.setPlan(id, phase.number, markers.plan);
+      this.log(id, 'marker', `Plan for Phase ${phase.number}: ${markers.plan.length} tasks.`);
+      state.idleNudges = 0;
+    }
+    if (markers.tasksDone.length) {
+      const unknown = store.markTasks(id, phase.number, markers.tasksDone);
+      this.log(id, 'marker', `Task${markers.tasksDone.length > 1 ? 's' : ''} done: ${markers.tasksDone.join(', ')}.`);
+      if (unknown.length) state.pending.push(`Task ${unknown.join(', ')} is not in your plan for Phase ${phase.number}; mark the plan's task numbers.`);
+      boundary = true;
+      state.idleNudges = 0;
+    }
+    if (markers.unknownStop) state.pending.push(unknownStopCode(markers.unknownStop));
+    if (markers.stop) {
+      store.saveState(id, state);
+      store.setStop(id, markers.stop);
+      this.log(id, 'marker', `STOP ${markers.stop.code}: ${markers.stop.reason}`);
+      this.changed(id);
+      return;
+    }
+    if (markers.signOff) {
+      boundary = true;
+      state.idleNudges = 0;
+      const advanced = await this.signOff(run, state, phase, markers.signOff, signal);
+      if (advanced === 'completed') {
+        store.saveState(id, state);
+        return;
+      }
+    }
+
+    // Compaction, at a TASK DONE or sign-off boundary when one is near.
+    const decision = compactionDecision({
+      conversationTokens: tokens.conversation,
+      limitTokens: run.limitTokens,
+      share: settings.compactAtShare,
+      atBoundary: boundary,
+    });
+    state.compactionPending = decision === 'wait';
+    if (decision === 'now') await this.compact(run, state, tokens.conversation, signal);
+
+    store.saveState(id, state);
+    this.changed(id);
+  }
+
+  private async recordContractsRead(run: BuildRun, state: RunnerState, calls: { name: string; input: Record<string, unknown> }[]): Promise<void> {
+    const read = contractsRead(
+      calls.map((c, i) => ({ role: 'assistant', content: [{ type: 'tool_use', id: `c${i}`, name: c.name, input: c.input }] }) as ChatMessage),
+    );
+    const fresh = read.filter((r) => !state.contractsRead.includes(r));
+    if (!fresh.length) return;
+    state.contractsRead.push(...fresh);
+    // Kept where the builder can read it after a compaction (and where a restart finds it).
+    await new Scratchpad(run.workDir).run('write', 'contracts_read', state.contractsRead.join(', '));
+  }
+
+  private async recordTestRuns(
+    run: BuildRun,
+    state: RunnerState,
+    phase: { number: number },
+    runs: { passed: boolean; failingTests: string[]; command: string; exitCode: number | null; output: string }[],
+    signal: AbortSignal,
+  ): Promise<void> {
+    for (const r of runs) {
+      this.deps.store.addTestRun(run.id, phase.number, { command: r.command, passed: r.passed, exitCode: r.exitCode, by: 'builder', output: r.output });
+      this.log(run.id, 'tests', `${r.command}: ${r.passed ? 'passed' : `failed${r.failingTests.length ? ` (${r.failingTests.slice(0, 5).join(', ')})` : ''}`}`, { isError: !r.passed });
+      if (r.passed) {
+        state.fixAttempts = {};
+        continue;
+      }
+      const failing = r.failingTests.length ? r.failingTests : ['(the test command)'];
+      for (const t of failing) state.fixAttempts[t] = (state.fixAttempts[t] ?? 0) + 1;
+      const exhausted = failing.filter((t) => (state.fixAttempts[t] ?? 0) >= MAX_FIX_ATTEMPTS);
+      if (exhausted.length) {
+        for (const t of exhausted) delete state.fixAttempts[t];
+        state.pending.push(await this.recoveryPlan(run, exhausted, r.output, signal));
+      }
+    }
+  }
+
+  private async recoveryPlan(run: BuildRun, tests: string[], output: string, signal: AbortSignal): Promise<string> {
+    const planner = this.deps.helperModel?.('planner');
+    const request = recoveryRequest({ test: tests.join(', '), attempts: MAX_FIX_ATTEMPTS, lastOutputs: [output.slice(-4000)], plan: '' });
+    this.log(run.id, 'gate', `${tests.join(', ')} failed ${MAX_FIX_ATTEMPTS} times: asking the recovery planner for a remediation plan.`);
+    if (!planner) return `${tests.join(', ')} failed ${MAX_FIX_ATTEMPTS} times. Stop patching: re-read the failing output, state the root cause, then fix it or stop with a STOP code.`;
+    try {
+      const r = await planner.call({ role: 'planner', system: RECOVERY_PLANNER_PROMPT, messages: [{ role: 'user', content: request }], maxTokens: 2000, signal });
+      this.log(run.id, 'gate', `Recovery plan: ${r.text}`);
+      return `The recovery planner looked at ${tests.join(', ')} after ${MAX_FIX_ATTEMPTS} failed attempts. Follow its plan:\n\n${r.text}`;
+    } catch (e) {
+      if (signal.aborted) throw e;
+      return `${tests.join(', ')} failed ${MAX_FIX_ATTEMPTS} times (the recovery planner could not be asked: ${(e as Error).message}). Stop patching: find the root cause, or stop with a STOP code.`;
+    }
+  }
+
+  private async signOff(
+    run: BuildRun,
+    state: RunnerState,
+    phase: { number: number; name: string },
+    signOff: { phase: string; deliverables: string[]; tests: string },
+    signal: AbortSignal,
+  ): Promise<'rejected' | 'advanced' | 'completed'> {
+    const { store } = this.deps;
+    const id = run.id;
+    this.log(id, 'marker', `Sign-off claimed for Phase ${phase.number}: Forge runs the tests and audits the phase.`);
+    const after = snapshotWorkspace(run.workDir);
+    const diff = diffSummary(state.phaseStart ?? {}, after);
+    const gate = await checkSignOff({
+      workDir: run.workDir,
+      phase,
+      allowedCommands: this.deps.settings().allowedCommands,
+      contracts: readContracts(forgeContractsDir(run.workDir)).map((c) => ({ name: c.name, text: c.text })),
+      diffSummary: diff,
+      auditor: this.deps.helperModel?.('review'),
+      signal,
+    });
+    store.addTestRun(id, phase.number, { command: gate.tests.command, passed: gate.tests.passed, exitCode: gate.tests.exitCode, by: 'forge', output: gate.tests.output });
+    store.addFindings(id, phase.number, gate.findings);
+    store.setSignOff(id, phase.number, { deliverables: signOff.deliverables, tests: signOff.tests, accepted: gate.accepted });
+    this.log(id, 'tests', `Forge ran ${gate.tests.command}: ${gate.tests.passed ? 'passed' : 'failed'}.`, { isError: !gate.tests.passed });
+    for (const f of gate.findings) this.log(id, 'audit', `${f.severity}: ${f.file ? `${f.file}: ` : ''}${f.message}`, { isError: f.severity === 'severe' });
+    if (!gate.accepted) {
+      state.pending.push(signOffRejected({ phase: `Phase ${phase.number} — ${phase.name}`, testsOutput: rejectionText(gate) }));
+      this.log(id, 'gate', `Sign-off of Phase ${phase.number} rejected.`, { isError: true });
+      return 'rejected';
+    }
+    store.finishPhase(id, phase.number, 'signed_off');
+    const phases = store.phases(id);
+    const next = phases.find((p) => p.number > phase.number && p.status !== 'signed_off');
+    if (!next) {
+      store.setStatus(id, 'completed');
+      this.log(id, 'status', `Phase ${phase.number} signed off — every phase is done.`);
+      this.changed(id);
+      return 'completed';
+    }
+    store.setCurrentPhase(id, next.number);
+    store.startPhase(id, next.number);
+    state.phaseStart = after;
+    state.fixAttempts = {};
+    state.pending.push(phaseAdvanceMessage({ nextPhase: next.number, diffSummary: diff, listing: workspaceListing(run.workDir) }));
+    this.log(id, 'status', `Phase ${phase.number} signed off; Phase ${next.number} — ${next.name} begins.`);
+    return 'advanced';
+  }
+
+  private async compact(run: BuildRun, state: RunnerState, before: number, signal: AbortSignal): Promise<void> {
+    const { store } = this.deps;
+    const helper = this.deps.helperModel?.('compact');
+    const messages = store.messages(run.id);
+    const compacted = await compactConversation(messages, {
+      keepLast: 4,
+      summarize: async (transcript) => {
+        if (!helper) return transcript.slice(0, 6000);
+        try {
+          const r = await helper.call({ role: 'compact', system: COMPACTION_PROMPT, messages: [{ role: 'user', content: transcript }], maxTokens: 2000, signal });
+          return r.text;
+        } catch (e) {
+          if (signal.aborted) throw e;
+          // Without the summariser the middle is kept as its own compact transcript (long, but nothing invented).
+          return transcriptForSummary(messages.slice(1, -4)).slice(0, 8000);
+        }
+      },
+    });
+    if (compacted.removedCount === 0) return;
+    const system = systemFor(run.projectName, run.mode);
+    const after = countContextTokens({ system, tools: toolsFor(run.mode).map((t) => toModelTool(t as ToolDefinition)), messages: compacted.messages }).conversation;
+    store.replaceMessages(run.id, compacted.messages, { turn: state.turns, beforeTokens: before, afterTokens: after });
+    state.compactionPending = false;
+    if (compacted.contractsRead.length) {
+      state.contractsRead = [...new Set([...state.contractsRead, ...compacted.contractsRead])];
+      await new Scratchpad(run.workDir).run('write', 'contracts_read', state.contractsRead.join(', '));
+    }
+    this.log(run.id, 'compaction', `Compacted ${compacted.removedCount} messages: ${before} → ${after} conversation tokens.`);
+  }
+
+  // --- plumbing ---------------------------------------------------------------------------
+
+  private log(id: string, kind: BuildLogEntry['kind'], text: string, extra: { tool?: string; isError?: boolean } = {}): void {
+    const entry = this.deps.store.log(id, { kind, text, ...extra });
+    this.deps.onLog?.(id, entry);
+  }
+
+  private changed(id: string): BuildSummary {
+    const s = this.deps.store.summary(id);
+    this.deps.onChanged?.(s);
+    return s;
+  }
+}
+
+type BuilderTool = ToolDefinition<z.ZodType, ProjectToolContext & ForgeToolHost>;
+
+const toolSets = new Map<BuildMode, BuilderTool[]>();
+/** The builder's tools: 8 project tools + the forge tools of its mode (declared once, built once). */
+export function toolsFor(mode: BuildMode): BuilderTool[] {
+  let t = toolSets.get(mode);
+  if (!t) {
+    t = [...(PROJECT_TOOLS as unknown as BuilderTool[]), ...(forgeTools(mode) as unknown as BuilderTool[])];
+    toolSets.set(mode, t);
+  }
+  return t;
+}
+
+export function systemFor(projectName: string, mode: BuildMode): SystemBlock[] {
+  return [{ type: 'text', text: builderSystemPrompt(projectName, { mode }), cache: true }];
+}
+
+/** System prompt + tool definitions: what every turn carries before the conversation. */
+export function fixedTokens(system: SystemBlock[], tools: BuilderTool[]): number {
+  const c = countContextTokens({ system, tools: tools.map((t) => toModelTool(t as ToolDefinition)), messages: [] });
+  return c.system + c.tools;
+}
+
+function forgeContractsDir(workDir: string): string {
+  return join(workDir, 'Forge', 'Contracts');
+}
+
+function forgeContext(run: BuildRun, deps: BuilderDeps, sources: Map<string, LocalSource>) {
+  let source = sources.get(run.workDir);
+  if (!source) {
+    source = new LocalSource({ dir: forgeContractsDir(run.workDir), watch: false });
+    sources.set(run.workDir, source);
+  }
+  const session = new McpSession();
+  // A plan handed over from the planner: phase windows come from that project's plan.
+  if (run.projectId) session.set({ project_id: run.projectId, build_id: run.id });
+  return {
+    source,
+    projects: lazyProjects(deps),
+    artifacts: deps.artifacts,
+    session,
+    scratchpad: new Scratchpad(run.workDir),
+    transport: 'builder',
+  };
+}
+
+function lazyProjects(deps: BuilderDeps) {
+  return {
+    getProjectContext: async (projectId: string) => (await deps.projects()).getProjectContext(projectId),
+    getProjectContract: async (projectId: string, type: Parameters<ProjectStore['getProjectContract']>[1]) =>
+      (await deps.projects()).getProjectContract(projectId, type),
+    getBuildContracts: async (buildId: string) => (await deps.projects()).getBuildContracts(buildId),
+  };
+}
+
+/** The scratchpad as the Builds screen shows it (read without the lock: a display, never a write). */
+function scratchpadEntries(workDir: string): { key: string; value: string }[] {
+  try {
+    const raw = JSON.parse(readFileSync(join(workDir, SCRATCHPAD_FILE), 'utf8')) as Record<string, unknown>;
+    return Object.entries(raw)
+      .filter(([, v]) => typeof v === 'string')
+      .map(([key, value]) => ({ key, value: value as string }));
+  } catch {
+    return [];
+  }
+}
+
+function rejectionText(gate: { tests: { passed: boolean; output: string }; findings: { severity: string; file: string | null; message: string }[] }): string {
+  const severe = gate.findings.filter((f) => f.severity === 'severe');
+  const lines = severe.map((f) => `- ${f.file ? `${f.file}: ` : ''}${f.message}`);
+  return [gate.tests.passed ? 'The tests pass, but the audit found problems that block this phase:' : gate.tests.output.slice(-3000), ...lines].join('\n');
+}
+
+const short = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}…` : s);
+
