@@ -27,7 +27,7 @@ try {
   writeFileSync(join(dir, 'README.md'), '# Project\n');
   const contracts = readContracts(join(dir, 'Forge', 'Contracts'));
   const brief = projectBrief(contracts.find((c) => c.name === 'blueprint')?.text ?? '');
-  const listing = workspaceListing(dir);
+  const listing = await workspaceListing(dir);
 
   const fixedFor = (mode: 'mcp' | 'dump') => {
     const system = systemFor(brief.name, mode);
@@ -54,7 +54,9 @@ try {
   const phases = parsePhases(text).length;
   const samples = await timeRuns(RUNS, (i) => phaseWindow(text, (i * 7) % (phases - 1)));
   const p50 = percentile(samples, 50);
-  console.log(`phase window on ${(text.length / 1024).toFixed(0)} KB (${phases} phases): p50 ${round(p50, 3)} ms, p95 ${round(percentile(samples, 95), 3)} ms over ${RUNS} runs`);
+  console.log(
+    `phase window on ${(text.length / 1024).toFixed(0)} KB (${phases} phases): p50 ${round(p50, 3)} ms, p95 ${round(percentile(samples, 95), 3)} ms over ${RUNS} runs`,
+  );
   report({
     bench: 'builder',
     mcp_fixed_tokens: mcp.total,

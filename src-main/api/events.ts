@@ -5,6 +5,8 @@ import { searchEvents } from './search';
 import { taskEvents } from './tasks';
 import { portfolioEvents } from './guardrails';
 import { buildEvents } from './builds';
+import { proposalEvents } from './proposals';
+import { scheduleEvents } from './schedule';
 
 /**
  * Events the UI can subscribe to. Progress is pushed (events); reads are pulled (procedures).
@@ -19,6 +21,8 @@ export const events = {
   ...taskEvents,
   ...portfolioEvents,
   ...buildEvents,
+  ...scheduleEvents,
+  ...proposalEvents,
 } as const;
 
 export type Events = typeof events;

@@ -10,6 +10,8 @@ import { guardrailProcedures } from './guardrails';
 import { analyticsProcedures } from './analytics';
 import { providerProcedures, providersSettingsSchema } from './providers';
 import { buildProcedures } from './builds';
+import { proposalProcedures } from './proposals';
+import { scheduleProcedures } from './schedule';
 
 /**
  * The one API contract: every procedure the UI (or any other client) can call, by `area/verb`.
@@ -77,7 +79,14 @@ export const settings = z.object({
       /** On: lean prompt, contracts fetched with forge tools. Off: every contract in the first message (the old flow). */
       useMcpContracts: z.boolean(),
       /** Programs run_command may start (no shell); e.g. npm, npx, node, python3, git. */
-      allowedCommands: z.array(z.string().regex(/^[A-Za-z0-9._+-]+$/).max(60)).max(100),
+      allowedCommands: z
+        .array(
+          z
+            .string()
+            .regex(/^[A-Za-z0-9._+-]+$/)
+            .max(60),
+        )
+        .max(100),
       /** The context window the build is held within. */
       contextLimitTokens: z.number().int().min(4000).max(1_000_000),
       /** Compact the middle of the conversation past this share of the limit. */
@@ -119,6 +128,8 @@ export const procedures = {
   ...providerProcedures,
   ...analyticsProcedures,
   ...buildProcedures,
+  ...scheduleProcedures,
+  ...proposalProcedures,
 } as const;
 
 export type Procedures = typeof procedures;

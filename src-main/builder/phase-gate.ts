@@ -2,7 +2,8 @@ import type { AuditFinding } from '../api/builds';
 import type { Model } from '../llm/types';
 import { auditRequest, AUDITOR_PROMPT, parseAuditorFindings } from './messages';
 import { checkContractLeaks, checkLayerBoundaries } from './audit';
-import { runProjectTests } from './workspace';
+import { readFileSync } from 'node:fs';
+import { resolveInside, runProjectTests } from './workspace';
 
 /**
  * What happens when the builder signs a phase off: Forge runs the project's tests itself (the
@@ -17,6 +18,12 @@ export interface GateInput {
   allowedCommands: readonly string[];
   contracts: { name: string; text: string }[];
   diffSummary: string;
+  /** The phase's deliverables, for the auditor. */
+  phaseWindow?: string;
+  /** Files the phase added or changed (paths inside the project), excerpted for the auditor. */
+  changedFiles?: string[];
+  /** The project's own auditor prompt (its auditor_prompt contract), else Forge's. */
+  auditorPrompt?: string;
   auditor?: Model;
   signal?: AbortSignal;
 }
@@ -28,6 +35,22 @@ export interface GateResult {
 }
 
 const MAX_EXCERPT = 1500;
+const MAX_FILES = 12;
+
+/** The first part of each changed file (text files only; a file that vanished or cannot be read is skipped). */
+function excerpts(workDir: string, paths: string[]): { path: string; excerpt: string }[] {
+  const out: { path: string; excerpt: string }[] = [];
+  for (const p of paths.slice(0, MAX_FILES)) {
+    try {
+      const text = readFileSync(resolveInside(workDir, p, { write: false }), 'utf8');
+      if (text.includes('\u0000')) continue;
+      out.push({ path: p, excerpt: text.length > 6000 ? `${text.slice(0, 6000)}\n…` : text });
+    } catch {
+      // gone or unreadable: the diff summary still names it
+    }
+  }
+  return out;
+}
 
 export async function checkSignOff(input: GateInput): Promise<GateResult> {
   const tests = await runProjectTests(input.workDir, { allowedCommands: input.allowedCommands, signal: input.signal });
@@ -53,15 +76,17 @@ async function auditWithModel(input: GateInput, deterministic: AuditFinding[]): 
   try {
     const result = await input.auditor!.call({
       role: 'review',
-      system: AUDITOR_PROMPT,
+      system: input.auditorPrompt?.trim() || AUDITOR_PROMPT,
       messages: [
         {
           role: 'user',
           content: auditRequest({
-            phase: `Phase ${input.phase.number} — ${input.phase.name}`,
+            phase: input.phase.number,
+            phaseName: input.phase.name,
+            phaseWindow: input.phaseWindow,
             diffSummary: input.diffSummary,
             deterministicFindings: deterministic,
-            files: [],
+            files: excerpts(input.workDir, input.changedFiles ?? []),
           }),
         },
       ],
@@ -72,6 +97,8 @@ async function auditWithModel(input: GateInput, deterministic: AuditFinding[]): 
   } catch (e) {
     if (input.signal?.aborted) throw e;
     // The auditor being unreachable never blocks a phase whose tests pass: it is recorded.
-    return [{ severity: 'warning', source: 'auditor', file: null, message: `The auditor model could not be asked: ${(e as Error).message}`.slice(0, MAX_EXCERPT) }];
+    return [
+      { severity: 'warning', source: 'auditor', file: null, message: `The auditor model could not be asked: ${(e as Error).message}`.slice(0, MAX_EXCERPT) },
+    ];
   }
 }

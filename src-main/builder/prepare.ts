@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { BuildMode } from '../api/builds';
 import { InvalidInputError, NotFoundError } from '../common/errors';
 import { CONTRACT_MAP, CONTRACT_NAMES, type ContractName, parsePhases, type ProjectStore, slugify } from '../mcp';
-import { readFileSync } from 'node:fs';
 
 /**
  * Everything a build needs before its first turn: the working directory checked, its contracts
@@ -22,6 +21,8 @@ export interface PreparedBuild {
   /** Set when the plan came from the planner (forge tools then read that project's phases). */
   plannerProject: string | null;
   phases: { number: number; name: string }[];
+  /** The phases contract's text the build follows. */
+  phasesText: string;
   /** Contract files present in Forge/Contracts (name → text), for dump mode and the audit. */
   contracts: { name: ContractName; file: string; text: string }[];
 }
@@ -93,5 +94,5 @@ export async function prepareBuild(input: {
   if (!input.projectId) for (const c of contracts) input.projects.saveContract(projectId, c.name, c.text, 'import');
   const id = `build-${new Date().toISOString().slice(0, 10).replaceAll('-', '')}-${randomBytes(4).toString('hex')}`;
   input.projects.pinBuild(projectId, id);
-  return { id, workDir, contractsDir, projectId, plannerProject: input.projectId ?? null, phases, contracts };
+  return { id, workDir, contractsDir, projectId, plannerProject: input.projectId ?? null, phases, phasesText, contracts };
 }

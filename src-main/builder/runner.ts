@@ -5,7 +5,7 @@ import { AppError, ConflictError } from '../common/errors';
 import { countContextTokens } from '../llm/tokens';
 import type { ChatMessage, Model, SystemBlock } from '../llm/types';
 import { textOf } from '../llm/types';
-import { type ArtifactStore, builderSystemPrompt, LocalSource, McpSession, type ProjectStore, Scratchpad, SCRATCHPAD_FILE } from '../mcp';
+import { type ArtifactStore, builderSystemPrompt, LocalSource, McpSession, phaseWindow, type ProjectStore, Scratchpad, SCRATCHPAD_FILE } from '../mcp';
 import { CancelledError, runAgent } from '../tools/loop';
 import { toModelTool, type ToolDefinition } from '../tools/define';
 import type { z } from 'zod';
@@ -19,6 +19,7 @@ import {
   phaseAdvanceMessage,
   projectBrief,
   RECOVERY_PLANNER_PROMPT,
+  recoveryPlanMessage,
   recoveryRequest,
   signOffRejected,
   stopAnswered,
@@ -26,8 +27,8 @@ import {
 } from './messages';
 import { checkSignOff } from './phase-gate';
 import { prepareBuild, readContracts } from './prepare';
-import { type BuildRun, BuildStore, type RunnerState } from './store';
-import { diffSummary, PROJECT_TOOLS, type ProjectToolContext, snapshotWorkspace, workspaceListing } from './workspace';
+import type { BuildRun, BuildStore, RunnerState } from './store';
+import { DEFAULT_ALLOWED_COMMANDS, diffSummary, diffWorkspace, PROJECT_TOOLS, type ProjectToolContext, snapshotWorkspace, workspaceListing } from './workspace';
 
 /**
  * The builder's state machine on the analyst's agent loop. One model turn at a time: stream it,
@@ -44,11 +45,9 @@ export interface BuilderSettings {
   compactAtShare: number;
 }
 
-export const DEFAULT_ALLOWED_COMMANDS = ['npm', 'npx', 'node', 'python3', 'python', 'pytest', 'pip', 'go', 'cargo', 'make', 'tsc', 'vitest', 'jest', 'git'];
-
 export const DEFAULT_BUILDER_SETTINGS: BuilderSettings = {
   useMcpContracts: true,
-  allowedCommands: DEFAULT_ALLOWED_COMMANDS,
+  allowedCommands: [...DEFAULT_ALLOWED_COMMANDS],
   contextLimitTokens: 150_000,
   compactAtShare: 0.7,
 };
@@ -137,16 +136,25 @@ export class BuildManager {
     const first = firstMessage({
       projectName: brief.name,
       description: brief.description,
-      listing: workspaceListing(prepared.workDir),
+      listing: await workspaceListing(prepared.workDir),
       mode,
-      ...(mode === 'dump' ? { contractsDump: prepared.contracts.map((c) => ({ name: c.name, text: c.text })) } : {}),
+      ...(mode === 'dump'
+        ? {
+            contractsDump: prepared.contracts.map((c) => ({ name: c.name, file: c.file, text: c.text })),
+            phaseWindow: windowText(prepared.phasesText, prepared.phases[0]!.number),
+          }
+        : {}),
     });
     this.deps.store.appendMessages(prepared.id, [{ role: 'user', content: [{ type: 'text', text: first }] }]);
     const state = this.deps.store.get(prepared.id).state;
-    state.phaseStart = snapshotWorkspace(prepared.workDir);
+    state.phaseStart = await snapshotWorkspace(prepared.workDir);
     this.deps.store.saveState(prepared.id, state);
     this.deps.store.startPhase(prepared.id, prepared.phases[0]!.number);
-    this.log(prepared.id, 'status', `Build started in ${prepared.workDir} (${mode === 'mcp' ? 'contracts fetched on demand' : 'contracts in the first message'}, model ${model}).`);
+    this.log(
+      prepared.id,
+      'status',
+      `Build started in ${prepared.workDir} (${mode === 'mcp' ? 'contracts fetched on demand' : 'contracts in the first message'}, model ${model}).`,
+    );
     this.launch(prepared.id);
     return this.changed(prepared.id);
   }
@@ -179,7 +187,8 @@ export class BuildManager {
 
   stop(id: string): BuildSummary {
     const run = this.deps.store.get(id);
-    if (run.status === 'completed' || run.status === 'stopped') throw new ConflictError(`Build ${id} has already ${run.status === 'completed' ? 'completed' : 'stopped'}.`);
+    if (run.status === 'completed' || run.status === 'stopped')
+      throw new ConflictError(`Build ${id} has already ${run.status === 'completed' ? 'completed' : 'stopped'}.`);
     this.deps.store.setStatus(id, 'stopped', 'Stopped by the user.');
     this.live.get(id)?.controller.abort();
     this.log(id, 'status', 'Stopped by the user.');
@@ -228,7 +237,7 @@ export class BuildManager {
 
   private failed(id: string, e: unknown): void {
     const run = this.deps.store.get(id);
-    if (e instanceof CancelledError || run.status !== 'running') return; // paused, stopped or closing
+    if (e instanceof CancelledError || this.closed || run.status !== 'running') return; // paused, stopped, or the app is closing (marked interrupted on the next start)
     const message = e instanceof AppError ? e.message : `The build stopped on an unexpected error: ${(e as Error)?.message ?? String(e)}`;
     this.deps.store.setStatus(id, 'failed', message);
     this.log(id, 'error', message, { isError: true });
@@ -240,7 +249,11 @@ export class BuildManager {
     for (;;) {
       const run = this.deps.store.get(id);
       if (run.status !== 'running' || signal.aborted || this.closed) return;
-      if (run.state.turns >= maxTurns) throw new AppError('internal', `The build used ${maxTurns} turns without finishing; it was stopped as stuck. Read the log, then Resume or start again.`);
+      if (run.state.turns >= maxTurns)
+        throw new AppError(
+          'internal',
+          `The build used ${maxTurns} turns without finishing; it was stopped as stuck. Read the log, then Resume or start again.`,
+        );
       await this.turn(run, signal);
     }
   }
@@ -256,13 +269,22 @@ export class BuildManager {
     let messages = store.messages(id);
     const outgoing = state.pending.splice(0);
     if (outgoing.length) {
-      const add: ChatMessage = { role: 'user', content: [{ type: 'text', text: outgoing.join('\n\n') }] };
-      store.appendMessages(id, [add]);
-      messages = [...messages, add];
+      const text = outgoing.join('\n\n');
+      // After tool results the text joins that user turn; after an answer it is a new user turn.
+      const merged = messages.at(-1)?.role === 'user' ? store.appendToLastMessage(id, text) : null;
+      if (merged) messages = [...messages.slice(0, -1), merged];
+      else {
+        const add: ChatMessage = { role: 'user', content: [{ type: 'text', text }] };
+        store.appendMessages(id, [add]);
+        messages = [...messages, add];
+      }
     } else if (messages.at(-1)?.role === 'assistant') {
       // The model answered without a marker or a tool call last time.
       if (++state.idleNudges > MAX_IDLE_NUDGES) {
-        throw new AppError('internal', `The builder answered ${MAX_IDLE_NUDGES} times in a row without working or emitting a marker; the build was stopped. Read its last answer in the log, then Resume.`);
+        throw new AppError(
+          'internal',
+          `The builder answered ${MAX_IDLE_NUDGES} times in a row without working or emitting a marker; the build was stopped. Read its last answer in the log, then Resume.`,
+        );
       }
       const add: ChatMessage = { role: 'user', content: [{ type: 'text', text: nudge() }] };
       store.appendMessages(id, [add]);
@@ -306,7 +328,12 @@ export class BuildManager {
     store.addTurn(
       id,
       state.turns,
-      { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens, cacheReadTokens: result.usage.cacheReadTokens, costUsd: result.usage.costUsd },
+      {
+        inputTokens: result.usage.inputTokens,
+        outputTokens: result.usage.outputTokens,
+        cacheReadTokens: result.usage.cacheReadTokens,
+        costUsd: result.usage.costUsd,
+      },
       tokens.conversation,
     );
     const text = result.added
@@ -396,7 +423,12 @@ export class BuildManager {
   ): Promise<void> {
     for (const r of runs) {
       this.deps.store.addTestRun(run.id, phase.number, { command: r.command, passed: r.passed, exitCode: r.exitCode, by: 'builder', output: r.output });
-      this.log(run.id, 'tests', `${r.command}: ${r.passed ? 'passed' : `failed${r.failingTests.length ? ` (${r.failingTests.slice(0, 5).join(', ')})` : ''}`}`, { isError: !r.passed });
+      this.log(
+        run.id,
+        'tests',
+        `${r.command}: ${r.passed ? 'passed' : `failed${r.failingTests.length ? ` (${r.failingTests.slice(0, 5).join(', ')})` : ''}`}`,
+        { isError: !r.passed },
+      );
       if (r.passed) {
         state.fixAttempts = {};
         continue;
@@ -406,20 +438,25 @@ export class BuildManager {
       const exhausted = failing.filter((t) => (state.fixAttempts[t] ?? 0) >= MAX_FIX_ATTEMPTS);
       if (exhausted.length) {
         for (const t of exhausted) delete state.fixAttempts[t];
-        state.pending.push(await this.recoveryPlan(run, exhausted, r.output, signal));
+        state.pending.push(await this.recoveryPlan(run, phase.number, exhausted, r.output, signal));
       }
     }
   }
 
-  private async recoveryPlan(run: BuildRun, tests: string[], output: string, signal: AbortSignal): Promise<string> {
+  private async recoveryPlan(run: BuildRun, phase: number, tests: string[], output: string, signal: AbortSignal): Promise<string> {
     const planner = this.deps.helperModel?.('planner');
-    const request = recoveryRequest({ test: tests.join(', '), attempts: MAX_FIX_ATTEMPTS, lastOutputs: [output.slice(-4000)], plan: '' });
+    const plan = this.deps.store.detail(run.id, []).phases.find((p) => p.number === phase)?.plan ?? [];
+    const known = scratchpadEntries(run.workDir).find((e) => e.key === 'known_issues')?.value;
+    const request = recoveryRequest({ test: tests.join(', '), attempts: MAX_FIX_ATTEMPTS, lastOutputs: [output], plan, phase, knownIssues: known });
+    const contracts = readContracts(forgeContractsDir(run.workDir));
+    const system = contracts.find((c) => c.name === 'recovery_planner_prompt')?.text.trim() || RECOVERY_PLANNER_PROMPT;
     this.log(run.id, 'gate', `${tests.join(', ')} failed ${MAX_FIX_ATTEMPTS} times: asking the recovery planner for a remediation plan.`);
-    if (!planner) return `${tests.join(', ')} failed ${MAX_FIX_ATTEMPTS} times. Stop patching: re-read the failing output, state the root cause, then fix it or stop with a STOP code.`;
+    if (!planner)
+      return `${tests.join(', ')} failed ${MAX_FIX_ATTEMPTS} times. Stop patching: re-read the failing output, state the root cause, then fix it or stop with a STOP code.`;
     try {
-      const r = await planner.call({ role: 'planner', system: RECOVERY_PLANNER_PROMPT, messages: [{ role: 'user', content: request }], maxTokens: 2000, signal });
+      const r = await planner.call({ role: 'planner', system, messages: [{ role: 'user', content: request }], maxTokens: 2000, signal });
       this.log(run.id, 'gate', `Recovery plan: ${r.text}`);
-      return `The recovery planner looked at ${tests.join(', ')} after ${MAX_FIX_ATTEMPTS} failed attempts. Follow its plan:\n\n${r.text}`;
+      return recoveryPlanMessage(r.text);
     } catch (e) {
       if (signal.aborted) throw e;
       return `${tests.join(', ')} failed ${MAX_FIX_ATTEMPTS} times (the recovery planner could not be asked: ${(e as Error).message}). Stop patching: find the root cause, or stop with a STOP code.`;
@@ -436,24 +473,37 @@ export class BuildManager {
     const { store } = this.deps;
     const id = run.id;
     this.log(id, 'marker', `Sign-off claimed for Phase ${phase.number}: Forge runs the tests and audits the phase.`);
-    const after = snapshotWorkspace(run.workDir);
-    const diff = diffSummary(state.phaseStart ?? {}, after);
+    const after = await snapshotWorkspace(run.workDir);
+    const before = state.phaseStart ?? { files: {} };
+    const diff = diffSummary(before, after);
+    const changes = diffWorkspace(before, after);
+    const contracts = readContracts(forgeContractsDir(run.workDir));
+    const phasesText = await this.phasesText(run);
     const gate = await checkSignOff({
       workDir: run.workDir,
       phase,
       allowedCommands: this.deps.settings().allowedCommands,
-      contracts: readContracts(forgeContractsDir(run.workDir)).map((c) => ({ name: c.name, text: c.text })),
+      contracts: contracts.map((c) => ({ name: c.name, text: c.text })),
       diffSummary: diff,
+      phaseWindow: windowText(phasesText, phase.number),
+      changedFiles: [...changes.added.map((a) => a.path), ...changes.modified.map((m) => m.path)],
+      auditorPrompt: contracts.find((c) => c.name === 'auditor_prompt')?.text,
       auditor: this.deps.helperModel?.('review'),
       signal,
     });
-    store.addTestRun(id, phase.number, { command: gate.tests.command, passed: gate.tests.passed, exitCode: gate.tests.exitCode, by: 'forge', output: gate.tests.output });
+    store.addTestRun(id, phase.number, {
+      command: gate.tests.command,
+      passed: gate.tests.passed,
+      exitCode: gate.tests.exitCode,
+      by: 'forge',
+      output: gate.tests.output,
+    });
     store.addFindings(id, phase.number, gate.findings);
     store.setSignOff(id, phase.number, { deliverables: signOff.deliverables, tests: signOff.tests, accepted: gate.accepted });
     this.log(id, 'tests', `Forge ran ${gate.tests.command}: ${gate.tests.passed ? 'passed' : 'failed'}.`, { isError: !gate.tests.passed });
     for (const f of gate.findings) this.log(id, 'audit', `${f.severity}: ${f.file ? `${f.file}: ` : ''}${f.message}`, { isError: f.severity === 'severe' });
     if (!gate.accepted) {
-      state.pending.push(signOffRejected({ phase: `Phase ${phase.number} — ${phase.name}`, testsOutput: rejectionText(gate) }));
+      state.pending.push(signOffRejected({ phase: phase.number, testsOutput: rejectionText(gate) }));
       this.log(id, 'gate', `Sign-off of Phase ${phase.number} rejected.`, { isError: true });
       return 'rejected';
     }
@@ -470,7 +520,16 @@ export class BuildManager {
     store.startPhase(id, next.number);
     state.phaseStart = after;
     state.fixAttempts = {};
-    state.pending.push(phaseAdvanceMessage({ nextPhase: next.number, diffSummary: diff, listing: workspaceListing(run.workDir) }));
+    state.pending.push(
+      phaseAdvanceMessage({
+        nextPhase: next.number,
+        nextPhaseName: next.name,
+        diffSummary: diff,
+        listing: await workspaceListing(run.workDir),
+        // Dump mode has no phase-window tool: the old flow put the next window in the message.
+        ...(run.mode === 'dump' ? { phaseWindow: windowText(phasesText, next.number) } : {}),
+      }),
+    );
     this.log(id, 'status', `Phase ${phase.number} signed off; Phase ${next.number} — ${next.name} begins.`);
     return 'advanced';
   }
@@ -484,7 +543,13 @@ export class BuildManager {
       summarize: async (transcript) => {
         if (!helper) return transcript.slice(0, 6000);
         try {
-          const r = await helper.call({ role: 'compact', system: COMPACTION_PROMPT, messages: [{ role: 'user', content: transcript }], maxTokens: 2000, signal });
+          const r = await helper.call({
+            role: 'compact',
+            system: COMPACTION_PROMPT,
+            messages: [{ role: 'user', content: transcript }],
+            maxTokens: 2000,
+            signal,
+          });
           return r.text;
         } catch (e) {
           if (signal.aborted) throw e;
@@ -495,7 +560,11 @@ export class BuildManager {
     });
     if (compacted.removedCount === 0) return;
     const system = systemFor(run.projectName, run.mode);
-    const after = countContextTokens({ system, tools: toolsFor(run.mode).map((t) => toModelTool(t as ToolDefinition)), messages: compacted.messages }).conversation;
+    const after = countContextTokens({
+      system,
+      tools: toolsFor(run.mode).map((t) => toModelTool(t as ToolDefinition)),
+      messages: compacted.messages,
+    }).conversation;
     store.replaceMessages(run.id, compacted.messages, { turn: state.turns, beforeTokens: before, afterTokens: after });
     state.compactionPending = false;
     if (compacted.contractsRead.length) {
@@ -503,6 +572,18 @@ export class BuildManager {
       await new Scratchpad(run.workDir).run('write', 'contracts_read', state.contractsRead.join(', '));
     }
     this.log(run.id, 'compaction', `Compacted ${compacted.removedCount} messages: ${before} → ${after} conversation tokens.`);
+  }
+
+  /** The phases the build follows: the planner project's plan, or Forge/Contracts/phases.md. */
+  private async phasesText(run: BuildRun): Promise<string> {
+    if (run.projectId) {
+      try {
+        return (await (await this.deps.projects()).getProjectContract(run.projectId, 'phases')).content;
+      } catch {
+        return '';
+      }
+    }
+    return readContracts(forgeContractsDir(run.workDir)).find((c) => c.name === 'phases')?.text ?? '';
   }
 
   // --- plumbing ---------------------------------------------------------------------------
@@ -533,7 +614,7 @@ export function toolsFor(mode: BuildMode): BuilderTool[] {
 }
 
 export function systemFor(projectName: string, mode: BuildMode): SystemBlock[] {
-  return [{ type: 'text', text: builderSystemPrompt(projectName, { mode }), cache: true }];
+  return [{ text: builderSystemPrompt(projectName, { mode }), stable: true }];
 }
 
 /** System prompt + tool definitions: what every turn carries before the conversation. */
@@ -592,5 +673,13 @@ function rejectionText(gate: { tests: { passed: boolean; output: string }; findi
   return [gate.tests.passed ? 'The tests pass, but the audit found problems that block this phase:' : gate.tests.output.slice(-3000), ...lines].join('\n');
 }
 
-const short = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}…` : s);
+/** One phase's window as text (empty when the phases cannot be read: the auditor then works from the diff). */
+function windowText(phasesText: string, phase: number): string {
+  try {
+    return phaseWindow(phasesText, phase).content;
+  } catch {
+    return '';
+  }
+}
 
+const short = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}…` : s);

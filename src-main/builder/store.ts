@@ -2,6 +2,7 @@ import type { AuditFinding, BuildDetail, BuildLogEntry, BuildMode, BuildStatus, 
 import { NotFoundError } from '../common/errors';
 import type { ChatMessage } from '../llm/types';
 import type { Db } from '../store';
+import type { WorkspaceSnapshot } from './workspace';
 
 /**
  * The builder's persistence (migration 008): runs, phases, tests, findings, the conversation,
@@ -18,7 +19,7 @@ export interface RunnerState {
   /** Failing test → consecutive failed runs since it last passed or since recovery was asked. */
   fixAttempts: Record<string, number>;
   /** Workspace snapshot (path → hash and line count) when the current phase started, for the diff summary. */
-  phaseStart: Record<string, { hash: string; lines: number }> | null;
+  phaseStart: WorkspaceSnapshot | null;
   /** Plain-text answers waiting to be sent (STOP answers, gate reminders). */
   pending: string[];
   /** Nudges sent in a row without progress (bounded so a stuck model cannot loop forever). */
@@ -180,7 +181,9 @@ export class BuildStore {
     const ids = (this.db.prepare("SELECT id FROM build_runs WHERE status = 'running'").all() as { id: string }[]).map((r) => r.id);
     if (ids.length) {
       this.db
-        .prepare("UPDATE build_runs SET status = 'interrupted', error = 'Forge stopped while this build ran; Resume continues from the last saved turn.', updated_at = ? WHERE status = 'running'")
+        .prepare(
+          "UPDATE build_runs SET status = 'interrupted', error = 'Forge stopped while this build ran; Resume continues from the last saved turn.', updated_at = ? WHERE status = 'running'",
+        )
         .run(this.at());
     }
     return ids;
@@ -237,7 +240,9 @@ export class BuildStore {
 
   startPhase(id: string, phase: number): void {
     this.db
-      .prepare("UPDATE build_phases SET status = 'in_progress', started_at = coalesce(started_at, ?) WHERE build_id = ? AND number = ? AND status <> 'signed_off'")
+      .prepare(
+        "UPDATE build_phases SET status = 'in_progress', started_at = coalesce(started_at, ?) WHERE build_id = ? AND number = ? AND status <> 'signed_off'",
+      )
       .run(this.at(), id, phase);
   }
 
@@ -268,9 +273,7 @@ export class BuildStore {
   }
 
   setSignOff(id: string, phase: number, signOff: { deliverables: string[]; tests: string; accepted: boolean }): void {
-    this.db
-      .prepare('UPDATE build_phases SET sign_off = ? WHERE build_id = ? AND number = ?')
-      .run(JSON.stringify({ at: this.at(), ...signOff }), id, phase);
+    this.db.prepare('UPDATE build_phases SET sign_off = ? WHERE build_id = ? AND number = ?').run(JSON.stringify({ at: this.at(), ...signOff }), id, phase);
   }
 
   addTestRun(id: string, phase: number, run: { command: string; passed: boolean; exitCode: number | null; by: 'builder' | 'forge'; output: string }): void {
@@ -290,9 +293,9 @@ export class BuildStore {
   // --- conversation -------------------------------------------------------------------------
 
   messages(id: string): ChatMessage[] {
-    return (this.db.prepare('SELECT role, content FROM build_messages WHERE build_id = ? ORDER BY seq').all(id) as { role: 'user' | 'assistant'; content: string }[]).map(
-      (r) => ({ role: r.role, content: JSON.parse(r.content) }) as ChatMessage,
-    );
+    return (
+      this.db.prepare('SELECT role, content FROM build_messages WHERE build_id = ? ORDER BY seq').all(id) as { role: 'user' | 'assistant'; content: string }[]
+    ).map((r) => ({ role: r.role, content: JSON.parse(r.content) }) as ChatMessage);
   }
 
   appendMessages(id: string, messages: ChatMessage[]): void {
@@ -307,13 +310,31 @@ export class BuildStore {
       .immediate();
   }
 
+  /**
+   * Adds text to the newest message (a user turn holding tool results): the Messages API wants a
+   * reminder sent after tool results in the same user turn, not in a second user message.
+   */
+  appendToLastMessage(id: string, text: string): ChatMessage | null {
+    const row = this.db.prepare('SELECT seq, role, content FROM build_messages WHERE build_id = ? ORDER BY seq DESC LIMIT 1').get(id) as
+      | { seq: number; role: 'user' | 'assistant'; content: string }
+      | undefined;
+    if (row?.role !== 'user') return null;
+    const parsed = JSON.parse(row.content) as ChatMessage['content'];
+    const content = typeof parsed === 'string' ? [{ type: 'text' as const, text: parsed }] : parsed;
+    content.push({ type: 'text', text });
+    this.db.prepare('UPDATE build_messages SET content = ? WHERE build_id = ? AND seq = ?').run(JSON.stringify(content), id, row.seq);
+    return { role: 'user', content };
+  }
+
   /** Compaction: the conversation replaced in one transaction (a crash keeps the old one whole). */
   replaceMessages(id: string, messages: ChatMessage[], compaction: { turn: number; beforeTokens: number; afterTokens: number }): void {
     this.db
       .transaction(() => {
         this.db.prepare('DELETE FROM build_messages WHERE build_id = ?').run(id);
         const insert = this.db.prepare('INSERT INTO build_messages (build_id, seq, role, content) VALUES (?, ?, ?, ?)');
-        messages.forEach((m, i) => insert.run(id, i + 1, m.role, JSON.stringify(m.content)));
+        messages.forEach((m, i) => {
+          insert.run(id, i + 1, m.role, JSON.stringify(m.content));
+        });
         this.db
           .prepare('INSERT INTO build_compactions (build_id, at, turn, before_tokens, after_tokens) VALUES (?, ?, ?, ?, ?)')
           .run(id, this.at(), compaction.turn, compaction.beforeTokens, compaction.afterTokens);
@@ -324,13 +345,16 @@ export class BuildStore {
 
   // --- usage and log ------------------------------------------------------------------------
 
-  addTurn(id: string, turn: number, usage: { inputTokens: number; outputTokens: number; cacheReadTokens: number; costUsd: number | null }, conversationTokens: number): void {
+  addTurn(
+    id: string,
+    turn: number,
+    usage: { inputTokens: number; outputTokens: number; cacheReadTokens: number; costUsd: number | null },
+    conversationTokens: number,
+  ): void {
     this.db
       .transaction(() => {
         this.db
-          .prepare(
-            'INSERT OR REPLACE INTO build_turns (build_id, turn, at, input_tokens, output_tokens, cache_read_tokens) VALUES (?, ?, ?, ?, ?, ?)',
-          )
+          .prepare('INSERT OR REPLACE INTO build_turns (build_id, turn, at, input_tokens, output_tokens, cache_read_tokens) VALUES (?, ?, ?, ?, ?, ?)')
           .run(id, turn, this.at(), usage.inputTokens, usage.outputTokens, usage.cacheReadTokens);
         this.db
           .prepare(

@@ -122,7 +122,13 @@ function parse(args: string[]) {
   });
 }
 
-async function waitForStop(core: { invoke: (n: 'builds/list', i: object) => Promise<unknown>; context: { events: { subscribe: (f: (m: { event: string; payload: unknown }) => void) => () => void } } }, id: string): Promise<BuildSummary> {
+async function waitForStop(
+  core: {
+    invoke: (n: 'builds/list', i: object) => Promise<unknown>;
+    context: { events: { subscribe: (f: (m: { event: string; payload: unknown }) => void) => () => void } };
+  },
+  id: string,
+): Promise<BuildSummary> {
   return new Promise((resolveStop) => {
     const check = async () => {
       const r = (await core.invoke('builds/list', {})) as { ok: boolean; value?: { builds: BuildSummary[] } };

@@ -10,7 +10,10 @@ import { mcpStateFor } from './handlers/mcp';
  * auditor on `review`, the recovery planner on `planner`), the MCP service's projects and
  * artifacts (so pinned snapshots answer forge_get_build_contracts), and events for the screen.
  */
-export function buildBuilder(ctx: CoreContext, options: { model?: () => Model; helperModel?: (role: 'compact' | 'review' | 'planner') => Model | undefined } = {}): BuildManager {
+export function buildBuilder(
+  ctx: CoreContext,
+  options: { model?: () => Model; helperModel?: (role: 'compact' | 'review' | 'planner') => Model | undefined } = {},
+): BuildManager {
   const router = routerFor(() => ctx.settings.get().models);
   const anthropic = new AnthropicModel({
     apiKey: () => ctx.secrets.get('anthropicApiKey'),

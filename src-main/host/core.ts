@@ -25,10 +25,14 @@ import { readTool, searchTool, type AnalystToolContext } from '../tools';
 import { taskHandlers, toTaskView } from './handlers/tasks';
 import { skillsHandlers } from './handlers/skills';
 import { buildHandlers } from './handlers/builds';
+import { scheduleHandlers, toScheduleJobView } from './handlers/schedule';
+import { analystRunner, liveViewDates, Scheduler } from '../scheduler';
 import type { BuildManager } from '../builder';
+import { buildBuilder } from './builder';
 import { chooseEmbedder, SearchIndex } from '../search';
 import { SkillLoader } from '../skills';
 import { buildAnalyst } from './analyst';
+import { attachResearch, passageEmbedder, passageRanker } from './research';
 import type { Handler, HandlerMap, PartialHandlerMap } from './handlers/types';
 import { appVersion } from './version';
 
@@ -97,7 +101,16 @@ export function createCore(config: CoreConfig): Core {
     events,
     skills,
     search: (request) => search.search(request),
+    // Broker notes get vectors from the search index's embedder and are ranked as search ranks them.
+    research: {
+      embedder: passageEmbedder(() => search),
+      rank: passageRanker(
+        () => search,
+        () => context.settings.get().searchWeights,
+      ),
+    },
   });
+  attachResearch(search, analyst.providers);
   analyst.executor.onChange((t) => events.emit('tasks/changed', toTaskView(t)));
   // Attached IDEs read the PM's memory only when the PM turns it on (MCP screen): read and search, as actor mcp.
   setMcpAnalystTools(context, () => {
@@ -105,14 +118,30 @@ export function createCore(config: CoreConfig): Core {
       fs: memory.fs.forSession('mcp'),
       writer: { actor: 'mcp' },
       limits: analyst.limits,
-      search: (request) => search.search(request),
+      // Broker notes stay out: an IDE would get outside text without the analyst's untrusted framing.
+      search: (request) => search.search({ ...request, withResearch: false }),
       providers: new ProviderRegistry(),
     });
     return [fromAnalystTool(readTool, toolContext), fromAnalystTool(searchTool, toolContext)];
   });
+  // The scheduler: morning review, end of day, weekly retrospective, hourly monitoring, each run a new session.
+  const scheduler = new Scheduler({
+    db: memory.store.db,
+    timeZone: () => context.settings.get().timezone,
+    run: analystRunner({
+      analyst: analyst.analyst,
+      views: () => liveViewDates(memory.store.records),
+    }),
+  });
+  scheduler.onChange((job) => events.emit('schedule/changed', toScheduleJobView(scheduler.status(job))));
+  const offSchedule = events.subscribe((m) => {
+    if (m.event === 'settings/changed') scheduler.reschedule();
+  });
+  // Tests drive the scheduler themselves; the app and `forge serve` keep its timers running.
+  if (config.mode !== 'test') void memory.ready.then(() => scheduler.start());
   // The builder starts on first use (a workspace that never builds opens nothing for it).
   let builder: Promise<BuildManager> | undefined;
-  const buildManager = () => (builder ??= memory.ready.then(() => import('./builder')).then((m) => m.buildBuilder(context)));
+  const buildManager = () => (builder ??= memory.ready.then(() => buildBuilder(context)));
   const handlers = assemble([
     appHandlers,
     settingsHandlers,
@@ -126,6 +155,7 @@ export function createCore(config: CoreConfig): Core {
     providersHandlers(analyst.providers),
     analyticsHandlers,
     buildHandlers(buildManager),
+    scheduleHandlers(scheduler),
   ]);
   const closers: (() => void | Promise<void>)[] = [];
   closers.push(async () => {
@@ -145,6 +175,11 @@ export function createCore(config: CoreConfig): Core {
   });
   // Registered after the workspace closer: closers run in reverse, so runs and sub-agents stop before the database closes.
   closers.push(() => analyst.close());
+  // Scheduled runs stop (recorded as interrupted) before the analyst closes.
+  closers.push(() => {
+    offSchedule();
+    return scheduler.stop();
+  });
   // Builds stop (their state saved) before the database closes.
   closers.push(async () => {
     if (builder) await (await builder.catch(() => undefined))?.close();

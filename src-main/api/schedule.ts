@@ -1,0 +1,90 @@
+import { z } from 'zod';
+
+/**
+ * The Schedule screen's API: the scheduled jobs (morning review, end of day, weekly
+ * retrospective, hourly monitoring) with their next run in the configured time zone, their run
+ * history, pause/resume and Run now. Pure zod.
+ */
+
+export const scheduleJobName = z.enum(['morning_review', 'end_of_day', 'weekly_retrospective', 'hourly_monitoring']);
+
+export const scheduleRunView = z.object({
+  id: z.number().int(),
+  job: scheduleJobName,
+  /** schedule: on time; catch_up: a slot missed while Forge was closed or the computer slept; manual: Run now. */
+  trigger: z.enum(['schedule', 'catch_up', 'manual']),
+  /** The slot (ISO, UTC) the run was for; null for Run now. */
+  scheduledFor: z.string().nullable(),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+  /** skipped: missed past its catch-up window, never run; interrupted: Forge stopped during it. */
+  status: z.enum(['running', 'ok', 'failed', 'skipped', 'interrupted']),
+  /** The analyst session the run started (open it from the Chat screen's history). */
+  sessionId: z.string().nullable(),
+  costUsd: z.number().nullable(),
+  summary: z.string().nullable(),
+  error: z.string().nullable(),
+  durationMs: z.number().nullable(),
+});
+export type ScheduleRunView = z.infer<typeof scheduleRunView>;
+
+export const scheduleJobView = z.object({
+  job: scheduleJobName,
+  title: z.string(),
+  description: z.string(),
+  /** Five-field cron pattern, read in `timeZone`. */
+  cron: z.string(),
+  timeZone: z.string(),
+  /** ISO (UTC); null while paused. */
+  nextRun: z.string().nullable(),
+  /** The same instant as the PM reads it, e.g. "Mon 2026-03-09 07:00 EDT". */
+  nextRunLocal: z.string().nullable(),
+  paused: z.boolean(),
+  running: z.boolean(),
+  lastRun: scheduleRunView.nullable(),
+  /** How late a missed slot is still run on wake or start; later ones are logged skipped. */
+  catchUpWindowMinutes: z.number(),
+  budget: z.object({
+    analyses: z.number().int(),
+    maxRounds: z.number().int(),
+    maxTokens: z.number().int(),
+    maxCostUsd: z.number(),
+    maxMinutes: z.number(),
+  }),
+});
+export type ScheduleJobView = z.infer<typeof scheduleJobView>;
+
+const jobRef = z.object({ job: scheduleJobName }).strict();
+
+export const scheduleProcedures = {
+  'schedule/list': {
+    input: z.object({}).strict(),
+    output: z.object({
+      timeZone: z.string(),
+      /** Set when the configured time zone is unknown and the default is in use. */
+      timeZoneNote: z.string().nullable(),
+      jobs: z.array(scheduleJobView),
+    }),
+  },
+  'schedule/history': {
+    input: z
+      .object({
+        job: scheduleJobName.optional(),
+        limit: z.number().int().min(1).max(500).optional(),
+        /** Page back: runs with a smaller id than this. */
+        before: z.number().int().min(1).optional(),
+      })
+      .strict(),
+    output: z.object({ runs: z.array(scheduleRunView) }),
+  },
+  'schedule/pause': { input: jobRef, output: z.object({ job: scheduleJobView }) },
+  /** Slots missed while paused are not caught up. */
+  'schedule/resume': { input: jobRef, output: z.object({ job: scheduleJobView }) },
+  /** Starts the job now (even when paused) and returns at once; `conflict` while it is running. */
+  'schedule/run-now': { input: jobRef, output: z.object({ run: scheduleRunView }) },
+} as const;
+
+export const scheduleEvents = {
+  /** A job was paused or resumed, a run started or finished, or next runs moved (time zone change). */
+  'schedule/changed': scheduleJobView,
+} as const;

@@ -1,0 +1,44 @@
+// The lead's part: the build runner, its store and the forge tools.
+export { BuildManager, DEFAULT_BUILDER_SETTINGS, toolsFor, systemFor, fixedTokens } from './runner';
+export { DEFAULT_ALLOWED_COMMANDS, PROJECT_TOOLS, runProjectTests, workspaceListing } from './workspace';
+export type { ProjectToolContext } from './workspace';
+export type { BuilderDeps, BuilderSettings } from './runner';
+export { BuildStore } from './store';
+export type { BuildRun, RunnerState } from './store';
+export { forgeTools, BUILDER_FORGE_TOOLS } from './forge-tools';
+export { prepareBuild, checkWorkDir, readContracts, CONTRACTS_FOLDER } from './prepare';
+
+// The builder's texts and checks: markers, messages to the models, compaction, the deterministic audit.
+export { parseMarkers, MARKER, STOP_CODES } from './markers';
+export type { ParsedMarkers, PlanItem, SignOff } from './markers';
+export {
+  projectBrief,
+  firstMessage,
+  phaseAdvanceMessage,
+  mustReadReminder,
+  signOffRejected,
+  stopAnswered,
+  unknownStopCode,
+  nudge,
+  markersInCodeBlock,
+  recoveryRequest,
+  recoveryPlanFrom,
+  recoveryPlanMessage,
+  RECOVERY_PLANNER_PROMPT,
+  AUDITOR_PROMPT,
+  auditRequest,
+  parseAuditorFindings,
+} from './messages';
+export type { ContractText, FirstMessageInput, PhaseAdvanceInput, RecoveryRequestInput, RecoveryPlan, AuditRequestInput } from './messages';
+export {
+  compactionDecision,
+  contractsRead,
+  describeContractsRead,
+  phaseWindowLabel,
+  compactConversation,
+  transcriptForSummary,
+  conversationProblems,
+  COMPACTION_PROMPT,
+} from './compaction';
+export type { CompactionDecision, CompactionDecisionInput, CompactOptions, CompactResult } from './compaction';
+export { checkLayerBoundaries, checkContractLeaks, summariseFindings, blocksAdvance, SHINGLE_WORDS } from './audit';

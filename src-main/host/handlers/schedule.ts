@@ -1,0 +1,57 @@
+import type { ScheduleJobView, ScheduleRunView } from '../../api/schedule';
+import { formatLocal, type JobStatus, type Scheduler, type ScheduleRun } from '../../scheduler';
+import type { PartialHandlerMap } from './types';
+
+/** A run as the Schedule screen shows it. */
+export function toScheduleRunView(r: ScheduleRun, now: Date = new Date()): ScheduleRunView {
+  const start = Date.parse(r.startedAt);
+  const end = r.finishedAt ? Date.parse(r.finishedAt) : now.getTime();
+  return {
+    id: r.id,
+    job: r.job as ScheduleRunView['job'],
+    trigger: r.trigger,
+    scheduledFor: r.scheduledFor,
+    startedAt: r.startedAt,
+    finishedAt: r.finishedAt,
+    status: r.status,
+    sessionId: r.sessionId,
+    costUsd: r.costUsd,
+    summary: r.summary,
+    error: r.error,
+    durationMs: Number.isNaN(start) ? null : Math.max(0, end - start),
+  };
+}
+
+/** A job as schedule/list answers it (and `schedule/changed` carries it). */
+export function toScheduleJobView(s: JobStatus, now: Date = new Date()): ScheduleJobView {
+  return {
+    job: s.job.name,
+    title: s.job.title,
+    description: s.job.description,
+    cron: s.job.cron,
+    timeZone: s.zone,
+    nextRun: s.nextRun?.toISOString() ?? null,
+    nextRunLocal: s.nextRun ? formatLocal(s.nextRun, s.zone) : null,
+    paused: s.paused,
+    running: s.running !== null,
+    lastRun: s.lastRun && toScheduleRunView(s.lastRun, now),
+    catchUpWindowMinutes: Math.round(s.job.catchUpWindowMs / 60_000),
+    budget: { ...s.job.budget },
+  };
+}
+
+type SchedulePort = Pick<Scheduler, 'list' | 'history' | 'pause' | 'resume' | 'runNow' | 'zone'>;
+
+/** Handlers for schedule/list, history, pause, resume and run-now over one core's scheduler. */
+export function scheduleHandlers(scheduler: SchedulePort): PartialHandlerMap {
+  return {
+    'schedule/list': () => {
+      const zone = scheduler.zone();
+      return { timeZone: zone.zone, timeZoneNote: zone.note, jobs: scheduler.list().map((s) => toScheduleJobView(s)) };
+    },
+    'schedule/history': (input) => ({ runs: scheduler.history({ job: input.job, limit: input.limit, before: input.before }).map((r) => toScheduleRunView(r)) }),
+    'schedule/pause': (input) => ({ job: toScheduleJobView(scheduler.pause(input.job)) }),
+    'schedule/resume': (input) => ({ job: toScheduleJobView(scheduler.resume(input.job)) }),
+    'schedule/run-now': (input) => ({ run: toScheduleRunView(scheduler.runNow(input.job)) }),
+  };
+}

@@ -1,0 +1,10 @@
+export { Scheduler, realTimers } from './scheduler';
+export type { JobRunContext, JobRunner, JobRunResult, JobStatus, SchedulerOptions, Timers } from './scheduler';
+export { JOBS, JOB_NAMES, STALENESS_DAYS, isJobName, staleViews, triggerMessage } from './jobs';
+export type { AnalysisBudget, JobName, ScheduledJob, StaleView, TriggerContext, ViewDate } from './jobs';
+export { ScheduleLog } from './run-log';
+export type { JobState, RunStatus, RunTrigger, ScheduleRun } from './run-log';
+export { DEFAULT_TIME_ZONE, formatLocal, latestSlot, localDate, nextSlot, resolveTimeZone } from './time';
+export type { ResolvedTimeZone } from './time';
+export { analystRunner, liveViewDates } from './runner';
+export type { AnalystRunnerOptions, SessionStarter } from './runner';

@@ -1,0 +1,375 @@
+import { ConflictError, NotFoundError } from '../common/errors';
+import type { Db } from '../store';
+import { JOBS, type JobName, type ScheduledJob } from './jobs';
+import { type RunTrigger, ScheduleLog, type ScheduleRun } from './run-log';
+import { formatLocal, latestSlot, nextSlot, type ResolvedTimeZone, resolveTimeZone } from './time';
+
+/** What a run came to. `ok: false` with `error` is a failed run; the scheduler goes on either way. */
+export interface JobRunResult {
+  ok: boolean;
+  sessionId?: string | null;
+  costUsd?: number | null;
+  summary?: string | null;
+  error?: string | null;
+}
+
+export interface JobRunContext {
+  runId: number;
+  /** The slot this run is for; null for Run now. */
+  scheduledFor: Date | null;
+  trigger: RunTrigger;
+  /** Aborted when the app stops or the run outlives its time budget. */
+  signal: AbortSignal;
+  /** The IANA zone the slot was computed in. */
+  zone: string;
+}
+
+/** Does the work of one run (the host starts an analyst session; see analystRunner). */
+export type JobRunner = (job: ScheduledJob, run: JobRunContext) => Promise<JobRunResult>;
+
+/** One-shot timers; the default never keeps a process (a CLI) alive. */
+export interface Timers {
+  set(fn: () => void, ms: number): unknown;
+  clear(handle: unknown): void;
+}
+
+export const realTimers: Timers = {
+  set(fn, ms) {
+    const t = setTimeout(fn, ms);
+    t.unref();
+    return t;
+  },
+  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+export interface SchedulerOptions {
+  /** The workspace database (migration 011: schedule_runs, schedule_state). */
+  db: Db;
+  run: JobRunner;
+  /** The Settings time zone (read at every check, so a change is seen; "US/Eastern" is accepted). */
+  timeZone: () => string | undefined;
+  now?: () => Date;
+  timers?: Timers;
+  jobs?: readonly ScheduledJob[];
+  /**
+   * Longest wait between checks. A timer does not advance while the machine sleeps, so after a
+   * wake (or a wall-clock change) missed slots are noticed within this long at most.
+   */
+  maxWaitMs?: number;
+  /** After stop() asks runs to end, how long it waits before recording them interrupted anyway. */
+  stopGraceMs?: number;
+}
+
+export interface JobStatus {
+  job: ScheduledJob;
+  zone: string;
+  /** Null while paused. */
+  nextRun: Date | null;
+  paused: boolean;
+  running: ScheduleRun | null;
+  lastRun: ScheduleRun | null;
+}
+
+interface LiveRun {
+  run: ScheduleRun;
+  controller: AbortController;
+  done: Promise<void>;
+  /** stop() asked it to end: it is recorded as interrupted, its slot stays owed. */
+  stopping: boolean;
+  /** Already recorded (by stop() after the grace period): a late result is ignored. */
+  recorded: boolean;
+}
+
+const MINUTE = 60_000;
+/** Far enough back to find any job's latest slot (the weekly one included). */
+const LOOKBACK_MS = 8 * 24 * 60 * MINUTE;
+/** A slot run more than this after its time is labelled a catch-up, and a timer this late means the machine slept. */
+const LATE_MS = MINUTE;
+
+const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+const hours = (ms: number) => `${Math.round((ms / 3_600_000) * 10) / 10} h`;
+
+/**
+ * Runs the scheduled jobs in the configured time zone. One timer, always aimed at the earliest
+ * next slot (capped at maxWaitMs); every check runs each job's latest slot that is owed — once,
+ * however many slots were missed — if it is still within the job's catch-up window, and logs it
+ * as skipped otherwise. A job never runs twice at once; pause state and every run are in SQLite.
+ */
+export class Scheduler {
+  readonly jobs: readonly ScheduledJob[];
+  private readonly log: ScheduleLog;
+  private readonly now: () => Date;
+  private readonly timers: Timers;
+  private readonly maxWaitMs: number;
+  private readonly live = new Map<JobName, LiveRun>();
+  private readonly listeners = new Set<(job: JobName) => void>();
+  private timer: unknown = null;
+  private expectedAt: number | null = null;
+  private zoneInUse: string | null = null;
+  private started = false;
+  private stopped = false;
+  private wake: { at: Date; lateByMs: number } | null = null;
+
+  constructor(private readonly o: SchedulerOptions) {
+    this.jobs = o.jobs ?? JOBS;
+    this.log = new ScheduleLog(o.db);
+    this.now = o.now ?? (() => new Date());
+    this.timers = o.timers ?? realTimers;
+    this.maxWaitMs = o.maxWaitMs ?? MINUTE;
+  }
+
+  /** Marks runs a stopped process left behind as interrupted, catches up, and arms the timer. */
+  start(): ScheduleRun[] {
+    if (this.started) return [];
+    this.started = true;
+    const now = this.now();
+    const interrupted = this.log.markInterrupted(now);
+    for (const job of this.jobs) this.log.state(job.name, now);
+    this.zoneInUse = this.zone().zone;
+    this.check();
+    for (const r of interrupted) this.emit(r.job as JobName);
+    return interrupted;
+  }
+
+  /** Stops the timer and every run (recorded as interrupted: their slots are caught up next start). */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.disarm();
+    const live = [...this.live.values()];
+    for (const l of live) {
+      l.stopping = true;
+      l.controller.abort();
+    }
+    let graceTimer: unknown = null;
+    const grace = new Promise<void>((resolve) => {
+      graceTimer = this.timers.set(resolve, this.o.stopGraceMs ?? 5000);
+    });
+    await Promise.race([Promise.allSettled(live.map((l) => l.done)), grace]);
+    this.timers.clear(graceTimer);
+    // A runner that ignores its signal must not hold the app open: record it now, ignore it later.
+    for (const l of live) if (!l.recorded) this.record(l, { ok: false, status: 'interrupted', error: 'Forge stopped while this run was in progress.' });
+  }
+
+  /** The zone in use and, when the configured one is unusable, why. */
+  zone(): ResolvedTimeZone {
+    return resolveTimeZone(this.o.timeZone());
+  }
+
+  /** How long the machine last slept, as seen by a timer that fired late. */
+  get lastWake(): { at: Date; lateByMs: number } | null {
+    return this.wake;
+  }
+
+  onChange(listener: (job: JobName) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Runs what is owed now and re-arms the timer. The timer calls it; so may a wake-from-sleep
+   * notice (Electron's powerMonitor) or a settings change.
+   */
+  check(): void {
+    if (!this.started || this.stopped) return;
+    const now = this.now();
+    const zone = this.zone().zone;
+    if (this.zoneInUse !== zone) {
+      // A new zone's slot that is already past (07:00 in London is 02:00 in New York) is not a
+      // missed run: nothing before the change is owed.
+      for (const job of this.jobs) this.log.owedFrom(job.name, now);
+      this.zoneInUse = zone;
+      for (const job of this.jobs) this.emit(job.name);
+    }
+    for (const job of this.jobs) this.checkJob(job, zone, now);
+    this.arm();
+  }
+
+  /** Settings changed (the time zone): next runs are recomputed and the timer re-armed. */
+  reschedule(): void {
+    this.check();
+  }
+
+  status(name: JobName): JobStatus {
+    const job = this.job(name);
+    const now = this.now();
+    const zone = this.zone().zone;
+    const state = this.log.state(name, now);
+    return {
+      job,
+      zone,
+      nextRun: state.paused ? null : nextSlot(job.cron, zone, now),
+      paused: state.paused,
+      running: this.live.get(name)?.run ?? null,
+      lastRun: this.log.last(name),
+    };
+  }
+
+  list(): JobStatus[] {
+    return this.jobs.map((j) => this.status(j.name));
+  }
+
+  history(filter: { job?: JobName; limit?: number; before?: number } = {}): ScheduleRun[] {
+    if (filter.job) this.job(filter.job);
+    return this.log.history({ job: filter.job, limit: filter.limit ?? 50, before: filter.before });
+  }
+
+  /** Pausing never stops a run in progress; it stops the next ones. */
+  pause(name: JobName): JobStatus {
+    this.job(name);
+    this.log.setPaused(name, true, this.now());
+    this.emit(name);
+    this.arm();
+    return this.status(name);
+  }
+
+  /** Slots missed while paused are not caught up: the next slot is the next run. */
+  resume(name: JobName): JobStatus {
+    this.job(name);
+    this.log.setPaused(name, false, this.now());
+    this.emit(name);
+    this.arm();
+    return this.status(name);
+  }
+
+  /** Starts the job at once (paused or not) and returns the run; refused while it is running. */
+  runNow(name: JobName): ScheduleRun {
+    const job = this.job(name);
+    if (!this.started || this.stopped) throw new ConflictError('The scheduler is not running; Forge is starting or shutting down.');
+    const live = this.live.get(name);
+    if (live)
+      throw new ConflictError(`${job.title} is already running (since ${formatLocal(new Date(live.run.startedAt), this.zone().zone)}); wait for it to finish.`);
+    return this.launch(job, null, 'manual', this.zone().zone);
+  }
+
+  /** Resolves when no run is in progress (tests; shutdown). */
+  async settled(): Promise<void> {
+    while (this.live.size) await Promise.allSettled([...this.live.values()].map((l) => l.done));
+  }
+
+  private job(name: JobName): ScheduledJob {
+    const job = this.jobs.find((j) => j.name === name);
+    if (!job) throw new NotFoundError(`There is no scheduled job "${String(name).slice(0, 60)}"; the jobs are ${this.jobs.map((j) => j.name).join(', ')}.`);
+    return job;
+  }
+
+  private checkJob(job: ScheduledJob, zone: string, now: Date): void {
+    if (this.live.has(job.name)) return; // its owed slot waits until the run in progress ends
+    const state = this.log.state(job.name, now);
+    if (state.paused) return;
+    const after = Math.max(Date.parse(state.owedSince), state.lastSlot ? Date.parse(state.lastSlot) : 0);
+    const slot = latestSlot(job.cron, zone, new Date(after), now, Math.max(LOOKBACK_MS, job.catchUpWindowMs));
+    if (!slot) return;
+    const late = now.getTime() - slot.getTime();
+    if (late > job.catchUpWindowMs) {
+      this.log.skipped(
+        job.name,
+        slot,
+        now,
+        `Missed at ${formatLocal(slot, zone)} while Forge was closed or the computer slept; by ${formatLocal(now, zone)} it was past its ${hours(job.catchUpWindowMs)} catch-up window.`,
+      );
+      this.log.setLastSlot(job.name, slot, now);
+      this.emit(job.name);
+      return;
+    }
+    try {
+      this.launch(job, slot, late > LATE_MS ? 'catch_up' : 'schedule', zone);
+    } catch (e) {
+      // Another Forge process on this workspace is running it: that one records the slot.
+      if (!(e instanceof ConflictError)) throw e;
+    }
+  }
+
+  private launch(job: ScheduledJob, slot: Date | null, trigger: RunTrigger, zone: string): ScheduleRun {
+    const run = this.log.begin({ job: job.name, trigger, scheduledFor: slot, startedAt: this.now() });
+    const controller = new AbortController();
+    const live: LiveRun = { run, controller, stopping: false, recorded: false, done: Promise.resolve() };
+    this.live.set(job.name, live);
+    let timedOut = false;
+    let deadline: unknown = null;
+    const outOfTime = new Promise<JobRunResult>((resolve) => {
+      deadline = this.timers.set(() => {
+        timedOut = true;
+        controller.abort();
+        resolve({ ok: false, error: `Stopped after ${job.budget.maxMinutes} minutes, the run's time budget.` });
+      }, job.budget.maxMinutes * MINUTE);
+    });
+    live.done = (async () => {
+      let result: JobRunResult;
+      try {
+        result = await Promise.race([this.o.run(job, { runId: run.id, scheduledFor: slot, trigger, signal: controller.signal, zone }), outOfTime]);
+      } catch (e) {
+        result = { ok: false, error: errorText(e) || 'The run failed without a message.' };
+      } finally {
+        this.timers.clear(deadline);
+      }
+      if (live.recorded) return;
+      if (live.stopping && !result.ok) this.record(live, { ...result, status: 'interrupted', error: 'Forge stopped while this run was in progress.' });
+      else this.record(live, { ...result, status: result.ok && !timedOut ? 'ok' : 'failed' });
+      // A finished or failed slot is done with; an interrupted one stays owed for the next start.
+      if (slot && !live.stopping) this.log.setLastSlot(job.name, slot, this.now());
+      if (!this.stopped) this.arm();
+    })();
+    this.emit(job.name);
+    return run;
+  }
+
+  private record(live: LiveRun, outcome: JobRunResult & { status: 'ok' | 'failed' | 'interrupted' }): void {
+    live.recorded = true;
+    const name = live.run.job as JobName;
+    if (this.live.get(name) === live) this.live.delete(name);
+    try {
+      live.run = this.log.finish(live.run.id, {
+        status: outcome.status,
+        at: this.now(),
+        sessionId: outcome.sessionId,
+        costUsd: outcome.costUsd,
+        summary: outcome.summary,
+        error: outcome.status === 'ok' ? null : outcome.error || 'The run failed without a message.',
+      });
+    } catch {
+      // The database is gone (shutdown raced the run): the row stays `running` and the next
+      // start marks it interrupted, so the run is not lost from the history.
+    }
+    this.emit(name);
+  }
+
+  private disarm(): void {
+    if (this.timer !== null) this.timers.clear(this.timer);
+    this.timer = null;
+    this.expectedAt = null;
+  }
+
+  private arm(): void {
+    this.disarm();
+    if (!this.started || this.stopped) return;
+    const now = this.now();
+    const zone = this.zone().zone;
+    let earliest = Number.POSITIVE_INFINITY;
+    for (const job of this.jobs) {
+      if (this.log.state(job.name, now).paused) continue;
+      const next = nextSlot(job.cron, zone, now);
+      if (next) earliest = Math.min(earliest, next.getTime());
+    }
+    const delay = Math.max(0, Math.min(earliest - now.getTime(), this.maxWaitMs));
+    this.expectedAt = now.getTime() + delay;
+    this.timer = this.timers.set(() => this.onTimer(), delay);
+  }
+
+  private onTimer(): void {
+    this.timer = null;
+    const now = this.now();
+    if (this.expectedAt !== null && now.getTime() - this.expectedAt > LATE_MS) this.wake = { at: now, lateByMs: now.getTime() - this.expectedAt };
+    this.check();
+  }
+
+  private emit(job: JobName): void {
+    for (const l of [...this.listeners]) {
+      try {
+        l(job);
+      } catch {
+        // A broken subscriber must not stop the schedule.
+      }
+    }
+  }
+}
