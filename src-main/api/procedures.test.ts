@@ -20,6 +20,7 @@ const PATTERN_CANDIDATES = [
   'E-004',
   'V-001',
   'PK-001',
+  'SEP-001',
   'sess_1',
   'claude-sonnet-5-5',
   'quick-note',

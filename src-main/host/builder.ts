@@ -1,6 +1,6 @@
-import { BuildManager, BuildStore, DEFAULT_BUILDER_SETTINGS, type BuilderSettings } from '../builder';
-import { routerFor } from '../config/models';
-import { AnthropicModel, missingApiKeyError, type Model } from '../llm';
+import { BuildManager, type BuilderSettings, BuildStore, DEFAULT_BUILDER_SETTINGS } from '../builder';
+import type { Model } from '../llm';
+import type { Claude } from './claude';
 import type { CoreContext } from './context';
 import { mcpStateFor } from './handlers/mcp';
 
@@ -10,31 +10,15 @@ import { mcpStateFor } from './handlers/mcp';
  * auditor on `review`, the recovery planner on `planner`), the MCP service's projects and
  * artifacts (so pinned snapshots answer forge_get_build_contracts), and events for the screen.
  */
-export function buildBuilder(
-  ctx: CoreContext,
-  options: { model?: () => Model; helperModel?: (role: 'compact' | 'review' | 'planner') => Model | undefined } = {},
-): BuildManager {
-  const router = routerFor(() => ctx.settings.get().models);
-  const anthropic = new AnthropicModel({
-    apiKey: () => ctx.secrets.get('anthropicApiKey'),
-    env: {},
-    baseURL: () => ctx.settings.get().anthropicBaseUrl || undefined,
-    router,
-  });
-  const model =
-    options.model ??
-    (() => {
-      if (!ctx.secrets.get('anthropicApiKey')) throw missingApiKeyError();
-      return anthropic;
-    });
+export function buildBuilder(ctx: CoreContext, claude: Claude, options: { model?: () => Model } = {}): BuildManager {
   const mcp = mcpStateFor(ctx).service;
   return new BuildManager({
     store: new BuildStore(ctx.memory.store.db),
     projects: () => mcp.projectStore(),
     artifacts: mcp.artifacts,
-    model,
-    helperModel: options.helperModel ?? (() => (ctx.secrets.get('anthropicApiKey') ? anthropic : undefined)),
-    defaultModelId: () => router('builder'),
+    model: options.model ?? (() => claude.require()),
+    helperModel: () => claude.optional(),
+    defaultModelId: () => claude.modelFor('builder'),
     settings: () => builderSettings(ctx),
     onChanged: (summary) => ctx.events.emit('builds/changed', summary),
     onLog: (buildId, entry) => ctx.events.emit('builds/log', { buildId, entry }),

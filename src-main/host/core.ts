@@ -25,10 +25,13 @@ import { readTool, searchTool, type AnalystToolContext } from '../tools';
 import { taskHandlers, toTaskView } from './handlers/tasks';
 import { skillsHandlers } from './handlers/skills';
 import { buildHandlers } from './handlers/builds';
+import { proposalsHandlers, watchProposals } from './handlers/proposals';
 import { scheduleHandlers, toScheduleJobView } from './handlers/schedule';
 import { analystRunner, liveViewDates, Scheduler } from '../scheduler';
 import type { BuildManager } from '../builder';
 import { buildBuilder } from './builder';
+import { claudeFor } from './claude';
+import { runMetaOptimizer } from '../evolution';
 import { chooseEmbedder, SearchIndex } from '../search';
 import { SkillLoader } from '../skills';
 import { buildAnalyst } from './analyst';
@@ -124,6 +127,7 @@ export function createCore(config: CoreConfig): Core {
     });
     return [fromAnalystTool(readTool, toolContext), fromAnalystTool(searchTool, toolContext)];
   });
+  const claude = claudeFor(context);
   // The scheduler: morning review, end of day, weekly retrospective, hourly monitoring, each run a new session.
   const scheduler = new Scheduler({
     db: memory.store.db,
@@ -131,6 +135,13 @@ export function createCore(config: CoreConfig): Core {
     run: analystRunner({
       analyst: analyst.analyst,
       views: () => liveViewDates(memory.store.records),
+      // Seed §15: after the weekly retrospective, well-corroborated lessons become skill-edit proposals (PM approves).
+      afterRetrospective: async (signal) => {
+        const model = claude.optional();
+        if (!model) return 'No skill-edit proposals: the proposal model needs an Anthropic API key.';
+        const r = await runMetaOptimizer({ fs: memory.fs, skills, model, signal });
+        return r.proposals.length ? `Skill-edit proposals for your approval: ${r.proposals.join(', ')}.` : undefined;
+      },
     }),
   });
   scheduler.onChange((job) => events.emit('schedule/changed', toScheduleJobView(scheduler.status(job))));
@@ -141,7 +152,7 @@ export function createCore(config: CoreConfig): Core {
   if (config.mode !== 'test') void memory.ready.then(() => scheduler.start());
   // The builder starts on first use (a workspace that never builds opens nothing for it).
   let builder: Promise<BuildManager> | undefined;
-  const buildManager = () => (builder ??= memory.ready.then(() => buildBuilder(context)));
+  const buildManager = () => (builder ??= memory.ready.then(() => buildBuilder(context, claude)));
   const handlers = assemble([
     appHandlers,
     settingsHandlers,
@@ -156,6 +167,7 @@ export function createCore(config: CoreConfig): Core {
     analyticsHandlers,
     buildHandlers(buildManager),
     scheduleHandlers(scheduler),
+    proposalsHandlers({ fs: () => memory.fs, skills: () => skills }),
   ]);
   const closers: (() => void | Promise<void>)[] = [];
   closers.push(async () => {
@@ -173,6 +185,8 @@ export function createCore(config: CoreConfig): Core {
     offSkills();
     skills.close();
   });
+  // The sidebar's badge follows every proposal written, approved or rejected (whoever did it).
+  closers.push(watchProposals(memory.fs, (pendingCount) => events.emit('proposals/changed', { pendingCount })));
   // Registered after the workspace closer: closers run in reverse, so runs and sub-agents stop before the database closes.
   closers.push(() => analyst.close());
   // Scheduled runs stop (recorded as interrupted) before the analyst closes.

@@ -1,0 +1,14 @@
+export { writePk, validatePk, renderPk, readPk, pkFromRecord, normaliseClaim, parseStance, formatStance } from './pk';
+export type { PkInput, ProcessKnowledge, Stance, StanceDirection } from './pk';
+export { clusterPk, clusterKey, DEFAULT_THRESHOLDS } from './cluster';
+export type { Clustering, EvolutionThresholds, PkCluster } from './cluster';
+export { runMetaOptimizer } from './meta-optimizer';
+export type { ClusterReport, ClusterVerdict, MetaOptimizerOptions, MetaOptimizerReport } from './meta-optimizer';
+export { ProposalsService } from './proposals';
+export type { CitedPk, ProposalDetail, ProposalsServiceOptions, VersionView } from './proposals';
+export { parseProposal, renderProposal, AUTO_REJECTER } from './proposal-record';
+export type { NewProposal, ProposalRecord, ProposalStatus } from './proposal-record';
+export { PROPOSAL_SYSTEM, PROPOSAL_TOOL, proposalTool } from './proposal-prompt';
+export { checkTargetFile, applyEdit, countOccurrences, MAX_EDIT_CHARS } from './skill-edit';
+export { SkillVersionStore, VERSIONS_DIR } from './versions';
+export type { SkillVersion } from './versions';
