@@ -7,6 +7,7 @@ import { ForgeProvider, makeQueryClient, procedureKey } from './api/hooks';
 import { App } from './app/App';
 import { chatEvents, handleChatEvent } from './chat';
 import { handleTaskEvent } from './tasks';
+import { buildEventNames, handleBuildChanged, handleBuildLog } from './builds';
 import { useNotices } from './app/Notices';
 import { applyInitialTheme } from './app/theme';
 import './styles/app.css';
@@ -43,6 +44,12 @@ function onEvent(message: EventMessage) {
     case 'tasks/changed':
       handleTaskEvent(queryClient, message.payload as ProcedureOutput<'tasks/get'>['task']);
       break;
+    case 'builds/changed':
+      handleBuildChanged(queryClient, message.payload as ProcedureOutput<'builds/get'>['build']);
+      break;
+    case 'builds/log':
+      handleBuildLog(queryClient, message.payload as { buildId: string; entry: ProcedureOutput<'builds/get'>['log'][number] });
+      break;
     default:
       if (String(message.event).startsWith('agent/')) {
         handleChatEvent(message);
@@ -60,7 +67,7 @@ function refreshMemory() {
 }
 
 const bridge = bridgeOf(globalThis as { forge?: unknown });
-if (bridge) connectBridgeEvents(bridge, onEvent, chatEvents);
+if (bridge) connectBridgeEvents(bridge, onEvent, [...chatEvents, ...buildEventNames]);
 else connectSocketEvents(eventsUrl(window.location, client.token), onEvent, () => void queryClient.invalidateQueries());
 
 const root = document.getElementById('root');

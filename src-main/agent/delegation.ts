@@ -5,6 +5,7 @@ import type { Model } from '../llm';
 import type { ProviderRegistry } from '../providers';
 import type { SearchRequest, SearchResponse } from '../search';
 import type { SkillLoader } from '../skills';
+import { calibrationSummaryLine } from '../tracking';
 import { analystTools, reviewerToolFactory, subAgentToolFactory, type AnalystTool, type AnalystToolContext } from '../tools';
 import { runAgent } from '../tools/loop';
 import { synthesisWriter } from './synthesis-writer';
@@ -58,6 +59,8 @@ export function buildDelegation(o: DelegationOptions): Delegation {
     toolsFor: reviewerToolFactory({ available: base, contextFor }),
     // The reviewer judges fit against the computed book, the one the guardrails check.
     portfolio: () => formatBook(readBook(o.fs, o.limits())),
+    // The worst band's bias, computed from the data (not the prose of a calibration file).
+    calibrationLine: () => calibrationSummaryLine(o.fs.store),
   });
   const executor = new TaskExecutor<AnalystTool, AnalystToolContext>({
     db: o.fs.store.db,

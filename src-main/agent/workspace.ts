@@ -1,4 +1,5 @@
 import type { ForgeFS } from '../fs';
+import { computeCalibration, summaryLineOf } from '../tracking';
 import { defaultGuardrailLimits, readBook, type GuardrailLimits } from '../guardrails';
 import type { WorkspaceSnapshot } from './prompt';
 
@@ -30,7 +31,19 @@ export function workspaceSnapshot(fs: ForgeFS, skillCatalog: string, limits?: Gu
     .sort((a, b) => b.w - a.w)
     .slice(0, TOP_PK)
     .map(({ e, w }) => `${e.id} (w ${w}): ${e.title}`);
-  return { portfolio, viewIndex, skillCatalog, topPk: pk, calibration: worstCalibration(fs) };
+  return { portfolio, viewIndex, skillCatalog, topPk: pk, calibration: computedCalibration(fs) };
+}
+
+/**
+ * The worst calibration band computed from resolved Outcomes and completed Counterfactuals (the
+ * tracking module's SQL over an index). Until anything is resolved, the calibration files are
+ * all there is (the demo's seed files): their worst band is quoted, said to be from the files.
+ */
+export function computedCalibration(fs: ForgeFS): string {
+  const c = computeCalibration(fs.store);
+  if (c.n > 0) return summaryLineOf(c);
+  const fromFiles = worstCalibration(fs);
+  return fromFiles.startsWith('Not enough') ? fromFiles : `${fromFiles} (from the calibration files; no resolved Outcomes yet)`;
 }
 
 /**

@@ -120,7 +120,9 @@ export const buildDetail = z.object({
     limitTokens: z.number().int(),
     compactions: z.array(z.object({ at: z.string(), turn: z.number().int(), beforeTokens: z.number().int(), afterTokens: z.number().int() })),
   }),
-  turns: z.array(z.object({ turn: z.number().int(), at: z.string(), inputTokens: z.number().int(), outputTokens: z.number().int(), cacheReadTokens: z.number().int() })),
+  turns: z.array(
+    z.object({ turn: z.number().int(), at: z.string(), inputTokens: z.number().int(), outputTokens: z.number().int(), cacheReadTokens: z.number().int() }),
+  ),
 });
 export type BuildDetail = z.infer<typeof buildDetail>;
 

@@ -10,6 +10,7 @@ import { guardrailProcedures } from './guardrails';
 import { analyticsProcedures } from './analytics';
 import { providerProcedures, providersSettingsSchema } from './providers';
 import { buildProcedures } from './builds';
+import { calibrationProcedures } from './calibration';
 import { proposalProcedures } from './proposals';
 import { scheduleProcedures } from './schedule';
 
@@ -128,6 +129,7 @@ export const procedures = {
   ...providerProcedures,
   ...analyticsProcedures,
   ...buildProcedures,
+  ...calibrationProcedures,
   ...scheduleProcedures,
   ...proposalProcedures,
 } as const;

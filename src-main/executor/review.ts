@@ -112,6 +112,8 @@ export interface ReviewerOptions<T extends NamedTool, C> {
   maxRounds?: number;
   /** The book as the guardrails compute it (the host wires readBook); without it, the snapshot file. */
   portfolio?: () => string;
+  /** The PM's calibration computed from resolved Outcomes and Counterfactuals: the worst band's bias, one line. */
+  calibrationLine?: () => string;
 }
 
 /** The calibration file matching the output's category (first category named in it), or null. */
@@ -163,6 +165,14 @@ export class Reviewer<T extends NamedTool = NamedTool, C = unknown> {
     return files.exists('/portfolio/state.md') ? files.readFile('/portfolio/state.md') : '(no portfolio state on file)';
   }
 
+  private calibrationLine(): string | null {
+    try {
+      return this.opts.calibrationLine?.() ?? null;
+    } catch {
+      return null;
+    }
+  }
+
   async review(sessionId: string, output: string, focus: string, files: ReviewFiles, signal?: AbortSignal): Promise<ReviewResult> {
     const controller = new AbortController();
     const onAbort = () => controller.abort(signal?.reason);
@@ -172,6 +182,8 @@ export class Reviewer<T extends NamedTool = NamedTool, C = unknown> {
       const pk = relevantPk(focus, files);
       const parts = [`OUTPUT TO REVIEW:\n${output}`, `REVIEW FOCUS:\n${focus}`];
       parts.push(`PORTFOLIO:\n${this.portfolioText(files)}`);
+      const line = this.calibrationLine();
+      if (line) parts.push(`CALIBRATION (all categories): ${line}`);
       if (calibration) parts.push(`CALIBRATION (${calibration.category}):\n${calibration.text}`);
       if (pk.length) parts.push(`PROCESS KNOWLEDGE:\n${pk.map((p) => p.header).join('\n---\n')}`);
       const allowed = ['read', 'fetch'];

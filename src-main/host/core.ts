@@ -26,6 +26,8 @@ import { taskHandlers, toTaskView } from './handlers/tasks';
 import { skillsHandlers } from './handlers/skills';
 import { buildHandlers } from './handlers/builds';
 import { proposalsHandlers, watchProposals } from './handlers/proposals';
+import { calibrationHandlers } from './handlers/calibration';
+import { trackingRunner } from './tracking';
 import { scheduleHandlers, toScheduleJobView } from './handlers/schedule';
 import { analystRunner, liveViewDates, Scheduler } from '../scheduler';
 import type { BuildManager } from '../builder';
@@ -128,6 +130,8 @@ export function createCore(config: CoreConfig): Core {
     return [fromAnalystTool(readTool, toolContext), fromAnalystTool(searchTool, toolContext)];
   });
   const claude = claudeFor(context);
+  // Exits, counterfactuals and calibration: hourly (the scheduler) and on demand (tracking/run).
+  const track = trackingRunner({ fs: memory.fs, providers: analyst.providers, limits: analyst.limits });
   // The scheduler: morning review, end of day, weekly retrospective, hourly monitoring, each run a new session.
   const scheduler = new Scheduler({
     db: memory.store.db,
@@ -135,6 +139,7 @@ export function createCore(config: CoreConfig): Core {
     run: analystRunner({
       analyst: analyst.analyst,
       views: () => liveViewDates(memory.store.records),
+      monitor: async (signal) => ({ summary: (await track(signal)).summary }),
       // Seed §15: after the weekly retrospective, well-corroborated lessons become skill-edit proposals (PM approves).
       afterRetrospective: async (signal) => {
         const model = claude.optional();
@@ -168,6 +173,7 @@ export function createCore(config: CoreConfig): Core {
     buildHandlers(buildManager),
     scheduleHandlers(scheduler),
     proposalsHandlers({ fs: () => memory.fs, skills: () => skills }),
+    calibrationHandlers({ fs: () => memory.fs, track: () => track() }),
   ]);
   const closers: (() => void | Promise<void>)[] = [];
   closers.push(async () => {

@@ -8,6 +8,7 @@ import { PortfolioScreen } from '../portfolio';
 import { SkillsScreen, routeSkill, skillRoute } from '../skills';
 import { McpScreen } from '../mcp';
 import { DataScreen } from '../data';
+import { BuildsScreen } from '../builds';
 import { ComingSoon } from './ComingSoon';
 import { ErrorBoundary } from './ErrorBoundary';
 import { Notices } from './Notices';
@@ -75,6 +76,9 @@ export function App() {
       break;
     case 'mcp':
       screen = <McpScreen />;
+      break;
+    case 'builds':
+      screen = <BuildsScreen selected={route.rest[0] ?? null} onSelect={(id) => go('builds', id ? [id] : [])} />;
       break;
     default:
       screen = <ComingSoon screen={route.screen} />;

@@ -55,8 +55,8 @@ export const screenInfo: Record<Screen, ScreenInfo> = {
   builds: {
     label: 'Builds',
     purpose: 'The builder working through a project phase by phase.',
-    will: ['A phases board: plan, tasks done, sign-offs and stop codes', 'What the builder fetched from the governance contracts, and when'],
-    built: false,
+    will: [],
+    built: true,
   },
   contracts: {
     label: 'Contracts',

@@ -6,9 +6,24 @@ import { taskAttempts } from './005_task_attempts';
 import { providerCache } from './006_provider_cache';
 import { researchPassages } from './007_research_passages';
 import { buildRuns } from './008_build_runs';
+import { researchVectors } from './009_research_vectors';
+import { calibrationForecasts } from './010_calibration_forecasts';
+import { scheduleRuns } from './011_schedule';
 import type { Migration } from './types';
 
 /** Every schema version in order; version N is at index N-1. Version 2 is the search index. */
-export const migrations: readonly Migration[] = [memoryCore, searchIndex, mcpProjects, subAgentTasks, taskAttempts, providerCache, researchPassages, buildRuns];
+export const migrations: readonly Migration[] = [
+  memoryCore,
+  searchIndex,
+  mcpProjects,
+  subAgentTasks,
+  taskAttempts,
+  providerCache,
+  researchPassages,
+  buildRuns,
+  researchVectors,
+  calibrationForecasts,
+  scheduleRuns,
+];
 
 export type { Migration } from './types';

@@ -1,0 +1,175 @@
+/**
+ * Calibration benchmark: a workspace with 50,000 resolved Outcomes (plus completed Counterfactuals
+ * and unrelated records), built through the real write path with a seeded RNG; then
+ *  - p50 of computing calibration (computeCalibration: one grouped SQL query answered from the
+ *    partial index of migration 010 — typed columns plus the header fields it groups by),
+ *  - as the baseline in the same run, the same figures from re-reading every record's markdown
+ *    (ForgeFS.readFile + parseRecord + aggregate in JavaScript).
+ * Both must agree on the count and the Brier score, or the bench fails.
+ * Usage: npm run bench -- calibration [outcomes=50000]
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ForgeFS, parseRecord } from '../src-main/fs';
+import { Store } from '../src-main/store';
+import { bandOf, CALIBRATION_CATEGORIES, computeCalibration } from '../src-main/tracking';
+import { percentile, report, round, timeRuns } from './_stats';
+
+const OUTCOMES = Number(process.argv[2] ?? 50_000);
+const COUNTERFACTUALS = Math.round(OUTCOMES / 20);
+const OTHER = Math.round(OUTCOMES / 10);
+
+// mulberry32: every run builds the same workspace.
+let seed = 13;
+const rand = () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
+const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
+const day = (i: number) => new Date(Date.UTC(2024, 0, 1) + (i % 900) * 86_400_000).toISOString().slice(0, 10);
+
+/** A forecast whose true hit rate is its confidence minus a category's bias (thematic overconfident). */
+function forecast(): { category: string; confidence: number; hit: boolean; pnlBp: number } {
+  const category = pick(CALIBRATION_CATEGORIES);
+  const confidence = round(0.35 + rand() * 0.6, 2);
+  const bias = category === 'thematic' ? 0.18 : category === 'macro_regime' ? 0.05 : 0;
+  const hit = rand() < confidence - bias;
+  const pnlBp = round((hit ? 1 : -1) * (5 + rand() * 60), 2);
+  return { category, confidence, hit, pnlBp };
+}
+
+function outcomeDoc(i: number): string {
+  const f = forecast();
+  return `# new — Outcome of E-${i + 1}: synthetic trade ${i}
+expression: E-${String(i + 1).padStart(3, '0')}
+view_id: V-${String(1 + (i % 700)).padStart(3, '0')}
+status: resolved
+category: ${f.category}
+confidence: ${f.confidence}
+quote: price
+gains_when: ${rand() < 0.5 ? 'up' : 'down'}
+entry_price: 100
+entry_date: ${day(i)}
+exit_price: ${round(100 + f.pnlBp / 10, 4)}
+exit_date: ${day(i + 20)}
+exit_reason: ${f.hit ? 'target' : 'stop'}
+notional: 10
+pnl_pct: ${round(f.pnlBp / 10, 4)}
+pnl_bp: ${f.pnlBp}
+hit: ${f.hit}
+resolved_at: ${day(i + 20)}T21:00:00.000Z
+---
+## SUMMARY
+Synthetic trade ${i} ${f.hit ? 'hit its target' : 'was stopped out'}: ${f.pnlBp}bp of NAV.
+
+## P&L
+P&L = ${f.pnlBp}bp of NAV.
+`;
+}
+
+function counterfactualDoc(i: number): string {
+  const f = forecast();
+  const type = pick(['rejected_expression', 'rejected_expression', 'alternative', 'size_not_taken']);
+  return `# new — Declined: synthetic idea ${i}
+decision_type: ${type}
+expression: E-${String(OUTCOMES + i + 1).padStart(3, '0')}
+reason: synthetic
+reference_date: ${day(i)}
+status: ${rand() < 0.8 ? 'completed' : 'expired'}
+category: ${f.category}
+confidence: ${f.confidence}
+exit_date: ${day(i + 30)}
+pnl_bp: ${f.pnlBp}
+hit: ${f.hit}
+---
+## SUMMARY
+Synthetic declined idea ${i}.
+`;
+}
+
+const viewDoc = (i: number) =>
+  `# new — Synthetic view ${i}\nstatus: active\nconfidence: ${round(rand(), 2)}\ncategory: ${pick(CALIBRATION_CATEGORIES)}\n---\n## SUMMARY\nA view.\n`;
+
+/** The baseline: every record's markdown read back and aggregated in JavaScript. */
+function fromMarkdown(fs: ForgeFS, store: Store): { n: number; brier: number } {
+  const ids = store.db.prepare("SELECT category, id FROM memory_records WHERE category IN ('outcomes', 'counterfactuals')").all() as {
+    category: string;
+    id: string;
+  }[];
+  const groups = new Map<string, { n: number; p: number; o: number; sq: number }>();
+  for (const { category, id } of ids) {
+    const h = parseRecord(fs.readFile(`/memory/${category}/${id}.md`)).header;
+    const counted =
+      category === 'outcomes'
+        ? h.status === 'resolved'
+        : h.status === 'completed' && (h.decision_type === 'rejected_expression' || h.decision_type === 'alternative');
+    const p = typeof h.confidence === 'number' ? h.confidence : Number.NaN;
+    if (!counted || !(p >= 0 && p <= 1) || (h.hit !== 'true' && h.hit !== 'false')) continue;
+    const o = h.hit === 'true' ? 1 : 0;
+    const key = `${String(h.category ?? 'uncategorised')}|${bandOf(p)}`;
+    const g = groups.get(key) ?? { n: 0, p: 0, o: 0, sq: 0 };
+    g.n++;
+    g.p += p;
+    g.o += o;
+    g.sq += (p - o) ** 2;
+    groups.set(key, g);
+  }
+  let n = 0;
+  let sq = 0;
+  for (const g of groups.values()) {
+    n += g.n;
+    sq += g.sq;
+  }
+  return { n, brier: n ? round(sq / n, 4) : Number.NaN };
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'forge-bench-calibration-'));
+  const store = Store.open(join(dir, 'forge.db'));
+  const fs = new ForgeFS({ store, skillsDir: join(dir, 'skills') });
+  const writer = { actor: 'scheduler' as const };
+
+  const t0 = performance.now();
+  const total = OUTCOMES + COUNTERFACTUALS + OTHER;
+  const BATCH = 2000;
+  for (let done = 0; done < total; done += BATCH) {
+    const n = Math.min(BATCH, total - done);
+    await fs.transaction((tx) => {
+      for (let k = 0; k < n; k++) {
+        const i = done + k;
+        if (i < OUTCOMES) tx.writeFile('/memory/outcomes/new.md', outcomeDoc(i), writer);
+        else if (i < OUTCOMES + COUNTERFACTUALS) tx.writeFile('/memory/counterfactuals/new.md', counterfactualDoc(i - OUTCOMES), writer);
+        else tx.writeFile('/memory/views/new.md', viewDoc(i), writer);
+      }
+    });
+  }
+  store.db.exec('ANALYZE');
+  console.log(`built ${OUTCOMES} resolved Outcomes, ${COUNTERFACTUALS} Counterfactuals, ${OTHER} Views in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+  const computed = computeCalibration(store);
+  const baseline = fromMarkdown(fs, store);
+  if (computed.n !== baseline.n || Math.abs((computed.brier ?? Number.NaN) - baseline.brier) > 2e-4) {
+    throw new Error(`SQL and markdown disagree: n ${computed.n} vs ${baseline.n}, Brier ${computed.brier} vs ${baseline.brier}`);
+  }
+  const w = computed.worst;
+  console.log(`calibration: ${computed.n} forecasts, Brier ${computed.brier}; worst band ${w ? `${w.category} ${w.band} bias ${w.bias} (n=${w.n})` : 'none'}`);
+
+  const runs = await timeRuns(15, () => computeCalibration(store), 3);
+  const baseRuns = await timeRuns(5, () => fromMarkdown(fs, store), 1);
+  const p50 = percentile(runs, 50);
+  const baseP50 = percentile(baseRuns, 50);
+  console.log(`computed (SQL): p50 ${p50.toFixed(1)} ms, p95 ${percentile(runs, 95).toFixed(1)} ms; re-reading markdown: p50 ${baseP50.toFixed(1)} ms`);
+
+  store.close();
+  if (process.env.KEEP_BENCH_DB) console.log(`kept ${dir}`);
+  else rmSync(dir, { recursive: true, force: true });
+  report({ bench: 'calibration', p50_ms: round(p50, 1), baseline_p50_ms: round(baseP50, 1), ratio: round(baseP50 / p50, 1) });
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

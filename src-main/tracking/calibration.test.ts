@@ -1,0 +1,181 @@
+import fc from 'fast-check';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ForgeFS, parseRecord } from '../fs';
+import { Store } from '../store';
+import { bandOf, computeCalibration, FORECASTS_SQL, summaryLineOf } from './calibration';
+import { regenerateCalibrationFiles } from './calibration-files';
+
+const scheduler = { actor: 'scheduler' as const };
+let dir: string | null = null;
+let store: Store;
+afterEach(() => {
+  store?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  dir = null;
+});
+
+function workspace(onDisk = true): ForgeFS {
+  if (onDisk) dir = mkdtempSync(join(tmpdir(), 'forge-calibration-'));
+  store = Store.open(dir ? join(dir, 'forge.db') : ':memory:');
+  return new ForgeFS({ store, skillsDir: join(dir ?? tmpdir(), 'skills'), now: () => '2026-06-01T00:00:00.000Z' });
+}
+
+interface Forecast {
+  kind: 'outcome' | 'rejected_expression' | 'alternative' | 'size_not_taken';
+  status: string;
+  category?: string;
+  p?: number;
+  hit?: boolean;
+}
+
+const doc = (f: Forecast) => {
+  const lines = [f.kind === 'outcome' ? '# new — Outcome' : '# new — Declined idea'];
+  if (f.kind !== 'outcome') lines.push(`decision_type: ${f.kind}`);
+  lines.push(`status: ${f.status}`);
+  if (f.category) lines.push(`category: ${f.category}`);
+  if (f.p !== undefined) lines.push(`confidence: ${f.p}`);
+  if (f.hit !== undefined) lines.push(`hit: ${f.hit}`);
+  lines.push('exit_date: 2026-05-01', '---', '## SUMMARY', 'x', '');
+  return lines.join('\n');
+};
+
+async function write(fs: ForgeFS, forecasts: Forecast[]): Promise<void> {
+  await fs.transaction((tx) => {
+    for (const f of forecasts) tx.writeFile(f.kind === 'outcome' ? '/memory/outcomes/new.md' : '/memory/counterfactuals/new.md', doc(f), scheduler);
+  });
+}
+
+/** Ten forecasts worked by hand (below), plus records calibration must ignore. */
+const TEN: Forecast[] = [
+  { kind: 'outcome', status: 'resolved', category: 'macro_regime', p: 0.55, hit: true }, // (1 − .55)² = .2025
+  { kind: 'outcome', status: 'resolved', category: 'macro_regime', p: 0.55, hit: false }, // .3025
+  { kind: 'outcome', status: 'resolved', category: 'macro_regime', p: 0.65, hit: true }, // .1225
+  { kind: 'outcome', status: 'resolved', category: 'macro_regime', p: 0.65, hit: true }, // .1225
+  { kind: 'outcome', status: 'resolved', category: 'macro_regime', p: 0.65, hit: false }, // .4225
+  { kind: 'outcome', status: 'resolved', category: 'macro_regime', p: 0.85, hit: false }, // .7225
+  { kind: 'outcome', status: 'resolved', category: 'macro_regime', p: 0.85, hit: false }, // .7225
+  { kind: 'outcome', status: 'resolved', category: 'macro_regime', p: 0.85, hit: true }, // .0225
+  { kind: 'rejected_expression', status: 'completed', category: 'thematic', p: 0.9, hit: false }, // .81
+  { kind: 'alternative', status: 'completed', category: 'thematic', p: 0.4, hit: true }, // .36
+];
+const IGNORED: Forecast[] = [
+  { kind: 'outcome', status: 'recorded', category: 'macro_regime', p: 0.7 }, // the write pipeline's stub, no result yet
+  { kind: 'outcome', status: 'resolved', category: 'macro_regime', hit: true }, // no stated confidence
+  { kind: 'size_not_taken', status: 'completed', category: 'macro_regime', p: 0.8, hit: true }, // same forecast as a taken trade
+  { kind: 'rejected_expression', status: 'expired', category: 'thematic', p: 0.7 }, // no figure
+  { kind: 'rejected_expression', status: 'tracking', category: 'thematic', p: 0.7 },
+];
+
+describe('computed calibration', () => {
+  it('matches the worked example: bands, bias, counts and Brier per category and overall', async () => {
+    const fs = workspace();
+    await write(fs, [...TEN, ...IGNORED]);
+    const c = computeCalibration(fs.store, { minBandCount: 3 });
+
+    // Overall Brier = (.2025 + .3025 + .1225 + .1225 + .4225 + .7225 + .7225 + .0225 + .81 + .36) / 10 = 3.81 / 10.
+    expect(c.n).toBe(10);
+    expect(c.brier).toBe(0.381);
+    const macro = c.categories.find((x) => x.category === 'macro_regime')!;
+    // macro_regime: stated (2×.55 + 3×.65 + 3×.85) / 8 = 0.70; hit 4/8 = 0.50; bias +0.20; Brier 2.64 / 8 = 0.33.
+    expect(macro).toMatchObject({ n: 8, counterfactuals: 0, stated: 0.7, realised: 0.5, bias: 0.2, brier: 0.33 });
+    expect(macro.bands).toEqual([
+      { band: '0.5–0.6', lower: 0.5, upper: 0.6, n: 2, counterfactuals: 0, stated: 0.55, realised: 0.5, bias: 0.05, brier: 0.2525 },
+      // hit 2/3; bias .65 − .6667 = −.0167; Brier (.1225 + .1225 + .4225) / 3 = .2225.
+      { band: '0.6–0.7', lower: 0.6, upper: 0.7, n: 3, counterfactuals: 0, stated: 0.65, realised: 0.6667, bias: -0.0167, brier: 0.2225 },
+      // hit 1/3; bias .85 − .3333 = +.5167; Brier (.7225 + .7225 + .0225) / 3 = .4892.
+      { band: '0.8–0.9', lower: 0.8, upper: 0.9, n: 3, counterfactuals: 0, stated: 0.85, realised: 0.3333, bias: 0.5167, brier: 0.4892 },
+    ]);
+    const thematic = c.categories.find((x) => x.category === 'thematic')!;
+    // thematic: two declined ideas; Brier (.81 + .36) / 2 = .585.
+    expect(thematic).toMatchObject({ n: 2, counterfactuals: 2, stated: 0.65, realised: 0.5, bias: 0.15, brier: 0.585 });
+    expect(thematic.bands.map((b) => [b.band, b.n, b.bias])).toEqual([
+      ['0.0–0.5', 1, -0.6],
+      ['0.9–1.0', 1, 0.9],
+    ]);
+  });
+
+  it('quotes the worst band with enough forecasts in one line, and says so when none has enough', async () => {
+    const fs = workspace();
+    await write(fs, [...TEN, ...IGNORED]);
+    // With n ≥ 3 the thematic 0.9–1.0 band (bias +0.9, n=1) is not quoted; macro 0.8–0.9 (+0.5167, n=3) is.
+    expect(summaryLineOf(computeCalibration(fs.store, { minBandCount: 3 }))).toBe(
+      'Calibration: macro_regime 0.8–0.9 band overconfident by 52 pts (stated 0.85, hit 0.33, n=3); Brier 0.38 over 10 resolved.',
+    );
+    expect(summaryLineOf(computeCalibration(fs.store))).toBe('Calibration: not enough data yet (10 resolved; a band is quoted from 5 forecasts).');
+  });
+
+  it('regenerates the calibration files from the data, replacing hand-written figures, and leaves unchanged files alone', async () => {
+    const fs = workspace();
+    await fs.writeFile(
+      '/memory/calibration/macro_regime.md',
+      '# macro_regime — Calibration of macro regime Views\ncategory: macro_regime\nresolved: 14\nbrier: 0.21\nsource: demo\n---\n## SUMMARY\nHand-written.\n',
+      { actor: 'pm' },
+    );
+    await write(fs, [...TEN, ...IGNORED]);
+    const first = await regenerateCalibrationFiles(fs, { minBandCount: 3 });
+    expect(first.written).toHaveLength(6);
+    const macro = parseRecord(fs.readFile('/memory/calibration/macro_regime.md'));
+    expect(macro.header).toMatchObject({ category: 'macro_regime', generated: 'true', resolved: 8, brier: 0.33, bias: 0.2, source: 'computed' });
+    expect(macro.body).toContain('| 0.8–0.9 | 3 | 0 | 0.85 | 0.33 | +52 | 0.489 |');
+    expect(macro.body).not.toContain('Hand-written');
+    expect(parseRecord(fs.readFile('/memory/calibration/vol_surface.md')).header.resolved).toBe(0);
+
+    const second = await regenerateCalibrationFiles(fs, { minBandCount: 3 });
+    expect(second.written).toEqual([]);
+    expect(second.unchanged).toHaveLength(6);
+  });
+
+  it('reads only the index migration 010 built, never the records (the bench depends on it)', () => {
+    workspace(false);
+    const plan = (store.db.prepare(`EXPLAIN QUERY PLAN ${FORECASTS_SQL}`).all() as { detail: string }[]).map((r) => r.detail).join(' | ');
+    expect(plan).toContain('USING COVERING INDEX memory_records_forecasts');
+  });
+
+  it('property: Brier stays in [0, 1] and band counts add up to the forecasts that count', async () => {
+    const forecast = fc.record({
+      kind: fc.constantFrom('outcome', 'rejected_expression', 'alternative', 'size_not_taken') as fc.Arbitrary<Forecast['kind']>,
+      status: fc.constantFrom('resolved', 'completed', 'recorded', 'expired'),
+      category: fc.option(fc.constantFrom('macro_regime', 'thematic', 'event_driven'), { nil: undefined }),
+      p: fc.option(
+        fc.integer({ min: 0, max: 100 }).map((x) => x / 100),
+        { nil: undefined },
+      ),
+      hit: fc.option(fc.boolean(), { nil: undefined }),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(forecast, { maxLength: 40 }), async (items) => {
+        const fs = workspace(false);
+        try {
+          await write(fs, items);
+          const c = computeCalibration(fs.store);
+          const counted = items.filter(
+            (f) =>
+              f.p !== undefined &&
+              f.hit !== undefined &&
+              (f.kind === 'outcome' ? f.status === 'resolved' : f.status === 'completed' && f.kind !== 'size_not_taken'),
+          );
+          expect(c.n).toBe(counted.length);
+          expect(c.categories.flatMap((x) => x.bands).reduce((s, b) => s + b.n, 0)).toBe(counted.length);
+          if (counted.length) {
+            expect(c.brier).toBeGreaterThanOrEqual(0);
+            expect(c.brier).toBeLessThanOrEqual(1);
+          } else expect(c.brier).toBeNull();
+          for (const b of c.categories.flatMap((x) => x.bands)) {
+            expect(b.brier).toBeGreaterThanOrEqual(0);
+            expect(b.brier).toBeLessThanOrEqual(1);
+          }
+        } finally {
+          store.close();
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('puts each confidence in the band a PM would expect (lower bound inclusive, 1.0 in the top band)', () => {
+    expect([0, 0.49, 0.5, 0.59, 0.6, 0.7, 0.8, 0.9, 0.99, 1].map(bandOf)).toEqual([0, 0, 5, 5, 6, 7, 8, 9, 9, 9]);
+  });
+});

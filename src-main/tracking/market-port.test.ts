@@ -1,0 +1,68 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { CsvProvider, ProviderRegistry } from '../providers';
+import { MarketProvider } from '../providers/market';
+import { daily, type TrackingWorld, trackingWorld } from './__tests__/harness';
+import { marketPortFromRegistry } from './market-port';
+
+let world: TrackingWorld;
+afterEach(() => world?.dispose());
+
+const spx = daily(
+  '2025-01-01',
+  Array.from({ length: 700 }, (_, i) => 5000 + i),
+);
+
+describe('market port over the provider registry', () => {
+  it('reads a long range in pages: 700 closes although each answer holds at most 500', async () => {
+    world = trackingWorld({ prices: { SPX: spx } });
+    const s = await world.market.prices('SPX', '2025-01-01', '2026-12-31');
+    expect(s.points).toHaveLength(700);
+    expect(s.points[0]).toEqual({ date: '2025-01-01', close: 5000 });
+    expect(s.points[699]).toEqual({ date: spx[699]![0], close: 5699 });
+    expect(s).toMatchObject({ kind: 'price', asOf: spx[699]![0], source: expect.stringContaining('prices.csv') });
+  });
+
+  it('finds a yield by symbol and says it is a yield', async () => {
+    world = trackingWorld({ yields: { UST2Y: daily('2026-01-01', [4.01, 4.02, 4.03]) } });
+    const s = await world.market.prices('UST2Y', '2026-01-02', '2026-01-03');
+    expect(s.points).toEqual([
+      { date: '2026-01-02', close: 4.02 },
+      { date: '2026-01-03', close: 4.03 },
+    ]);
+    expect(s.kind).toBe('yield');
+  });
+
+  it('reads a dataset column, skipping blank cells', async () => {
+    world = trackingWorld({ datasets: { curves: 'date,us5s30s,other\n2026-01-01,40,1\n2026-01-02,,1\n2026-01-05,42.5,1\n' } });
+    const s = await world.market.prices('curves.us5s30s', '2026-01-01', '2026-01-31');
+    expect(s.points).toEqual([
+      { date: '2026-01-01', close: 40 },
+      { date: '2026-01-05', close: 42.5 },
+    ]);
+    expect(s).toMatchObject({ kind: null, asOf: '2026-01-05' });
+  });
+
+  it('falls back from the market provider to a dataset of the same name', async () => {
+    world = trackingWorld({ datasets: { gold: 'date,close\n2026-01-01,2050\n2026-01-02,2061\n' } });
+    const s = await world.market.prices('GOLD', '2026-01-01', '2026-01-02');
+    expect(s.points.map((p) => p.close)).toEqual([2050, 2061]);
+    expect(s.source).toContain('gold.csv');
+  });
+
+  it('fails with a typed error naming the instrument when no source has it, or the source is switched off', async () => {
+    world = trackingWorld({ prices: { SPX: spx } });
+    await expect(world.market.prices('JGB10Y', '2026-01-01', '2026-02-01')).rejects.toMatchObject({
+      code: 'unavailable',
+      message: expect.stringContaining('No market data for JGB10Y'),
+    });
+    await expect(world.market.prices('SPX', '2030-01-01', '2030-02-01')).rejects.toMatchObject({ message: expect.stringContaining('observations') });
+    await expect(world.market.prices('not a symbol!', '2026-01-01', '2026-02-01')).rejects.toMatchObject({ code: 'unavailable' });
+
+    const off = new ProviderRegistry([new MarketProvider({ dir: `${world.dir}/market` }), new CsvProvider({ dir: `${world.dir}/datasets` })], {
+      isEnabled: (name) => name !== 'market',
+    });
+    await expect(marketPortFromRegistry(off).prices('SPX', '2025-01-01', '2025-02-01')).rejects.toMatchObject({
+      message: expect.stringContaining('switched off'),
+    });
+  });
+});

@@ -1,0 +1,149 @@
+import { AppError } from '../common/errors';
+import { ProviderError, type ProviderRegistry, type ProviderResult } from '../providers';
+import type { PricePoint } from './pnl';
+
+/** Daily closes of one instrument, with the data's own as-of date and where it came from. */
+export interface PriceSeries {
+  points: PricePoint[];
+  /** The last observation's date (the provider's as-of). */
+  asOf: string;
+  source: string;
+  /** `price` or `yield` when the source says so (the market provider); null for a plain dataset column. */
+  kind: 'price' | 'yield' | null;
+}
+
+/**
+ * What the trackers need from market data; the host implements it with the provider registry
+ * (`marketPortFromRegistry`). `instrument` is one entry of an Expression's `price_series`.
+ * Throws `MarketDataError` when the instrument has no data in the range.
+ */
+export interface MarketPort {
+  prices(instrument: string, from: string, to: string, signal?: AbortSignal): Promise<PriceSeries>;
+}
+
+/** No usable market data for an instrument (unknown, not configured, source down, empty range). */
+export class MarketDataError extends AppError {
+  constructor(message: string) {
+    super('unavailable', message);
+    this.name = 'MarketDataError';
+  }
+}
+
+const SYMBOL = /^[A-Za-z0-9][A-Za-z0-9_-]{0,19}$/;
+const DATASET_COLUMN = /^([a-z0-9][a-z0-9_-]{0,63})\.([^.\s][^\s]{0,63})$/i;
+/** Both providers return at most 500 rows, the latest ones: a longer range is read in pages. */
+const PAGE_ROWS = 500;
+const MAX_PAGES = 8;
+
+/**
+ * The market port over the provider registry. `UST2Y`, `EURUSD` → the `market` provider (as a
+ * price, then as a yield); `ust_yields.sofr_2y_swap` → the `datasets` provider's column. A symbol
+ * the market provider does not serve falls back to a dataset of the same name's `close` column
+ * (`SPX` → `spx.close`) before giving up. Everything goes through `ProviderRegistry.fetch`, so
+ * switched-off providers, health and as-of rules apply exactly as for the analyst.
+ */
+export function marketPortFromRegistry(registry: ProviderRegistry): MarketPort {
+  return {
+    async prices(instrument, from, to, signal) {
+      const ref = instrument.trim();
+      const ds = DATASET_COLUMN.exec(ref);
+      if (ds) return readDataset(registry, ds[1]!, ds[2]!, from, to, signal);
+      if (!SYMBOL.test(ref)) {
+        throw new MarketDataError(
+          `"${ref.slice(0, 40)}" is not a price series: use a market symbol such as UST2Y or a dataset column such as ust_yields.us2y.`,
+        );
+      }
+      const problems: string[] = [];
+      if (registry.enabled('market')) {
+        for (const kind of ['price', 'yield'] as const) {
+          try {
+            return await paged(from, to, (start, end) => registry.fetch('market', { kind, symbol: ref, start, end }, { signal }), kind);
+          } catch (e) {
+            if (!(e instanceof ProviderError) || e.kind !== 'not_found') throw asMarketError(e, ref);
+            problems.push(e.message);
+          }
+        }
+      } else problems.push('the market source is switched off');
+      if (registry.enabled('datasets')) {
+        try {
+          return await readDataset(registry, ref.toLowerCase(), 'close', from, to, signal);
+        } catch (e) {
+          problems.push((e as Error).message);
+        }
+      }
+      // "No observations in range" says more than "no price series" for a symbol that is a yield.
+      const why = problems.find((p) => p.includes('observations')) ?? problems[0] ?? 'no source serves it';
+      throw new MarketDataError(`No market data for ${ref}: ${why}`);
+    },
+  };
+}
+
+async function readDataset(registry: ProviderRegistry, dataset: string, column: string, from: string, to: string, signal?: AbortSignal): Promise<PriceSeries> {
+  try {
+    return await paged(from, to, (start, end) => registry.fetch('datasets', { dataset, columns: [column], start, end }, { signal }), null);
+  } catch (e) {
+    throw asMarketError(e, `${dataset}.${column}`);
+  }
+}
+
+function asMarketError(e: unknown, ref: string): MarketDataError {
+  if (e instanceof MarketDataError) return e;
+  return new MarketDataError(`No market data for ${ref}: ${(e as Error)?.message ?? String(e)}`);
+}
+
+/** Fetches [from, to], walking back page by page when the source returned only the latest rows. */
+async function paged(
+  from: string,
+  to: string,
+  fetchRange: (start: string, end: string) => Promise<ProviderResult>,
+  kind: PriceSeries['kind'],
+): Promise<PriceSeries> {
+  let end = to;
+  let points: PricePoint[] = [];
+  let first: { asOf: string; source: string; kind: PriceSeries['kind'] } | null = null;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    let result: ProviderResult;
+    try {
+      result = await fetchRange(from, end);
+    } catch (e) {
+      // An earlier page already answered: the range simply has nothing older.
+      if (first && e instanceof ProviderError && e.kind === 'not_found') break;
+      throw e;
+    }
+    const table = parseDataTable(result.formatFull());
+    first ??= { asOf: result.asOf.slice(0, 10), source: result.source, kind: table.kind ?? kind };
+    points = [...table.rows.filter((p) => !points.length || p.date < points[0]!.date), ...points];
+    if (table.rowCount < PAGE_ROWS || !table.rows.length || table.rows[0]!.date <= from) break;
+    end = dayBefore(table.rows[0]!.date);
+    if (end < from) break;
+  }
+  if (!first || !points.length) throw new MarketDataError(`no closes between ${from} and ${to}`);
+  return { points, asOf: first.asOf, source: first.source, kind: first.kind };
+}
+
+const dayBefore = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * Reads the `## DATA` table of a provider's full result (`| date | close (USD) |` for market
+ * series, `| date | us2y |` for a dataset column): the first value column, blank cells skipped.
+ */
+export function parseDataTable(markdown: string): { rows: PricePoint[]; rowCount: number; kind: PriceSeries['kind'] } {
+  const lines = markdown.split('\n');
+  const kindLine = /^kind:\s*(price|yield)\s*$/m.exec(markdown);
+  const at = lines.findIndex((l) => l.trim() === '## DATA');
+  if (at < 0) throw new MarketDataError('the source answered without a data table');
+  const rows: PricePoint[] = [];
+  let rowCount = 0;
+  for (const line of lines.slice(at + 3)) {
+    if (!line.startsWith('|')) break;
+    const cells = line.split('|').map((c) => c.trim());
+    const date = cells[1] ?? '';
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) continue;
+    rowCount++;
+    const raw = cells[2] ?? '';
+    const close = raw === '' ? Number.NaN : Number(raw);
+    if (Number.isFinite(close)) rows.push({ date, close });
+  }
+  rows.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  return { rows, rowCount, kind: kindLine ? (kindLine[1] as 'price' | 'yield') : null };
+}

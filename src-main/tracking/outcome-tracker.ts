@@ -1,0 +1,152 @@
+import { type ForgeFS, parseRecord, type WriteContext } from '../fs';
+import { evaluateTrade } from './evaluate';
+import type { MarketPort } from './market-port';
+import { type ExpressionExit, figuresOfClosedExpression, recordOutcome } from './outcome-record';
+import { statedForecast } from './stated';
+import { readTradeTerms } from './terms';
+
+/**
+ * Closes an Expression through the normal write path — the same code the PM's and the analyst's
+ * writes use, so guardrails, the `closed_at` stamp, the archive, the audit entry and
+ * `portfolio/changed` all happen. The host implements it (see `closedExpressionContent`); it must
+ * refuse (`ok: false`) rather than overwrite when the Expression is no longer live.
+ */
+export type CloseExpressionPort = (id: string, exit: ExpressionExit) => Promise<{ ok: boolean; message: string }>;
+
+export interface OutcomeTrackerDeps {
+  fs: ForgeFS;
+  market: MarketPort;
+  closeExpression: CloseExpressionPort;
+  /** Who the Outcome writes are recorded as (default: the scheduler, acting for the PM). */
+  writer?: WriteContext;
+}
+
+export interface OutcomeRunReport {
+  at: string;
+  /** Live Expressions looked at. */
+  checked: string[];
+  closed: { id: string; reason: string; exitDate: string; exitPrice: number; pnlBp: number; outcome: string }[];
+  /** Checked, nothing triggered (with the market data's as-of date). */
+  open: { id: string; asOf: string; note?: string }[];
+  skipped: { id: string; why: string }[];
+  /** Outcomes completed for Expressions closed earlier (by hand with exit prices, or a run interrupted after the close). */
+  recorded: { id: string; outcome: string }[];
+}
+
+const LIVE_STATUSES = ['active', 'review_required'];
+const day = (iso: string) => iso.slice(0, 10);
+const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : null);
+
+/**
+ * Checks live Expressions against their exit rules (seed §12). A triggered exit closes the
+ * Expression through `closeExpression` and records its Outcome with the P&L computed from market
+ * data. `review_required` trades are checked too: a View under review does not lift a stop.
+ * Hourly and on demand: the host's scheduler calls `runOnce`.
+ */
+export class OutcomeTracker {
+  private readonly writer: WriteContext;
+
+  constructor(private readonly deps: OutcomeTrackerDeps) {
+    this.writer = deps.writer ?? { actor: 'scheduler' };
+  }
+
+  async runOnce(options: { now?: Date; signal?: AbortSignal } = {}): Promise<OutcomeRunReport> {
+    const now = options.now ?? new Date();
+    const today = day(now.toISOString());
+    const report: OutcomeRunReport = { at: now.toISOString(), checked: [], closed: [], open: [], skipped: [], recorded: [] };
+    const { fs } = this.deps;
+
+    for (const row of fs.store.records.withStatus('expressions', LIVE_STATUSES)) {
+      if (options.signal?.aborted) break;
+      report.checked.push(row.id);
+      const doc = parseRecord(fs.readFile(`/memory/expressions/${row.id}.md`));
+      const terms = readTradeTerms(doc);
+      const activated = text(doc.header.activated_at) ?? text(doc.header.approved_at);
+      const entryDate = terms.entryDate ?? (activated ? day(activated) : null);
+      if (!entryDate) {
+        report.skipped.push({ id: row.id, why: 'it has no entry date (`entry_date`, an ENTRY line, or the activation stamp)' });
+        continue;
+      }
+      if (entryDate > today) {
+        report.skipped.push({ id: row.id, why: `its entry date ${entryDate} is in the future` });
+        continue;
+      }
+      const ev = await evaluateTrade(this.deps.market, terms, { entryDate, today, signal: options.signal });
+      if ('why' in ev) {
+        report.skipped.push({ id: row.id, why: ev.why });
+        continue;
+      }
+      if (!ev.exit) {
+        report.open.push({ id: row.id, asOf: ev.series.asOf, ...(ev.waiting ? { note: ev.waiting } : {}) });
+        continue;
+      }
+      const exit: ExpressionExit = {
+        reason: ev.exit.reason,
+        exitPrice: ev.exit.price,
+        exitDate: ev.exit.date,
+        entryPrice: ev.entryPrice,
+        entryDate: ev.entryDate,
+        quote: ev.quote,
+        gainsWhen: ev.direction,
+        pnlPct: ev.exit.pnl.pnlPct,
+        pnlBp: ev.exit.pnl.pnlBp,
+      };
+      let closed: { ok: boolean; message: string };
+      try {
+        closed = await this.deps.closeExpression(row.id, exit);
+      } catch (e) {
+        closed = { ok: false, message: (e as Error).message };
+      }
+      if (!closed.ok) {
+        report.skipped.push({ id: row.id, why: `its ${exit.reason} triggered on ${exit.exitDate} but closing it was refused: ${closed.message}` });
+        continue;
+      }
+      const outcome = await this.resolve(row.id, activated ?? `${entryDate}T23:59:59.999Z`, now);
+      if ('why' in outcome) {
+        report.skipped.push({ id: row.id, why: `closed, but its Outcome could not be recorded: ${outcome.why}` });
+        continue;
+      }
+      report.closed.push({ id: row.id, reason: exit.reason, exitDate: exit.exitDate, exitPrice: exit.exitPrice, pnlBp: exit.pnlBp, outcome: outcome.id });
+    }
+
+    // Closed Expressions with an exit on record but no resolved Outcome: completed here, once.
+    const seen = new Set(report.skipped.map((s) => s.id));
+    for (const id of this.closedWithoutOutcome()) {
+      if (options.signal?.aborted) break;
+      if (seen.has(id)) continue;
+      const doc = parseRecord(fs.readFile(`/memory/expressions/${id}.md`));
+      const stamp = text(doc.header.activated_at) ?? text(doc.header.approved_at);
+      const outcome = await this.resolve(id, stamp, now);
+      if ('why' in outcome) report.skipped.push({ id, why: `closed without a resolvable Outcome: ${outcome.why}` });
+      else if (outcome.written) report.recorded.push({ id, outcome: outcome.id });
+    }
+    return report;
+  }
+
+  /** The Outcome of a closed Expression, from its record (idempotent: see recordOutcome). */
+  private async resolve(exprId: string, statedAt: string | null, now: Date): Promise<{ id: string; written: boolean } | { why: string }> {
+    const { fs } = this.deps;
+    const doc = parseRecord(fs.readFile(`/memory/expressions/${exprId}.md`));
+    const figures = figuresOfClosedExpression(doc);
+    if ('why' in figures) return figures;
+    const stated = statedForecast(fs, doc.header, doc.id, statedAt ?? `${figures.entryDate}T23:59:59.999Z`);
+    return recordOutcome(fs, exprId, figures, stated, this.writer, now.toISOString());
+  }
+
+  /** One indexed pass: closed Expressions carrying an exit price, minus those with a resolved Outcome. */
+  private closedWithoutOutcome(): string[] {
+    const rows = this.deps.fs.store.db
+      .prepare(
+        `WITH resolved AS (
+           SELECT json_extract(header, '$.expression') AS expression FROM memory_records
+           WHERE category = 'outcomes' AND status = 'resolved')
+         SELECT id FROM memory_records
+         WHERE category = 'expressions' AND status = 'closed'
+           AND json_extract(header, '$.exit_price') IS NOT NULL
+           AND id NOT IN (SELECT expression FROM resolved WHERE expression IS NOT NULL)
+         ORDER BY id`,
+      )
+      .all() as { id: string }[];
+    return rows.map((r) => r.id);
+  }
+}

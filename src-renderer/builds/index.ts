@@ -1,0 +1,2 @@
+export { BuildsScreen } from './BuildsScreen';
+export { buildEventNames, handleBuildChanged, handleBuildLog, mergeDetail } from './live';
