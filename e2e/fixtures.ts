@@ -23,7 +23,8 @@ const root = join(here, '..');
 export async function startServer(dataDir: string): Promise<{ server: Omit<ForgeServer, 'restart'>; child: ChildProcess }> {
   const child = spawn(process.execPath, [join(root, 'bin', 'forge.mjs'), 'serve', '--port', '0', '--data', dataDir], {
     cwd: root,
-    env: { ...process.env, ANTHROPIC_API_KEY: '', FORGE_HOME: '' },
+    // Scheduled jobs off: a test crossing the hour must not see the hourly monitoring close a demo trade.
+    env: { ...process.env, ANTHROPIC_API_KEY: '', FORGE_HOME: '', FORGE_SCHEDULER: 'off' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

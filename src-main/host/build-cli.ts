@@ -45,7 +45,7 @@ export async function forgeBuildCli(args: string[]): Promise<number> {
     return 2;
   }
   const { createCore } = await import('./core');
-  const core = createCore({ dataDir: resolveDataDir(values.data), mode: 'headless' });
+  const core = createCore({ dataDir: resolveDataDir(values.data), mode: 'headless', scheduler: false });
   let id: string | undefined;
   const off = core.context.events.subscribe((m) => {
     if (m.event === 'builds/log') {

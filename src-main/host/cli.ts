@@ -110,7 +110,7 @@ async function reindexCli(args: string[]): Promise<number> {
     return 2;
   }
   const { createCore } = await import('./core');
-  const core = createCore({ dataDir: resolveDataDir(values.data), mode: 'headless' });
+  const core = createCore({ dataDir: resolveDataDir(values.data), mode: 'headless', scheduler: false });
   let last = -1;
   const off = core.context.events.subscribe((m) => {
     if (m.event !== 'search/reindex-progress') return;
@@ -128,7 +128,8 @@ async function reindexCli(args: string[]): Promise<number> {
     console.error(`forge reindex: ${r.error.message}`);
     return 1;
   }
-  console.log(`Search index rebuilt: ${r.value.done} notes with ${r.value.embedder}.`);
+  const passages = r.value.passages ?? 0;
+  console.log(`Search index rebuilt: ${r.value.done - passages} notes${passages ? ` and ${passages} broker-note passages` : ''} with ${r.value.embedder}.`);
   return 0;
 }
 

@@ -11,4 +11,10 @@ export interface CoreConfig {
   secrets?: SecretStore;
   /** Path to a better-sqlite3 native binding built for this runtime (Electron passes its own). */
   nativeBinding?: string;
+  /**
+   * Run the scheduled jobs (morning review, end of day, retrospective, monitoring). Default: on for
+   * the app and `forge serve`, off in tests; one-shot CLI commands (`forge build`, `forge reindex`)
+   * turn it off so a terminal command never starts the PM's morning review.
+   */
+  scheduler?: boolean;
 }

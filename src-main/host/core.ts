@@ -154,7 +154,8 @@ export function createCore(config: CoreConfig): Core {
     if (m.event === 'settings/changed') scheduler.reschedule();
   });
   // Tests drive the scheduler themselves; the app and `forge serve` keep its timers running.
-  if (config.mode !== 'test') void memory.ready.then(() => scheduler.start());
+  // FORGE_SCHEDULER=off (the e2e suite) leaves jobs to Run now.
+  if ((config.scheduler ?? config.mode !== 'test') && process.env.FORGE_SCHEDULER !== 'off') void memory.ready.then(() => scheduler.start());
   // The builder starts on first use (a workspace that never builds opens nothing for it).
   let builder: Promise<BuildManager> | undefined;
   const buildManager = () => (builder ??= memory.ready.then(() => buildBuilder(context, claude)));

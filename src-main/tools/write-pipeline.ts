@@ -153,7 +153,7 @@ export async function applyWrite(fs: ForgeFS, rawPath: string, content: string, 
     throw new InvalidInputError(
       route.root === 'portfolio'
         ? "The portfolio is the PM's record of the book; the analyst cannot change it. Record what you found as an Observation instead."
-        : 'Skills change through skill-edit proposals the PM approves (write /memory/proposals/new.md), not by direct writes.',
+        : 'Skills change only through skill-edit proposals the PM approves. Record the lesson as Process Knowledge (/memory/pk/new.md, with its evidence and a `stance:` line); well-corroborated lessons become proposals.',
     );
   }
   // Planned outside to let the search indexer prepare (embed) the exact content before the lock.

@@ -1,0 +1,48 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { forgeBuildCli } from './build-cli';
+
+/** `forge build` from a terminal: what a developer sees when the command cannot start a build. */
+let dir: string;
+let errors: string[];
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'forge-build-cli-'));
+  errors = [];
+  vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => {
+    errors.push(a.join(' '));
+  });
+  vi.spyOn(console, 'log').mockImplementation(() => {});
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('forge build', () => {
+  it('explains its usage when no folder is given, and refuses an unknown mode', async () => {
+    expect(await forgeBuildCli([])).toBe(2);
+    expect(errors.join('\n')).toMatch(/give one project folder/);
+    expect(await forgeBuildCli([dir, '--mode', 'fast'])).toBe(2);
+    expect(errors.join('\n')).toMatch(/--mode is mcp or dump/);
+  });
+
+  it('says what is missing instead of starting: the API key, then the contracts folder', async () => {
+    const data = join(dir, 'data');
+    const project = join(dir, 'project');
+    mkdirSync(project);
+    const key = process.env.ANTHROPIC_API_KEY;
+    process.env.ANTHROPIC_API_KEY = '';
+    try {
+      expect(await forgeBuildCli([project, '--data', data])).toBe(1);
+      expect(errors.join('\n')).toMatch(/API key/i);
+      process.env.ANTHROPIC_API_KEY = 'sk-ant-test-not-used';
+      expect(await forgeBuildCli([project, '--data', data])).toBe(1);
+      expect(errors.join('\n')).toMatch(/Forge\/Contracts/);
+    } finally {
+      if (key === undefined) delete process.env.ANTHROPIC_API_KEY;
+      else process.env.ANTHROPIC_API_KEY = key;
+    }
+  });
+});
