@@ -19,7 +19,7 @@ describe('trade terms', () => {
       exitBy: '2027-03-31',
       notional: 12,
       durationImpact: 1.1,
-      priceSeries: [],
+      priceSeries: ['ust_yields.sofr_2y_swap'],
     });
     expect(resolveQuote(t, null)).toBe('yield');
     // Receive fixed: the target is below the entry, so it gains as the yield falls.
