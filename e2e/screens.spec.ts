@@ -2,7 +2,22 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, screenshotDir, test } from './fixtures';
 
-const screens = ['chat', 'views', 'expressions', 'tasks', 'proposals', 'builds', 'contracts', 'skills', 'portfolio', 'data', 'mcp', 'settings'] as const;
+const screens = [
+  'chat',
+  'views',
+  'expressions',
+  'tasks',
+  'proposals',
+  'calibration',
+  'schedule',
+  'builds',
+  'contracts',
+  'skills',
+  'portfolio',
+  'data',
+  'mcp',
+  'settings',
+] as const;
 
 test.beforeAll(() => mkdirSync(screenshotDir, { recursive: true }));
 
@@ -26,8 +41,8 @@ test('every screen is reachable from the sidebar and keeps its place on reload',
   await page.reload();
   await expect(page.getByTestId('screen-settings')).toBeVisible();
   // Screens not built yet say so honestly instead of showing made-up data.
-  await page.getByTestId('nav-proposals').click();
-  await expect(page.getByTestId('screen-proposals')).toContainText(/coming in a later release/i);
+  await page.getByTestId('nav-contracts').click();
+  await expect(page.getByTestId('screen-contracts')).toContainText(/coming in a later release/i);
   // No script errors, CSP violations or failed loads along the way.
   expect(problems).toEqual([]);
 });

@@ -8,6 +8,8 @@ import { App } from './app/App';
 import { chatEvents, handleChatEvent } from './chat';
 import { handleTaskEvent } from './tasks';
 import { buildEventNames, handleBuildChanged, handleBuildLog } from './builds';
+import { handleProposalsChanged, proposalEventNames } from './proposals';
+import { handleScheduleChanged, scheduleEventNames } from './schedule';
 import { useNotices } from './app/Notices';
 import { applyInitialTheme } from './app/theme';
 import './styles/app.css';
@@ -50,6 +52,12 @@ function onEvent(message: EventMessage) {
     case 'builds/log':
       handleBuildLog(queryClient, message.payload as { buildId: string; entry: ProcedureOutput<'builds/get'>['log'][number] });
       break;
+    case 'proposals/changed':
+      handleProposalsChanged(queryClient, message.payload as { pendingCount: number });
+      break;
+    case 'schedule/changed':
+      handleScheduleChanged(queryClient, message.payload as ProcedureOutput<'schedule/list'>['jobs'][number]);
+      break;
     default:
       if (String(message.event).startsWith('agent/')) {
         handleChatEvent(message);
@@ -67,7 +75,7 @@ function refreshMemory() {
 }
 
 const bridge = bridgeOf(globalThis as { forge?: unknown });
-if (bridge) connectBridgeEvents(bridge, onEvent, [...chatEvents, ...buildEventNames]);
+if (bridge) connectBridgeEvents(bridge, onEvent, [...chatEvents, ...buildEventNames, ...proposalEventNames, ...scheduleEventNames]);
 else connectSocketEvents(eventsUrl(window.location, client.token), onEvent, () => void queryClient.invalidateQueries());
 
 const root = document.getElementById('root');

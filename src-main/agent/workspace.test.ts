@@ -26,7 +26,7 @@ describe('the prompt built from memory', () => {
   });
 
   it('names the worst-calibrated confidence band', () => {
-    expect(worstCalibration(t.ws.fs)).toBe('macro_regime: in the 0.6-0.8 band Views came true 58% of the time (bias -0.12).');
+    expect(worstCalibration(t.ws.fs)).toBe('macro_regime 0.6-0.8 band: 58% came true (bias -0.12).');
   });
 
   it('does not describe tools the run does not have', () => {

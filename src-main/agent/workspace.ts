@@ -43,7 +43,7 @@ export function computedCalibration(fs: ForgeFS): string {
   const c = computeCalibration(fs.store);
   if (c.n > 0) return summaryLineOf(c);
   const fromFiles = worstCalibration(fs);
-  return fromFiles.startsWith('Not enough') ? fromFiles : `${fromFiles} (from the calibration files; no resolved Outcomes yet)`;
+  return fromFiles.startsWith('Not enough') ? fromFiles : `${fromFiles} (files; none resolved yet)`;
 }
 
 /**
@@ -66,5 +66,5 @@ export function worstCalibration(fs: ForgeFS): string {
   }
   if (!worst) return 'Not enough resolved outcomes yet.';
   const sign = worst.bias >= 0 ? '+' : '';
-  return `${worst.name}: in the ${worst.band} band Views came true ${Math.round(worst.hit * 100)}% of the time (bias ${sign}${worst.bias.toFixed(2)}).`;
+  return `${worst.name} ${worst.band} band: ${Math.round(worst.hit * 100)}% came true (bias ${sign}${worst.bias.toFixed(2)}).`;
 }

@@ -56,6 +56,66 @@ export type ScheduleJobView = z.infer<typeof scheduleJobView>;
 
 const jobRef = z.object({ job: scheduleJobName }).strict();
 
+/** One instrument's move since the previous morning review (daily closes, from market data). */
+export const reviewMoveView = z.object({
+  instrument: z.string(),
+  expressions: z.array(z.string()),
+  /** yield: in %, change in bp; spread: in bp; price: in its currency, change in %. */
+  kind: z.enum(['price', 'yield', 'spread']),
+  from: z.object({ date: z.string(), value: z.number() }),
+  to: z.object({ date: z.string(), value: z.number() }),
+  change: z.number(),
+  unit: z.enum(['bp', '%']),
+  asOf: z.string(),
+  source: z.string(),
+});
+
+/** The morning review's structured report: per live View, what moved and which invalidation conditions fired. */
+export const reviewReportView = z.object({
+  runId: z.number().int().optional(),
+  sessionId: z.string().nullable(),
+  at: z.string(),
+  /** Moves are measured from here: the previous morning review's start, or 24 h before `at`. */
+  since: z.string(),
+  sinceSource: z.enum(['previous_review', 'default_24h']),
+  /** False: the answer had no readable report block; the moves are still there. */
+  parsed: z.boolean(),
+  views: z.array(
+    z.object({
+      id: z.string(),
+      title: z.string(),
+      status: z.string(),
+      moves: z.array(reviewMoveView),
+      /** Linked Expressions (or the View itself) with nothing to measure, and why. */
+      missing: z.array(z.object({ expression: z.string().nullable(), why: z.string() })),
+      /** matched: false — not one of the View's own INVALIDATION bullets. */
+      invalidationsFired: z.array(z.object({ text: z.string(), matched: z.boolean() })),
+      action: z.enum(['hold', 'review', 'retire', 'update']).nullable(),
+      note: z.string().nullable(),
+    }),
+  ),
+  warnings: z.array(z.string()),
+});
+export type ReviewReportView = z.infer<typeof reviewReportView>;
+
+export const reviewReportSummaryView = z.object({
+  runId: z.number().int(),
+  sessionId: z.string().nullable(),
+  at: z.string(),
+  since: z.string(),
+  parsed: z.boolean(),
+  counts: z.object({
+    views: z.number().int(),
+    /** Views with at least one measured move. */
+    moved: z.number().int(),
+    fired: z.number().int(),
+    /** Fired conditions that are not among the View's own. */
+    unmatched: z.number().int(),
+    warnings: z.number().int(),
+  }),
+});
+export type ReviewReportSummaryView = z.infer<typeof reviewReportSummaryView>;
+
 export const scheduleProcedures = {
   'schedule/list': {
     input: z.object({}).strict(),
@@ -82,6 +142,13 @@ export const scheduleProcedures = {
   'schedule/resume': { input: jobRef, output: z.object({ job: scheduleJobView }) },
   /** Starts the job now (even when paused) and returns at once; `conflict` while it is running. */
   'schedule/run-now': { input: jobRef, output: z.object({ run: scheduleRunView }) },
+  /** The morning review report saved with a run; `not_found` when the run has none. */
+  'schedule/report': { input: z.object({ runId: z.number().int().min(1) }).strict(), output: z.object({ report: reviewReportView }) },
+  /** The latest morning review reports, newest first, with their counts. */
+  'schedule/reports': {
+    input: z.object({ limit: z.number().int().min(1).max(200).optional() }).strict(),
+    output: z.object({ reports: z.array(reviewReportSummaryView) }),
+  },
 } as const;
 
 export const scheduleEvents = {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 
 /**
- * Search procedures: hybrid search over memory (meaning + keywords + recency), and the state of
+ * Search procedures: hybrid search over memory and broker-note passages (meaning + keywords +
+ * recency), and the state of
  * the search index (which embedder made its vectors, whether it is stale, how many notes wait to
  * be re-embedded). Pure zod: no node, electron or DOM imports.
  */
@@ -20,13 +21,15 @@ export const searchHit = z.object({
   /** 1 / (1 + age_days / 30). */
   recency: z.number(),
   updatedAt: z.string(),
-  /** The record's first 8 lines. */
+  /** The record's first 8 lines (for a broker-note passage: citation, note date, the start of the text). */
   header: z.string(),
+  /** Set on a broker-note passage (path /research/<note>): outside content — show it as plain text, never as HTML. */
+  passage: z.object({ note: z.string(), citation: z.string(), noteDate: z.string(), text: z.string() }).optional(),
 });
 
 export const memorySearchInput = z
   .object({
-    /** Path prefix: /memory/, /memory/views/, /memory/pk/ ...; session or /session/... (needs session_id); all = memory + that session's files. */
+    /** Path prefix: /memory/, /memory/views/, /memory/pk/ ...; session or /session/... (needs session_id); research or /research/<note prefix> (broker notes); all = memory + that session's files + broker notes. */
     scope: z.string().max(1000),
     /** A session whose files `all` and `session` scopes search (the Memory screen leaves it out: memory only). */
     session_id: z.string().min(1).max(200).optional(),
@@ -59,9 +62,14 @@ export const searchStatus = z.object({
   /** Notes saved while the embedder was failing, waiting to be re-embedded. */
   queued: z.number().int(),
   lastError: z.string().nullable(),
+  /** Broker-note passages searched with memory (0 when research is off) ... */
+  passages: z.number().int(),
+  /** ... and those with a vector from this embedder (the rest wait for the next search or a rebuild). */
+  passagesIndexed: z.number().int(),
 });
 
-export const reindexProgress = z.object({ done: z.number().int(), total: z.number().int(), embedder: z.string() });
+/** Memory notes and broker-note passages re-embedded (`done` of `total`); `passages` of the total are passages. */
+export const reindexProgress = z.object({ done: z.number().int(), total: z.number().int(), embedder: z.string(), passages: z.number().int().optional() });
 
 export const searchProcedures = {
   'memory/search': { input: memorySearchInput, output: memorySearchOutput },

@@ -7,6 +7,7 @@ import { startAttachedServices, type AttachedServices } from '../host/attached-s
 import { createCore, type Core } from '../host/core';
 import { forwardEvents, registerIpc } from './ipc';
 import { installMenu } from './menu';
+import { showDesktopNotices } from './notifications';
 import { SafeStorageSecretStore } from './secrets';
 import { createMainWindow, lockDownSession } from './window';
 
@@ -46,6 +47,8 @@ if (!app.requestSingleInstanceLock()) {
       lockDownSession();
       installMenu();
       registerIpc(core, () => rendererUrl);
+      // Warnings (a morning review whose invalidation conditions fired) also reach the desktop.
+      showDesktopNotices(core, () => BrowserWindow.getAllWindows()[0]);
       // IDEs attach over MCP to the running desktop app as well.
       startAttachedServices(core).then(
         (a) => (attached = a),

@@ -7,3 +7,5 @@ export type { FileLockOptions } from './file-lock';
 export { isLoopbackHostHeader, loopbackOriginAllowed } from './loopback';
 export { readCsv } from './csv';
 export type { CsvRead, CsvRecord } from './csv';
+export { citation } from './citation';
+export type { PassageRef } from './citation';

@@ -9,7 +9,7 @@ import type { ReviewLedger, TaskExecutor } from '../executor';
 import { findBundledDir, type ForgeFS } from '../fs';
 import type { GuardrailLimits } from '../guardrails';
 import { AnthropicModel, missingApiKeyError, type AnthropicModelOptions, type Model } from '../llm';
-import { buildProviderRegistry, type ProviderRegistry } from '../providers';
+import { buildProviderRegistry, type ProviderDeps, type ProviderRegistry } from '../providers';
 import type { SearchRequest, SearchResponse } from '../search';
 import { SkillLoader } from '../skills';
 import { limitsFromConstraints, type AnalystTool, type AnalystToolContext } from '../tools';
@@ -33,6 +33,8 @@ export interface AnalystDeps {
   skillCatalog?: () => string;
   /** The data providers; default: the app's (src-main/providers/defaults.ts — CSV sample data as `market`, FRED as `economic`). */
   providers?: ProviderRegistry;
+  /** The search index's embedder and hybrid ranking for the broker notes (see host/research.ts); without them `research` ranks by bm25. */
+  research?: ProviderDeps['research'];
   /** Where the sample CSV data lives (default: bundled resources/demo/data). */
   csvDir?: string;
   /** Retry and timeout policy of model calls (default: DEFAULT_RETRY — 3 attempts — and 10 minutes). */
@@ -77,6 +79,7 @@ export function buildAnalyst(deps: AnalystDeps): AnalystService {
       settings: () => deps.settings.get().providers,
       csvDir: csvDir && existsSync(csvDir) ? csvDir : null,
       researchDir: researchFolder(deps.dataDir),
+      research: deps.research,
     });
   const ownSkills = deps.skills
     ? null

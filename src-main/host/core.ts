@@ -29,7 +29,8 @@ import { proposalsHandlers, watchProposals } from './handlers/proposals';
 import { calibrationHandlers } from './handlers/calibration';
 import { trackingRunner } from './tracking';
 import { scheduleHandlers, toScheduleJobView } from './handlers/schedule';
-import { analystRunner, liveViewDates, Scheduler } from '../scheduler';
+import { analystRunner, liveViewDates, morningReviewReporter, ReviewReports, Scheduler } from '../scheduler';
+import { marketPortFromRegistry } from '../tracking';
 import type { BuildManager } from '../builder';
 import { buildBuilder } from './builder';
 import { claudeFor } from './claude';
@@ -133,6 +134,8 @@ export function createCore(config: CoreConfig): Core {
   // Exits, counterfactuals and calibration: hourly (the scheduler) and on demand (tracking/run).
   const track = trackingRunner({ fs: memory.fs, providers: analyst.providers, limits: analyst.limits });
   // The scheduler: morning review, end of day, weekly retrospective, hourly monitoring, each run a new session.
+  // Morning review reports (what moved, which invalidation conditions fired), kept per run; fired conditions reach the PM as app/notice.
+  const reviewReports = new ReviewReports(memory.store.db);
   const scheduler = new Scheduler({
     db: memory.store.db,
     timeZone: () => context.settings.get().timezone,
@@ -140,6 +143,14 @@ export function createCore(config: CoreConfig): Core {
       analyst: analyst.analyst,
       views: () => liveViewDates(memory.store.records),
       monitor: async (signal) => ({ summary: (await track(signal)).summary }),
+      morningReview: morningReviewReporter({
+        fs: memory.fs,
+        market: marketPortFromRegistry(analyst.providers),
+        reports: reviewReports,
+        onReport: (_report, notice) => {
+          if (notice) events.emit('app/notice', notice);
+        },
+      }),
       // Seed §15: after the weekly retrospective, well-corroborated lessons become skill-edit proposals (PM approves).
       afterRetrospective: async (signal) => {
         const model = claude.optional();
@@ -172,7 +183,7 @@ export function createCore(config: CoreConfig): Core {
     providersHandlers(analyst.providers),
     analyticsHandlers,
     buildHandlers(buildManager),
-    scheduleHandlers(scheduler),
+    scheduleHandlers(scheduler, reviewReports),
     proposalsHandlers({ fs: () => memory.fs, skills: () => skills }),
     calibrationHandlers({ fs: () => memory.fs, track: () => track() }),
   ]);

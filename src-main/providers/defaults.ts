@@ -9,7 +9,7 @@ import { analyticsProvider } from './analytics';
 import { EconomicProvider } from './economic';
 import { createMarketProvider } from './market';
 import { NewsProvider } from './news';
-import { createResearchProvider } from './research';
+import { createResearchProvider, type PassageEmbedder, type PassageRanker } from './research';
 import { WebProvider } from './web';
 import { ProviderRegistry } from './registry';
 
@@ -24,6 +24,8 @@ export interface ProviderDeps {
   csvDir?: string | null;
   /** The broker-notes folder `research` indexes (`<dataDir>/research`); absent: no research provider. */
   researchDir?: string | null;
+  /** What the host injects into `research`: the workspace's embedder and the search module's hybrid ranking. */
+  research?: { embedder?: PassageEmbedder; rank?: PassageRanker };
   now?: () => Date;
   /** HTTP timing for vendor calls (tests shorten it). */
   http?: { timeoutMs?: number; retries?: number; retryBaseMs?: number; maxBytes?: number };
@@ -46,7 +48,7 @@ export function buildProviderRegistry(deps: ProviderDeps): ProviderRegistry {
   );
   registry.register(new EconomicProvider({ apiKey: () => deps.secret('fredApiKey'), baseUrl: () => settingsOf('economic').baseUrl, cache, ...deps.http }));
   registry.register(new NewsProvider({ feeds: () => settingsOf('news').feeds ?? [], cache, now: deps.now, ...deps.http }));
-  if (deps.researchDir) registry.register(createResearchProvider({ db: deps.db, dir: deps.researchDir, now: deps.now }));
+  if (deps.researchDir) registry.register(createResearchProvider({ db: deps.db, dir: deps.researchDir, now: deps.now, ...deps.research }));
   registry.register(
     new WebProvider({ apiKey: () => deps.secret('braveApiKey'), searchBaseUrl: settingsOf('web').baseUrl || undefined, cache, now: deps.now, ...deps.http }),
   );

@@ -8,3 +8,20 @@ export { DEFAULT_TIME_ZONE, formatLocal, latestSlot, localDate, nextSlot, resolv
 export type { ResolvedTimeZone } from './time';
 export { analystRunner, liveViewDates } from './runner';
 export type { AnalystRunnerOptions, SessionStarter } from './runner';
+export { movesSinceLastReview, invalidationBullets } from './review-moves';
+export type { MissingMove, MovesInput, SeriesMove, ViewMoves } from './review-moves';
+export {
+  buildReviewReport,
+  parseReviewReport,
+  reportCounts,
+  reportSummaryLine,
+  reviewNotice,
+  stripReportBlock,
+  REPORT_INSTRUCTION,
+  REVIEW_ACTIONS,
+} from './review-report';
+export type { FiredCondition, ParsedReviewReport, ParsedViewVerdict, ReportCounts, ReviewAction, ReviewReport, ReviewReportView } from './review-report';
+export { ReviewReports } from './review-reports';
+export type { ReviewReportListing } from './review-reports';
+export { morningReviewReporter, movesBrief, formatMove } from './morning-review';
+export type { MorningReviewHooks, MorningReviewReporterOptions } from './morning-review';

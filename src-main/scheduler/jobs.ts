@@ -1,3 +1,4 @@
+import { REPORT_INSTRUCTION } from './review-report';
 import { formatLocal, localDate } from './time';
 
 export const JOB_NAMES = ['morning_review', 'end_of_day', 'weekly_retrospective', 'hourly_monitoring'] as const;
@@ -131,6 +132,8 @@ export interface TriggerContext {
   stale?: readonly StaleView[];
   /** Weekly retrospective: counts the analyst starts from. */
   week?: { outcomes: number; completedCounterfactuals: number };
+  /** Morning review: the moves since the last review, measured from market data (movesBrief). */
+  moves?: string;
 }
 
 /** The first message of a scheduled session: what the analyst is asked to do, and within what. */
@@ -153,6 +156,8 @@ export function triggerMessage(job: ScheduledJob, ctx: TriggerContext): string {
           ? `Stale Views (not updated for more than ${STALENESS_DAYS} days) — refresh, re-confirm or retire each: ${stale.map((s) => `${s.id} (${s.ageDays} days)`).join(', ')}.`
           : `No View is older than ${STALENESS_DAYS} days.`,
       );
+      if (ctx.moves) lines.push('', ctx.moves);
+      lines.push('', REPORT_INSTRUCTION);
       break;
     }
     case 'end_of_day':

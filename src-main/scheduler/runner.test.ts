@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunOutcome, UsageTotals } from '../agent';
 import { JOBS } from './jobs';
+import type { MorningReviewHooks } from './morning-review';
 import { analystRunner, type SessionStarter } from './runner';
 import type { JobRunContext } from './scheduler';
 import { FakeClock, flush } from './testing';
@@ -47,10 +48,10 @@ const ctx = (signal = new AbortController().signal): JobRunContext => ({
   zone: 'America/New_York',
 });
 
-function setup(afterRetrospective?: (signal: AbortSignal) => Promise<string | undefined>) {
+function setup(afterRetrospective?: (signal: AbortSignal) => Promise<string | undefined>, morningReview?: MorningReviewHooks) {
   const clock = new FakeClock('2026-01-15T12:00:05Z');
   const analyst = new SpendingAnalyst();
-  const run = analystRunner({ analyst, now: clock.now, timers: clock, budgetCheckMs: 1000, afterRetrospective });
+  const run = analystRunner({ analyst, now: clock.now, timers: clock, budgetCheckMs: 1000, afterRetrospective, morningReview });
   return { clock, analyst, run };
 }
 
@@ -134,6 +135,38 @@ describe('analystRunner budgets', () => {
       ok: false,
       summary: 'Week reviewed.',
       error: 'The retrospective finished, but the skill-edit check failed: proposal model unavailable',
+    });
+  });
+
+  it('the morning review gets the measured moves in its trigger and hands its answer to the report; a report that cannot be saved fails the run', async () => {
+    const seen: { answer: string; runId: number; sessionId: string }[] = [];
+    const hooks = (fail: boolean): MorningReviewHooks => ({
+      before: async () => ({ brief: 'Moves since the last review (daily closes, from before 2026-01-14):\n- V-001: UST2Y 4.1 → 4.05 (−5 bp)' }),
+      after: async (answer, ctx) => {
+        if (fail) throw new Error('database is closed');
+        seen.push({ answer, runId: ctx.runId, sessionId: ctx.sessionId });
+        return { summary: 'Report: 1 invalidation condition fired (V-001).' };
+      },
+    });
+    const answer = 'V-001 is in trouble.\n\n```json\n{"views":[{"id":"V-001","invalidations_fired":["x"],"action":"review"}]}\n```';
+
+    const a = setup(undefined, hooks(false));
+    const ok = a.run(job('morning_review'), ctx());
+    await flush();
+    expect(a.analyst.sent[0]).toContain('- V-001: UST2Y 4.1 → 4.05 (−5 bp)');
+    expect(a.analyst.sent[0]).toContain('End your answer with one fenced ```json block');
+    a.analyst.end({ text: answer });
+    expect(await ok).toMatchObject({ ok: true, summary: 'V-001 is in trouble.\n\nReport: 1 invalidation condition fired (V-001).' });
+    expect(seen).toEqual([{ answer, runId: 1, sessionId: 'sess_sched' }]);
+
+    const b = setup(undefined, hooks(true));
+    const failed = b.run(job('morning_review'), ctx());
+    await flush();
+    b.analyst.end({ text: answer });
+    expect(await failed).toMatchObject({
+      ok: false,
+      summary: 'V-001 is in trouble.',
+      error: 'The morning review finished, but its report could not be saved: database is closed',
     });
   });
 });

@@ -1,6 +1,8 @@
 import type { RunOutcome, TriggerType, UsageTotals } from '../agent';
 import type { MemoryRecords } from '../store';
 import { staleViews, triggerMessage, type ViewDate } from './jobs';
+import type { MorningReviewHooks } from './morning-review';
+import { stripReportBlock } from './review-report';
 import { type JobRunner, realTimers, type Timers } from './scheduler';
 
 /** The part of the Analyst a scheduled run needs. */
@@ -20,6 +22,11 @@ export interface AnalystRunnerOptions {
   week?: () => { outcomes: number; completedCounterfactuals: number };
   /** Seed §15: after a successful retrospective the MetaOptimizer looks for skill edits; its note joins the summary. */
   afterRetrospective?: (signal: AbortSignal) => Promise<string | undefined>;
+  /**
+   * Issue 13 item 8: the morning review's moves are measured before it starts (they join the
+   * trigger) and its answer's report block is saved with the run (see morningReviewReporter).
+   */
+  morningReview?: MorningReviewHooks;
   /** Hourly monitoring's mechanical checks (outcome exits, counterfactual resolutions). */
   monitor?: (signal: AbortSignal) => Promise<{ summary: string }>;
   /** How often a run's tokens and cost are compared with its budget. */
@@ -49,12 +56,15 @@ export function analystRunner(o: AnalystRunnerOptions): JobRunner {
       return { ok: true, costUsd: 0, summary: r.summary };
     }
     const at = now();
+    const review = job.name === 'morning_review' ? o.morningReview : undefined;
+    const prepared = review ? await review.before({ runId: run.runId, at, signal: run.signal }) : null;
     const message = triggerMessage(job, {
       now: at,
       zone: run.zone,
       scheduledFor: run.scheduledFor,
       stale: job.name === 'morning_review' && o.views ? staleViews(o.views(), at) : undefined,
       week: job.name === 'weekly_retrospective' ? o.week?.() : undefined,
+      moves: prepared?.brief ?? undefined,
     });
     run.signal.throwIfAborted();
     const started = await o.analyst.send({ message, trigger: 'schedule' });
@@ -86,7 +96,9 @@ export function analystRunner(o: AnalystRunnerOptions): JobRunner {
       run.signal.removeEventListener('abort', onAbort);
     }
     const costUsd = spent().costUsd;
-    const summary = out.text.length > SUMMARY_CHARS ? `${out.text.slice(0, SUMMARY_CHARS)}…` : out.text;
+    // The morning review's report block is data for the report, not prose for the summary.
+    const prose = job.name === 'morning_review' ? stripReportBlock(out.text) : out.text;
+    const summary = prose.length > SUMMARY_CHARS ? `${prose.slice(0, SUMMARY_CHARS)}…` : prose;
     if (out.error) return { ok: false, sessionId, costUsd, error: `${out.error.code}: ${out.error.message}` };
     if (budget.exceeded) return { ok: false, sessionId, costUsd, summary: summary || null, error: budget.exceeded };
     if (out.stop === 'cancelled') return { ok: false, sessionId, costUsd, error: 'Stopped before it finished.' };
@@ -103,6 +115,20 @@ export function analystRunner(o: AnalystRunnerOptions): JobRunner {
           costUsd,
           summary,
           error: `The retrospective finished, but the skill-edit check failed: ${(e as Error)?.message ?? String(e)}`,
+        };
+      }
+    }
+    if (review) {
+      try {
+        const r = await review.after(out.text, { runId: run.runId, sessionId, at, signal: run.signal });
+        return { ok: true, sessionId, costUsd, summary: r.summary ? `${summary}\n\n${r.summary}` : summary };
+      } catch (e) {
+        return {
+          ok: false,
+          sessionId,
+          costUsd,
+          summary,
+          error: `The morning review finished, but its report could not be saved: ${(e as Error)?.message ?? String(e)}`,
         };
       }
     }

@@ -12,5 +12,8 @@ export type { SearchContext, SearchRequest, SearchResponse, SearchHit, SearchWei
 export { parseScope } from './scope';
 export type { SearchScope } from './scope';
 export { ensureVectorTable, VEC_TABLE } from './vectors';
+export { searchPassages, passageHit, passageMatch, queryVectorFor } from './research-search';
+export type { PassageQuery, PassageResult, ResearchSource } from './research-search';
+export { PassageVectorCache } from './passage-cache';
 export { Quantizer, DEFAULT_BITS } from './quantizer';
 export { VectorCache } from './vector-cache';

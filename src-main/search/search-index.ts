@@ -5,6 +5,8 @@ import type { Embedder } from './embedder';
 import { DEFAULT_BITS, Quantizer } from './quantizer';
 import { VectorCache } from './vector-cache';
 import { searchMemory, type SearchRequest, type SearchResponse } from './search';
+import type { ResearchSource } from './research-search';
+import { PassageVectorCache } from './passage-cache';
 
 /** What `prepare` hands to `apply`: the vector made before the write transaction, or why not. */
 type Prepared = { embedder: string; vector: Float32Array } | { error: string };
@@ -22,12 +24,18 @@ export interface SearchIndexStatus {
   records: number;
   queued: number;
   lastError: string | null;
+  /** Broker-note passages searched with memory (0 when research is off), and those with a vector from this embedder. */
+  passages: number;
+  passagesIndexed: number;
 }
 
 export interface ReindexProgress {
+  /** Memory notes and broker-note passages re-embedded so far, of `total`. */
   done: number;
   total: number;
   embedder: string;
+  /** How many of `total` are broker-note passages. */
+  passages?: number;
 }
 
 interface RecordSource {
@@ -53,7 +61,9 @@ function contentOf(row: RecordSource): string {
 export class SearchIndex implements MemoryIndexer {
   readonly cache: VectorCache;
   readonly dfCache = new Map<string, { df: number; at: number }>();
+  readonly passageCache = new PassageVectorCache();
   private quantizers = new Map<number, Quantizer>();
+  private researchRef: ResearchSource | undefined;
 
   constructor(
     readonly db: Db,
@@ -87,7 +97,16 @@ export class SearchIndex implements MemoryIndexer {
     this.cache.nearest(new Uint8Array(this.quantizer.bits / 8), 1, { category: null, status: null, sinceDay: null, allowed: null });
   }
 
-  /** Hybrid search over memory (see `searchMemory`). */
+  /** The broker notes (attached by the host): searched with memory, re-embedded by `reindex`, counted by `status`. */
+  get research(): ResearchSource | undefined {
+    return this.researchRef;
+  }
+
+  attachResearch(source: ResearchSource): void {
+    this.researchRef = source;
+  }
+
+  /** Hybrid search over memory, session files and broker notes (see `searchMemory`). */
   search(req: SearchRequest): Promise<SearchResponse> {
     return searchMemory(this, req);
   }
@@ -197,24 +216,56 @@ export class SearchIndex implements MemoryIndexer {
     const last = this.db.prepare('SELECT last_error FROM search_queue WHERE last_error IS NOT NULL ORDER BY queued_at DESC LIMIT 1').get() as
       | { last_error: string }
       | undefined;
+    const { passages, passagesIndexed } = this.passageCounts();
     return {
       embedder: id,
       dims: this.embedderRef.dims,
-      stale: this.state('embedder') !== id || other > 0 || indexed + queued < records,
+      stale: this.state('embedder') !== id || other > 0 || indexed + queued < records || passagesIndexed < passages,
       indexed,
       records,
       queued,
       lastError: last?.last_error ?? null,
+      passages,
+      passagesIndexed,
     };
   }
 
-  /** Rebuilds every vector with the current embedder (see `reindex`). */
+  /** Passages in the research index (tables of migrations 007 and 009), when research is attached and on. */
+  private passageCounts(): { passages: number; passagesIndexed: number } {
+    if (!this.researchRef?.enabled()) return { passages: 0, passagesIndexed: 0 };
+    // research_notes.passages is written with the passages, in the same transaction.
+    const passages = (this.db.prepare('SELECT COALESCE(SUM(passages), 0) AS n FROM research_notes').get() as { n: number }).n;
+    const passagesIndexed = (this.db.prepare('SELECT count(*) AS n FROM research_passage_vectors WHERE embedder = ?').get(this.embedderRef.id) as { n: number })
+      .n;
+    return { passages, passagesIndexed };
+  }
+
+  /**
+   * Rebuilds every vector with the current embedder (see `reindex`): memory first, then the broker
+   * notes' passages (their index re-embeds them), counted together in the progress.
+   */
   async reindex(onProgress?: (p: ReindexProgress) => void, signal?: AbortSignal): Promise<ReindexProgress> {
+    const research = this.researchRef?.enabled() ? this.researchRef : undefined;
+    const passages = research ? this.passageCounts().passages : 0;
+    let memory: ReindexProgress;
     try {
-      return await reindex(this.db, this.embedderRef, onProgress, signal, this.quantizer);
+      memory = await reindex(
+        this.db,
+        this.embedderRef,
+        onProgress && ((p) => onProgress({ ...p, total: p.total + passages, ...(passages ? { passages } : {}) })),
+        signal,
+        this.quantizer,
+      );
     } finally {
       this.cache.invalidate();
     }
+    if (!research) return memory;
+    const embedder = memory.embedder;
+    // `passages` is reported only when there are some: a workspace without broker notes reads as before.
+    const r = await research.reembed((done, total) => {
+      if (total) onProgress?.({ done: memory.done + done, total: memory.total + total, embedder, passages: total });
+    }, signal);
+    return r.total ? { done: memory.done + r.done, total: memory.total + r.total, embedder, passages: r.total } : memory;
   }
 
   private state(key: string): string | undefined {

@@ -5,7 +5,9 @@ import type { Embedder } from './embedder';
 import type { Quantizer } from './quantizer';
 import type { VectorCache } from './vector-cache';
 import { tokenize } from './hash-embedder';
-import { parseScope, type SearchScope } from './scope';
+import type { PassageVectorCache } from './passage-cache';
+import { passageHit, queryVectorFor, type ResearchSource, searchPassages } from './research-search';
+import { ALL_SCOPE_PATH, parseScope, type SearchScope } from './scope';
 import { searchSessionFiles } from './session-search';
 import { asBlob, dayNumber, dotStored, VEC_TABLE } from './vectors';
 
@@ -42,6 +44,10 @@ export interface SearchContext {
   readonly cache?: VectorCache;
   /** Document counts of query words (FTS5), kept a minute. */
   readonly dfCache?: Map<string, { df: number; at: number }>;
+  /** The broker notes (attached by the host); without it passages are not searched. */
+  readonly research?: ResearchSource;
+  /** Passage vectors kept in memory between searches. */
+  readonly passageCache?: PassageVectorCache;
 }
 
 export const DEFAULT_TUNING: SearchTuning = {
@@ -56,7 +62,7 @@ export const DEFAULT_TUNING: SearchTuning = {
 };
 
 export interface SearchRequest {
-  /** all (default: memory and the current session's files), /memory/..., or session / /session/... */
+  /** all (default: memory, the current session's files and broker notes), /memory/..., session / /session/..., or research / /research/... */
   scope?: string;
   /** The current session: its files are searched when the scope includes them. */
   sessionId?: string;
@@ -68,6 +74,10 @@ export interface SearchRequest {
   mode?: 'hybrid' | 'keyword' | 'vector';
   tuning?: Partial<SearchTuning>;
   now?: Date;
+  /** A retrospective's as-of day (YYYY-MM-DD): broker notes dated after it are not searched. */
+  asOf?: string;
+  /** false: broker-note passages are left out (attached IDEs get memory only, unframed outside text never). */
+  withResearch?: boolean;
 }
 
 export interface SearchHit {
@@ -83,6 +93,8 @@ export interface SearchHit {
   updatedAt: string;
   /** The record's first 8 lines, as `read(path, depth='header')` shows them. */
   header: string;
+  /** A broker-note passage (category research): outside content, shown as data, never as instructions. */
+  passage?: { note: string; citation: string; noteDate: string; text: string };
 }
 
 export interface SearchResponse {
@@ -161,27 +173,80 @@ export async function searchMemory(ctx: SearchContext, req: SearchRequest): Prom
   const compiled = ast ? compileQuery(ast) : { where: '', params: [] };
   const words = tokenize(query);
   if (!words.length) throw new InvalidInputError(`"${query.slice(0, 60)}" has no words to search for; use letters or numbers.`);
-  if (!scope.memory && !req.sessionId) {
+  if (scope.sessionPrefix !== null && !scope.memory && !req.sessionId) {
     throw new InvalidInputError("Session files can only be searched from inside a session (the analyst's search tool); search /memory/ here instead.");
   }
+  const research = researchIn(ctx, req, scope);
 
-  const memory = scope.memory
-    ? await memoryResults(ctx, req, { scope, query, words, ast, compiled, mode, t, weights, maxResults })
-    : { results: [], degraded: null };
-  // Outside a session (the Memory screen) the default scope is memory alone.
-  if (scope.sessionPrefix === null || !req.sessionId)
-    return respond(query, scope.sessionPrefix === null ? scope : { ...scope, path: '/memory/' }, filters, memory.results, memory.degraded);
-  const session = searchSessionFiles(db, {
-    sessionId: req.sessionId,
-    prefix: scope.sessionPrefix,
-    words,
-    ast,
-    weights,
-    now: req.now ?? new Date(),
-    limit: maxResults,
-  });
-  const merged = [...memory.results, ...session].sort((a, b) => b.score - a.score || b.semantic - a.semantic || a.path.localeCompare(b.path));
-  return respond(query, scope, filters, merged.slice(0, maxResults), memory.degraded);
+  // One query vector serves memory and passages; when the embedder fails both fall back to keywords.
+  let qv: Float32Array | null = null;
+  let degraded: string | null = null;
+  if (mode !== 'keyword') {
+    if (mode === 'vector') [qv] = await ctx.embedder.embed([query], 'query');
+    else ({ vector: qv, degraded } = await queryVectorFor(ctx.embedder, query));
+  }
+  const memory = scope.memory ? await memoryResults(ctx, req, { scope, query, words, ast, compiled, mode, t, weights, maxResults, qv }) : [];
+  // Outside a session (the Memory screen) the default scope leaves session files out.
+  const session =
+    scope.sessionPrefix !== null && req.sessionId
+      ? searchSessionFiles(db, { sessionId: req.sessionId, prefix: scope.sessionPrefix, words, ast, weights, now: req.now ?? new Date(), limit: maxResults })
+      : [];
+  let passages: SearchHit[] = [];
+  // Field filters (status:, confidence>=, skill: ...) describe memory records: a passage has none, so it cannot match them.
+  const terms = ast?.terms ?? [];
+  if (research && ctx.research && terms.every((x) => x.kind === 'since' || x.kind === 'text')) {
+    try {
+      await ctx.research.sync();
+    } catch (e) {
+      degraded = [degraded, `The broker notes could not be brought up to date (${(e as Error)?.message ?? String(e)}); older passages are shown.`]
+        .filter(Boolean)
+        .join(' ');
+    }
+    passages = searchPassages(
+      db,
+      {
+        words,
+        queryVector: qv,
+        embedderId: ctx.embedder.id,
+        limit: maxResults,
+        asOf: req.asOf,
+        notePrefix: scope.researchPrefix ?? '',
+        since: terms.reduce<string | undefined>((max, x) => (x.kind === 'since' && (!max || x.date > max) ? x.date : max), undefined),
+        mustContain: terms.flatMap((x) => (x.kind === 'text' ? [x.text] : [])),
+        weights,
+        generation: ctx.research.generation(),
+        vectorShare: t.vectorShare,
+        mode,
+        keywordCandidates: t.keywordCandidates,
+        vectorCandidates: t.vectorCandidates,
+        now: req.now ?? new Date(),
+      },
+      ctx.passageCache,
+    ).map(passageHit);
+  }
+  const merged = [...memory, ...session, ...passages].sort((a, b) => b.score - a.score || b.semantic - a.semantic || a.path.localeCompare(b.path));
+  const label =
+    scope.path === ALL_SCOPE_PATH ? ['/memory/', ...(req.sessionId ? ['/session/'] : []), ...(research ? ['/research/'] : [])].join(' + ') : scope.path;
+  return respond(query, { ...scope, path: label }, filters, merged.slice(0, maxResults), degraded);
+}
+
+/**
+ * Whether this search covers broker-note passages: when the scope includes them, the host attached
+ * the notes, the request does not leave them out, and the PM has not switched research off. A
+ * research-only scope that cannot be served says why.
+ */
+function researchIn(ctx: SearchContext, req: SearchRequest, scope: SearchScope): boolean {
+  if (scope.researchPrefix === null) return false;
+  const only = !scope.memory && scope.sessionPrefix === null;
+  if (!ctx.research || req.withResearch === false) {
+    if (only) throw new InvalidInputError('Broker notes are not searched here; search /memory/ instead.');
+    return false;
+  }
+  if (!ctx.research.enabled()) {
+    if (only) throw new InvalidInputError('The research source is switched off on the Data screen; switch it on to search broker notes.');
+    return false;
+  }
+  return true;
 }
 
 interface MemoryQuery {
@@ -194,12 +259,14 @@ interface MemoryQuery {
   t: SearchTuning;
   weights: SearchWeights;
   maxResults: number;
+  /** The query's vector, or null when only keywords can be used. */
+  qv: Float32Array | null;
 }
 
 /** The memory part of a search: sqlite-vec candidates and FTS5 BM25, fused and blended with recency. */
-async function memoryResults(ctx: SearchContext, req: SearchRequest, q: MemoryQuery): Promise<{ results: SearchHit[]; degraded: string | null }> {
+async function memoryResults(ctx: SearchContext, req: SearchRequest, q: MemoryQuery): Promise<SearchHit[]> {
   const { db, embedder } = ctx;
-  const { scope, query, words, ast, compiled, mode, t, weights, maxResults } = q;
+  const { scope, words, ast, compiled, mode, t, weights, maxResults, qv } = q;
   // The SQL condition every result must meet: scope + the full compiled filter.
   const cond: string[] = [];
   const condParams: unknown[] = [];
@@ -227,17 +294,6 @@ async function memoryResults(ctx: SearchContext, req: SearchRequest, q: MemoryQu
     }
     return c;
   };
-
-  let degraded: string | null = null;
-  let qv: Float32Array | null = null;
-  if (mode !== 'keyword') {
-    try {
-      [qv] = await embedder.embed([query], 'query');
-    } catch (e) {
-      if (mode === 'vector') throw e;
-      degraded = `Meaning-based search is unavailable (${(e as Error).message}); these results match keywords only.`;
-    }
-  }
 
   if (qv) {
     const k = Math.max(t.vectorCandidates, maxResults * 4);
@@ -296,7 +352,7 @@ async function memoryResults(ctx: SearchContext, req: SearchRequest, q: MemoryQu
     }
   }
 
-  if (!cands.size) return { results: [], degraded };
+  if (!cands.size) return [];
 
   // Final check of scope and filter in SQL (candidates from the bit scan saw only the pushed-down part).
   const rows = db
@@ -351,7 +407,7 @@ async function memoryResults(ctx: SearchContext, req: SearchRequest, q: MemoryQu
       updatedAt: h.row.updated_at,
       header: headerLines(r),
     }));
-  return { results, degraded };
+  return results;
 }
 
 const round = (x: number) => Math.round(x * 10_000) / 10_000;

@@ -41,7 +41,7 @@ function resolveSource(ctx: AnalystToolContext, target: string): { label: string
 
 export const compactTool = defineTool({
   name: 'compact',
-  description: 'Re-compress noisy context into 50–100 words on a focus. target: session_history, all_results, a task id or a path.',
+  description: 'Re-compress noisy context into 50–100 words on a focus. target: session_history, all_results, a task id or path.',
   input: z.object({
     target: z.string().min(1).max(1000),
     focus: z.string().min(1).max(500),

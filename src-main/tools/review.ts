@@ -8,7 +8,7 @@ export function reviewTool(reviewer: Pick<Reviewer, 'review'>) {
   return defineTool({
     name: 'review',
     description:
-      'An independent adversarial reviewer (sees the portfolio, calibration and PK, reads memory and data, not your conversation). Required for every Expression: pass its exact record text; only text it approved can be written. Returns VERDICT approve / approve_with_notes / revise / escalate with reasons.',
+      'An independent adversarial reviewer (sees portfolio, calibration, PK, memory and data; not your conversation). Required for every Expression: pass its exact record text; only text it approved can be written. Returns VERDICT approve / approve_with_notes / revise / escalate with reasons.',
     input: z.object({
       output: z.string().min(1).max(100_000),
       focus: z.string().min(1).max(2000).describe('what to challenge hardest'),

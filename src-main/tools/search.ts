@@ -5,7 +5,7 @@ import { defineTool } from './define';
 export const searchTool = defineTool({
   name: 'search',
   description:
-    "Find records and notes by meaning. scope: all (default: memory + this session's files), a folder (/memory/pk/), or session. filters as in folder queries (weight>=0.4, since:2026-03). Returns ranked headers.",
+    "Find by meaning. scope: all (default: memory, this session's files, broker notes), a folder (/memory/pk/), session or research. filters as in folder queries (weight>=0.4, since:2026-03). Returns ranked headers.",
   input: z.object({
     scope: z.string().max(300).optional(),
     query: z.string().min(1).max(2000),
@@ -23,7 +23,10 @@ export const searchTool = defineTool({
       query: input.query,
       filters: input.filters ?? null,
       maxResults: input.max_results ?? 5,
+      // A retrospective never sees a broker note dated after its as-of day.
+      asOf: ctx.asOf,
     });
-    return { content: res.formatted };
+    // Broker-note passages are outside content: the whole result is then framed as data.
+    return { content: res.formatted, untrusted: res.results.some((r) => r.passage !== undefined) };
   },
 });

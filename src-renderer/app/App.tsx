@@ -9,6 +9,9 @@ import { SkillsScreen, routeSkill, skillRoute } from '../skills';
 import { McpScreen } from '../mcp';
 import { DataScreen } from '../data';
 import { BuildsScreen } from '../builds';
+import { ProposalsScreen, routeProposal } from '../proposals';
+import { CalibrationScreen } from '../calibration';
+import { ScheduleScreen } from '../schedule';
 import { ComingSoon } from './ComingSoon';
 import { ErrorBoundary } from './ErrorBoundary';
 import { Notices } from './Notices';
@@ -79,6 +82,15 @@ export function App() {
       break;
     case 'builds':
       screen = <BuildsScreen selected={route.rest[0] ?? null} onSelect={(id) => go('builds', id ? [id] : [])} />;
+      break;
+    case 'proposals':
+      screen = <ProposalsScreen selected={routeProposal(route.rest)} onSelect={(id) => go('proposals', id ? [id] : [])} />;
+      break;
+    case 'calibration':
+      screen = <CalibrationScreen />;
+      break;
+    case 'schedule':
+      screen = <ScheduleScreen />;
       break;
     default:
       screen = <ComingSoon screen={route.screen} />;

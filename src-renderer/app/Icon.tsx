@@ -7,6 +7,8 @@ const paths: Record<Screen | 'search' | 'history' | 'close', string> = {
   expressions: 'M4 17l5-5 4 4 7-8 M15 8h5v5',
   tasks: 'M9 6h11 M9 12h11 M9 18h11 M4 6l1 1 2-2 M4 12l1 1 2-2 M4 18l1 1 2-2',
   proposals: 'M6 3v12 M6 15a3 3 0 1 0 0 6 3 3 0 0 0 0-6z M18 9a3 3 0 1 0 0-6 3 3 0 0 0 0 6z M18 9c0 5-6 4-12 9',
+  calibration: 'M4 20L20 4 M4 20V4h16v16z M8 15.5a1 1 0 1 0 0 .01 M11 10.5a1 1 0 1 0 0 .01 M16 9a1 1 0 1 0 0 .01',
+  schedule: 'M12 4a8 8 0 1 0 0 16 8 8 0 0 0 0-16z M12 8v4l3 2',
   builds: 'M3 20h18 M5 20V10l4-3v13 M11 20V6l4-3v17 M17 20v-8l3-2v10',
   contracts: 'M7 3h8l4 4v14H7z M15 3v4h4 M10 12h6 M10 16h6',
   skills: 'M12 3l2.6 5.3 5.9.9-4.3 4.1 1 5.8L12 16.4 6.8 19.1l1-5.8L3.5 9.2l5.9-.9z',

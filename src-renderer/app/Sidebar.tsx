@@ -1,10 +1,13 @@
 import { useRef, type KeyboardEvent } from 'react';
 import { formatHash, type Screen } from './routes';
 import { screenInfo } from './screens';
+import { PendingBadge } from '../proposals/PendingBadge';
 import { Icon } from './Icon';
 
 const groups: { label: string; items: Screen[] }[] = [
-  { label: 'Analyst', items: ['chat', 'views', 'expressions', 'tasks', 'proposals'] },
+  { label: 'Analyst', items: ['chat', 'views', 'expressions', 'tasks'] },
+  // The learning loop: skill edits from lessons, how well confidence matches results, and the runs that feed both.
+  { label: 'Learning', items: ['proposals', 'calibration', 'schedule'] },
   { label: 'Build', items: ['builds', 'contracts', 'skills'] },
   { label: 'Book', items: ['portfolio', 'data'] },
   { label: 'System', items: ['mcp', 'settings'] },
@@ -61,6 +64,7 @@ export function Sidebar(props: { current: Screen; displayName?: string }) {
                   >
                     <Icon name={s} />
                     <span>{info.label}</span>
+                    {s === 'proposals' && <PendingBadge />}
                     {!info.built && <span className="nav-soon" role="img" aria-label="(coming later)" />}
                   </a>
                 </li>

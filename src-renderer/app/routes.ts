@@ -3,7 +3,22 @@
  * screen without a server-side router.
  */
 
-export const screens = ['chat', 'views', 'expressions', 'tasks', 'proposals', 'builds', 'contracts', 'skills', 'portfolio', 'data', 'mcp', 'settings'] as const;
+export const screens = [
+  'chat',
+  'views',
+  'expressions',
+  'tasks',
+  'proposals',
+  'calibration',
+  'schedule',
+  'builds',
+  'contracts',
+  'skills',
+  'portfolio',
+  'data',
+  'mcp',
+  'settings',
+] as const;
 export type Screen = (typeof screens)[number];
 
 export const defaultScreen: Screen = 'views';

@@ -50,7 +50,19 @@ export const screenInfo: Record<Screen, ScreenInfo> = {
       'The five or more Process Knowledge entries that back it',
       'Approve to apply it as a versioned skill edit, or reject with a reason',
     ],
-    built: false,
+    built: true,
+  },
+  calibration: {
+    label: 'Calibration',
+    purpose: 'How well your stated confidence matches what happened, by category and confidence band.',
+    will: [],
+    built: true,
+  },
+  schedule: {
+    label: 'Schedule',
+    purpose: 'The morning review, end of day, weekly retrospective and hourly monitoring: when they run next and what each run did.',
+    will: [],
+    built: true,
   },
   builds: {
     label: 'Builds',

@@ -7,7 +7,8 @@ import { screenInfo } from '../app/screens';
 import { RecordList } from './RecordList';
 import { RecordView } from './RecordView';
 import { SearchResults } from './SearchResults';
-import { hasToken, quickFilters, searchMemory, toggleToken } from './search';
+import { PassageView } from './PassageView';
+import { hasToken, quickFilters, type SearchHitView, searchMemory, toggleToken } from './search';
 import { useDebounced } from './useDebounced';
 import { ErrorPanel } from '../app/ErrorPanel';
 import { RecordEditor } from './RecordEditor';
@@ -45,6 +46,8 @@ export function MemoryScreen(props: {
   const searchInput = useRef<HTMLInputElement>(null);
   /** The editor, when open: on a record (`path`) or on a new one (`path: null`). */
   const [editing, setEditing] = useState<{ path: string | null } | null>(null);
+  /** A broker-note passage opened from a Research search (it has no record to read). */
+  const [passage, setPassage] = useState<SearchHitView | null>(null);
   const unsaved = useRef(false);
   const noteDirty = useCallback((dirty: boolean) => {
     unsaved.current = dirty;
@@ -102,10 +105,18 @@ export function MemoryScreen(props: {
     if (editing && unsaved.current && !window.confirm('Discard your unsaved changes?')) return;
     unsaved.current = false;
     setEditing(null);
+    setPassage(null);
     props.onSelect(nameOrPath);
   };
   const selectPath = (path: string) =>
     select(path.startsWith(props.folder) && !path.slice(props.folder.length).includes('/') ? path.slice(props.folder.length) : path);
+  const openHit = (hit: SearchHitView) => {
+    if (!hit.passage) return selectPath(hit.path);
+    if (editing && unsaved.current && !window.confirm('Discard your unsaved changes?')) return;
+    unsaved.current = false;
+    setEditing(null);
+    setPassage(hit);
+  };
   // Back/forward to another record closes the editor too.
   const shownPath = useRef(selectedPath);
   useEffect(() => {
@@ -113,6 +124,7 @@ export function MemoryScreen(props: {
     shownPath.current = selectedPath;
     unsaved.current = false;
     setEditing(null);
+    setPassage(null);
   }, [selectedPath]);
   const kindNoun = props.screen === 'views' ? 'View' : 'Expression';
 
@@ -168,6 +180,7 @@ export function MemoryScreen(props: {
               {[
                 { path: props.folder, label: info.label, key: props.screen },
                 { path: '/memory/', label: 'All memory', key: 'all' },
+                { path: '/research/', label: 'Research', key: 'research' },
               ].map((s) => (
                 <button
                   key={s.key}
@@ -249,12 +262,18 @@ export function MemoryScreen(props: {
             search.data.results.length === 0 ? (
               <div className="empty-list">
                 <p>
-                  Nothing in {scope === '/memory/' ? 'memory' : noun} matches “{searchQuery}”.
+                  Nothing in {scope === '/memory/' ? 'memory' : scope === '/research/' ? 'the broker notes' : noun} matches “{searchQuery}”.
                 </p>
               </div>
             ) : (
               <div className={search.isPlaceholderData ? 'list-wrap stale' : 'list-wrap'}>
-                <SearchResults hits={search.data.results} selectedPath={selectedPath} onSelect={selectPath} showCategory={scope === '/memory/'} />
+                <SearchResults
+                  hits={search.data.results}
+                  selectedPath={passage ? null : selectedPath}
+                  selectedPassage={passage?.id ?? null}
+                  onSelect={openHit}
+                  showCategory={scope === '/memory/'}
+                />
               </div>
             )
           ) : null
@@ -302,6 +321,8 @@ export function MemoryScreen(props: {
               props.onSelect(fileOf(path));
             }}
           />
+        ) : passage ? (
+          <PassageView key={passage.id} hit={passage} onClose={() => setPassage(null)} />
         ) : selectedPath ? (
           <RecordView
             key={selectedPath}

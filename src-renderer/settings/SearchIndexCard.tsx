@@ -7,6 +7,7 @@ import { reindexSearch, searchIndexStatus } from '../memory/search';
 /**
  * The state of the search index: which embedder made the vectors, whether they are stale, and
  * notes waiting to be re-embedded after a provider failure — with a rebuild that reports progress.
+ * Broker-note passages (the research folder) are part of the index: counted here and rebuilt too.
  */
 export function SearchIndexCard() {
   const client = useClient();
@@ -41,6 +42,12 @@ export function SearchIndexCard() {
             <dd>
               {s.indexed.toLocaleString()} of {s.records.toLocaleString()} notes
             </dd>
+            <dt>Broker notes</dt>
+            <dd data-testid="search-index-passages">
+              {s.passages === 0
+                ? 'none searched (no notes in the research folder, or research is off)'
+                : `${s.passagesIndexed.toLocaleString()} of ${s.passages.toLocaleString()} passages embedded${s.passagesIndexed < s.passages ? ' (the rest are found by keyword until embedded)' : ''}`}
+            </dd>
             <dt>Waiting</dt>
             <dd data-testid="search-index-queued">{s.queued === 0 ? 'none' : `${s.queued.toLocaleString()} notes wait to be re-embedded`}</dd>
             {s.lastError && (
@@ -52,7 +59,7 @@ export function SearchIndexCard() {
           </dl>
           {s.stale && (
             <p className="degraded" role="status">
-              The index is out of date (the embedder changed or some notes are missing). Rebuild it so search by meaning sees everything.
+              The index is out of date (the embedder changed, or some notes or passages are missing). Rebuild it so search by meaning sees everything.
             </p>
           )}
         </>
@@ -67,7 +74,12 @@ export function SearchIndexCard() {
           </span>
         )}
         {pct !== null && <span className="muted">{pct}%</span>}
-        {rebuild.isSuccess && !running && <span className="saved">✓ Rebuilt {rebuild.data.total.toLocaleString()} notes</span>}
+        {rebuild.isSuccess && !running && (
+          <span className="saved">
+            ✓ Rebuilt {(rebuild.data.total - (rebuild.data.passages ?? 0)).toLocaleString()} notes
+            {rebuild.data.passages ? ` and ${rebuild.data.passages.toLocaleString()} broker-note passages` : ''}
+          </span>
+        )}
         {rebuild.isError && <span className="field-error">{readableMessage(rebuild.error)}</span>}
       </div>
     </section>

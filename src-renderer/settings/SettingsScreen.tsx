@@ -8,6 +8,8 @@ import { draftFrom, draftValue, patchFrom, sameDraft, withValue, type DraftField
 import { SecretsSection } from './SecretsSection';
 import { SearchIndexCard } from './SearchIndexCard';
 import { SkillScriptsSection } from './SkillScriptsSection';
+import { BuilderSection } from './BuilderSection';
+import './builder.css';
 
 type SettingsView = ProcedureOutput<'settings/get'>;
 
@@ -28,7 +30,9 @@ export function SettingsScreen() {
     <section className="screen screen-scroll" data-testid="screen-settings" aria-labelledby="title-settings">
       <header className="screen-header">
         <h1 id="title-settings">Settings</h1>
-        <p className="screen-purpose">Appearance, your profile, the model connection, search weights, API keys and which skills may run scripts.</p>
+        <p className="screen-purpose">
+          Appearance, your profile, the model connection, search weights, API keys, which skills may run scripts, and the builder.
+        </p>
       </header>
       {query.isPending && <p className="muted">Loading settings…</p>}
       {query.isError && (
@@ -42,6 +46,7 @@ export function SettingsScreen() {
           <SecretsSection view={query.data} />
           <SearchIndexCard />
           <SkillScriptsSection />
+          <BuilderSection view={query.data} />
         </>
       )}
       {info.data && (

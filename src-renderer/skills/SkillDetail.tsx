@@ -4,6 +4,7 @@ import { useProcedure } from '../api/hooks';
 import { errorHeadline, readableMessage } from '../api/errors';
 import { Icon } from '../app/Icon';
 import { CodeViewer } from './CodeViewer';
+import { isVersionSnapshot, VersionBar, VersionsGroup } from './SkillVersions';
 import { fieldLine, fileGroups, fileLabel, formatBytes, languageFor, SKILL_FILE, stateBadge } from './model';
 
 /** One skill: what it is, what is wrong with it, its files, and the open file read-only. */
@@ -89,8 +90,11 @@ export function SkillDetail(props: { skill: SkillView; path: string; onOpenFile:
           </div>
         )}
         <p className="skill-readonly-note" data-testid="skill-readonly-note">
-          <Icon name="proposals" size={14} /> Read-only here. Changes to a skill come through skill-edit proposals that you approve — the Proposals screen
-          arrives in a later release.
+          <Icon name="proposals" size={14} />
+          <span>
+            Read-only here. Changes to a skill come through skill-edit proposals that you approve on the <a href="#/proposals">Proposals</a> screen; each
+            approved edit is kept as a version you can restore.
+          </span>
         </p>
       </header>
       <div className="skill-body">
@@ -119,12 +123,14 @@ export function SkillDetail(props: { skill: SkillView; path: string; onOpenFile:
               </ul>
             </section>
           ))}
+          <VersionsGroup skill={skill.name} path={props.path} onOpenFile={props.onOpenFile} />
         </nav>
         <div className="skill-file-view">
           <div className="skill-file-bar">
             <code>{props.path}</code>
             {file.data && <span className="muted">{formatBytes(file.data.bytes)} · read-only</span>}
           </div>
+          {isVersionSnapshot(props.path) && <VersionBar skill={skill.name} path={props.path} onOpenFile={props.onOpenFile} />}
           {file.isPending && !file.data && <p className="muted pad">Opening {props.path}…</p>}
           {file.isError && (
             <div className="error-panel" role="alert">
@@ -144,7 +150,8 @@ export function SkillDetail(props: { skill: SkillView; path: string; onOpenFile:
           {file.data && !file.data.binary && (
             <CodeViewer
               text={file.data.text}
-              language={languageFor(file.data.path)}
+              // A kept version (`.versions/SKILL.md@2`) reads like the file it was.
+              language={languageFor(file.data.path.replace(/@\d+$/, ''))}
               path={file.data.path}
               reveal={revealLine && focus ? { line: revealLine, n: focus.n } : null}
             />

@@ -1,5 +1,5 @@
 /**
- * Monaco for the Skills screen, loaded only through `import('./monaco')` so the main bundle never
+ * Monaco for the Skills and Proposals screens, loaded only through `import('./monaco')` so the main bundle never
  * carries it. Only the editor core, the features a read-only viewer needs (find, folding, bracket
  * matching, copy, go to line) and the few Monarch grammars skill files use are pulled in — no
  * language services, so the one worker is the plain editor worker.
@@ -7,6 +7,8 @@
 import * as monaco from 'monaco-editor/editor/editor.api';
 import 'monaco-editor/features/codicon/register';
 import 'monaco-editor/features/codeEditor/register';
+// The Proposals screen's side-by-side diff (its navigation and accessible-diff actions).
+import 'monaco-editor/features/diffEditor/register';
 import 'monaco-editor/features/find/register';
 import 'monaco-editor/features/folding/register';
 import 'monaco-editor/features/bracketMatching/register';

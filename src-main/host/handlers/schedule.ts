@@ -1,5 +1,6 @@
 import type { ScheduleJobView, ScheduleRunView } from '../../api/schedule';
-import { formatLocal, type JobStatus, type Scheduler, type ScheduleRun } from '../../scheduler';
+import { AppError, NotFoundError } from '../../common/errors';
+import { formatLocal, type JobStatus, type ReviewReports, type Scheduler, type ScheduleRun } from '../../scheduler';
 import type { PartialHandlerMap } from './types';
 
 /** A run as the Schedule screen shows it. */
@@ -42,8 +43,15 @@ export function toScheduleJobView(s: JobStatus, now: Date = new Date()): Schedul
 
 type SchedulePort = Pick<Scheduler, 'list' | 'history' | 'pause' | 'resume' | 'runNow' | 'zone'>;
 
-/** Handlers for schedule/list, history, pause, resume and run-now over one core's scheduler. */
-export function scheduleHandlers(scheduler: SchedulePort): PartialHandlerMap {
+/**
+ * Handlers for schedule/list, history, pause, resume and run-now over one core's scheduler, and
+ * schedule/report(s) over the morning review reports.
+ */
+export function scheduleHandlers(scheduler: SchedulePort, reports?: Pick<ReviewReports, 'get' | 'list'>): PartialHandlerMap {
+  const reportStore = () => {
+    if (!reports) throw new AppError('unavailable', 'Morning review reports are not wired in this build.');
+    return reports;
+  };
   return {
     'schedule/list': () => {
       const zone = scheduler.zone();
@@ -53,5 +61,11 @@ export function scheduleHandlers(scheduler: SchedulePort): PartialHandlerMap {
     'schedule/pause': (input) => ({ job: toScheduleJobView(scheduler.pause(input.job)) }),
     'schedule/resume': (input) => ({ job: toScheduleJobView(scheduler.resume(input.job)) }),
     'schedule/run-now': (input) => ({ run: toScheduleRunView(scheduler.runNow(input.job)) }),
+    'schedule/report': (input) => {
+      const report = reportStore().get(input.runId);
+      if (!report) throw new NotFoundError(`Run ${input.runId} has no morning review report (only a finished morning review has one).`);
+      return { report };
+    },
+    'schedule/reports': (input) => ({ reports: reportStore().list(input.limit ?? 20) }),
   };
 }

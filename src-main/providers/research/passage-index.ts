@@ -4,12 +4,15 @@ import { extname, join } from 'node:path';
 import type { Db } from '../../store/open';
 import { chunkNote } from './chunk';
 import { NOTE_EXTENSIONS, readNote, UnreadableNote } from './notes';
+import { type Embedded, type PassageEmbedder, type PassageVectorOptions, PassageVectors } from './passage-vectors';
 
 /**
  * The broker-notes folder indexed into SQLite (migration 007): `research_notes` remembers what each
  * note was indexed from, `research_passages` (FTS5) holds its passages. `sync()` reads only notes
  * whose modification time or size changed and whose bytes really differ, and removes the rows of
- * notes that are gone.
+ * notes that are gone. With an embedder, a changed note's passages are embedded before the
+ * transaction that writes them, and their vectors (migration 009) leave with them; see
+ * passage-vectors.ts for what waits when embedding fails.
  */
 
 export interface SyncReport {
@@ -75,21 +78,46 @@ export function ftsQuery(query: string): string | null {
   return unique.length ? unique.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ') : null;
 }
 
+export interface ResearchIndexOptions {
+  now?: () => Date;
+  maxFileBytes?: number;
+  /** The workspace's embedder (injected by the host); without one passages are found by keyword only. */
+  embedder?: PassageEmbedder;
+  vectors?: Omit<PassageVectorOptions, 'now'>;
+}
+
 export class ResearchIndex {
+  readonly vectors: PassageVectors;
   private running: Promise<SyncReport> | null = null;
+  /** Syncs and re-embeddings run one at a time (both write a note's passages and vectors). */
+  private lock: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly db: Db,
     readonly dir: string,
-    private readonly options: { now?: () => Date; maxFileBytes?: number } = {},
-  ) {}
+    private readonly options: ResearchIndexOptions = {},
+  ) {
+    this.vectors = new PassageVectors(db, options.embedder, { ...options.vectors, now: options.now });
+  }
+
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.lock.then(work, work);
+    this.lock = run.catch(() => undefined);
+    return run;
+  }
 
   /** Brings the index up to date with the folder; concurrent callers share one pass. */
   sync(): Promise<SyncReport> {
-    this.running ??= this.syncOnce().finally(() => {
+    this.running ??= this.exclusive(() => this.syncOnce()).finally(() => {
       this.running = null;
     });
     return this.running;
+  }
+
+  /** Re-embeds every passage with the current embedder (reindex), after bringing the notes up to date. */
+  async reembed(onProgress?: (done: number, total: number) => void, signal?: AbortSignal): Promise<{ done: number; total: number }> {
+    await this.sync();
+    return this.exclusive(() => this.vectors.reembedAll(onProgress, signal));
   }
 
   private async syncOnce(): Promise<SyncReport> {
@@ -128,14 +156,17 @@ export class ResearchIndex {
         if (st.size > maxBytes) throw new UnreadableNote(`larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
         const read = await readNote(note, bytes);
         const passages = chunkNote(read.units);
+        // Embedded before the transaction opens; when that fails the text is indexed all the same.
+        const embedded = await this.vectors.tryEmbed(passages);
         this.replace(
           note,
           { mtime, size: st.size, hash, date: read.date ?? day, dateFrom: read.dateFrom ?? 'file_time', title: read.title, warning: null },
           passages,
+          embedded,
         );
       } catch (e) {
         const warning = e instanceof UnreadableNote ? e.message : `could not be indexed (${((e as Error)?.message ?? String(e)).slice(0, 120)})`;
-        this.replace(note, { mtime, size: st.size, hash, date: day, dateFrom: 'file_time', title: note, warning }, []);
+        this.replace(note, { mtime, size: st.size, hash, date: day, dateFrom: 'file_time', title: note, warning }, [], null);
         report.skipped.push({ note, warning });
         continue;
       }
@@ -146,26 +177,34 @@ export class ResearchIndex {
     if (gone.length) {
       this.db.transaction(() => {
         for (const n of gone) {
+          this.vectors.removeNote(n);
           this.db.prepare('DELETE FROM research_passages WHERE note = ?').run(n);
           this.db.prepare('DELETE FROM research_notes WHERE note = ?').run(n);
         }
       })();
       report.removed.push(...gone);
     }
+    // Passages that wait for a vector (the embedder failed, or another embedder made theirs).
+    await this.vectors.fillPending();
     return report;
   }
 
-  /** A note's row and passages replaced in one transaction: a search never sees half a note. */
+  /** A note's row, passages and vectors replaced in one transaction: a search never sees half a note. */
   private replace(
     note: string,
     meta: { mtime: number; size: number; hash: string; date: string; dateFrom: string; title: string; warning: string | null },
     passages: ReturnType<typeof chunkNote>,
+    embedded: Embedded | null,
   ): void {
     const now = (this.options.now ?? (() => new Date()))().toISOString();
     this.db.transaction(() => {
+      this.vectors.removeNote(note);
       this.db.prepare('DELETE FROM research_passages WHERE note = ?').run(note);
       const insert = this.db.prepare('INSERT INTO research_passages (text, section, note, page, ordinal) VALUES (?, ?, ?, ?, ?)');
-      for (const p of passages) insert.run(p.text, p.section, note, p.page, p.ordinal);
+      passages.forEach((p, i) => {
+        const rowid = Number(insert.run(p.text, p.section, note, p.page, p.ordinal).lastInsertRowid);
+        if (embedded) this.vectors.write(rowid, note, embedded.embedder, embedded.vectors[i]!);
+      });
       this.db
         .prepare(
           `INSERT INTO research_notes (note, mtime_ms, size, content_hash, note_date, date_from, title, passages, warning, indexed_at)

@@ -202,4 +202,24 @@ describe('research provider', () => {
       detail: `No research folder at ${join(dir, 'nowhere')}: put broker notes (PDF, markdown, text) there.`,
     });
   });
+
+  it('ranks with the injected ranking, falls back to bm25 when it fails, and passes the as-of date and note to it', async () => {
+    const asked: unknown[] = [];
+    const ranked = new ResearchProvider({
+      db,
+      dir,
+      rank: async (query, options) => {
+        asked.push({ query, ...options });
+        return research.index.search('Brent cartel', options);
+      },
+    });
+    const r = await ranked.fetch({ query: 'oil producers discipline', note: 'oil-notes.txt' }, { asOf: '2026-10-31' });
+    expect(r.formatSummary()).toContain('[oil-notes.txt part 1] Brent supply discipline');
+    expect(asked).toEqual([{ query: 'oil producers discipline', limit: 5, asOf: '2026-10-31', notes: ['oil-notes.txt'] }]);
+
+    // A ranking that breaks (a bug, a closed database) must not cost the analyst the passages.
+    const broken = new ResearchProvider({ db, dir, rank: async () => Promise.reject(new Error('ranking failed')) });
+    const fallback = await broken.fetch({ query: 'terminal rate', limit: 1 }, {});
+    expect(fallback.formatSummary()).toContain('[fed-outlook.pdf p.3]');
+  });
 });

@@ -1,9 +1,11 @@
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
+import { citation } from '../../common/citation';
 import type { Db } from '../../store/open';
 import { type DataProvider, type FetchContext, ProviderError, type ProviderHealth, type ProviderResult } from '../provider';
 import { describeParamsError } from '../registry';
-import { type PassageHit, ResearchIndex } from './passage-index';
+import { type PassageHit, ResearchIndex, type SearchOptions } from './passage-index';
+import type { PassageEmbedder } from './passage-vectors';
 
 export const researchParams = z
   .object({
@@ -25,14 +27,16 @@ export interface ResearchProviderOptions {
   now?: () => Date;
   /** Notes larger than this are skipped with a warning (default 50 MB). */
   maxFileBytes?: number;
+  /** The workspace's embedder (the host injects the search index's): passages get vectors when indexed. */
+  embedder?: PassageEmbedder;
+  /** Hybrid ranking (vectors + bm25 + recency, src-main/search/research-search.ts) injected by the host; bm25 alone without it. */
+  rank?: PassageRanker;
 }
 
-/** `[note.pdf p.3]`, `[note.md § Rates outlook]`, `[note.txt part 2]`. */
-export function citation(hit: Pick<PassageHit, 'note' | 'page' | 'section' | 'ordinal'>): string {
-  if (hit.page !== null) return `[${hit.note} p.${hit.page}]`;
-  if (hit.section) return `[${hit.note} § ${hit.section}]`;
-  return `[${hit.note} part ${hit.ordinal}]`;
-}
+/** Ranks the indexed passages for a query; the host's is the search module's hybrid ranking. */
+export type PassageRanker = (query: string, options: SearchOptions) => Promise<PassageHit[]>;
+
+export { citation };
 
 const firstWords = (s: string, n: number) => {
   const ws = s.replace(/\s+/g, ' ').trim().split(' ');
@@ -54,7 +58,7 @@ export class ResearchProvider implements DataProvider<typeof researchParams> {
   constructor(private readonly options: ResearchProviderOptions) {
     this.name = options.name ?? 'research';
     this.now = options.now ?? (() => new Date());
-    this.index = new ResearchIndex(options.db, options.dir, { now: this.now, maxFileBytes: options.maxFileBytes });
+    this.index = new ResearchIndex(options.db, options.dir, { now: this.now, maxFileBytes: options.maxFileBytes, embedder: options.embedder });
   }
 
   health(): ProviderHealth {
@@ -62,9 +66,13 @@ export class ResearchProvider implements DataProvider<typeof researchParams> {
       return { state: 'not_configured', detail: `No research folder at ${this.options.dir}: put broker notes (PDF, markdown, text) there.` };
     const { notes, passages } = this.index.counts();
     const skipped = this.index.warnings().length;
+    const vectors = this.index.vectors;
+    const waiting = vectors.enabled ? passages - vectors.counts().embedded : 0;
     return {
       state: 'ok',
-      detail: `${notes} notes, ${passages} passages indexed from ${this.options.dir}${skipped ? `; ${skipped} skipped (unreadable)` : ''}`,
+      detail: `${notes} notes, ${passages} passages indexed from ${this.options.dir}${skipped ? `; ${skipped} skipped (unreadable)` : ''}${
+        waiting > 0 ? `; ${waiting} passages wait to be embedded${vectors.lastError ? ` (${vectors.lastError})` : ''}` : ''
+      }`,
     };
   }
 
@@ -85,7 +93,7 @@ export class ResearchProvider implements DataProvider<typeof researchParams> {
       notes = this.index.resolveNotes(params.note);
       if (!notes.length) throw new ProviderError(`No research note "${params.note}" in ${this.options.dir}.`, 'not_found');
     }
-    const hits = this.index.search(params.query, { limit: params.limit ?? 5, asOf: ctx.asOf, notes });
+    const hits = await this.rank(params.query, { limit: params.limit ?? 5, asOf: ctx.asOf, notes });
     if (!hits.length) {
       const { notes: n } = this.index.counts(ctx.asOf);
       const scope = ctx.asOf ? ` dated on or before ${ctx.asOf}` : '';
@@ -124,6 +132,21 @@ export class ResearchProvider implements DataProvider<typeof researchParams> {
       ].join('\n');
 
     return { label, asOf, source, formatFull, formatSummary, untrusted: true };
+  }
+
+  /**
+   * The best passages: the injected hybrid ranking when there is one, bm25 when there is none or it
+   * fails (the passages are found either way; only ranking by meaning is lost).
+   */
+  private async rank(query: string, options: SearchOptions): Promise<PassageHit[]> {
+    if (this.options.rank) {
+      try {
+        return await this.options.rank(query, options);
+      } catch {
+        // fall through to bm25
+      }
+    }
+    return this.index.search(query, options);
   }
 }
 

@@ -9,6 +9,7 @@ import { buildRuns } from './008_build_runs';
 import { researchVectors } from './009_research_vectors';
 import { calibrationForecasts } from './010_calibration_forecasts';
 import { scheduleRuns } from './011_schedule';
+import { reviewReports } from './012_review_reports';
 import type { Migration } from './types';
 
 /** Every schema version in order; version N is at index N-1. Version 2 is the search index. */
@@ -24,6 +25,7 @@ export const migrations: readonly Migration[] = [
   researchVectors,
   calibrationForecasts,
   scheduleRuns,
+  reviewReports,
 ];
 
 export type { Migration } from './types';

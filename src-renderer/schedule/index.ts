@@ -1,0 +1,3 @@
+export { ScheduleScreen } from './ScheduleScreen';
+export { handleScheduleChanged, scheduleEventNames } from './live';
+export { cronInWords, upsertJob, jobState, budgetLine, localTime } from './model';
