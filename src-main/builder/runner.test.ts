@@ -290,6 +290,67 @@ describe('a scripted two-phase build', () => {
     expect(existsSync(join(work, 'test', 'add.test.js'))).toBe(true);
   });
 
+  it('asks the recovery planner after three failed runs of the same test, and hands its plan to the builder', async () => {
+    const broken = 'exports.add = (a, b) => a - b;\n';
+    const runTests = { name: 'run_tests', input: {} };
+    const model = new ScriptedModel({
+      name: 'recovery',
+      turns: [
+        {
+          reply: {
+            toolCalls: [
+              { name: 'forge_get_phase_window', input: { phase_number: 0 } },
+              { name: 'write_file', input: { path: 'add.js', content: broken } },
+              { name: 'write_file', input: { path: 'test/add.test.js', content: ADD_TEST } },
+            ],
+          },
+        },
+        { reply: { toolCalls: [runTests] } },
+        { reply: { toolCalls: [runTests] } },
+        { reply: { toolCalls: [runTests] } },
+        // The fourth message carries the recovery plan next to the third failure.
+        { expect: { contains: ['recovery plan', 'add.js returns a - b'] }, reply: { text: '=== STOP: EVIDENCE_MISSING ===\nEnough for this test.' } },
+      ],
+    });
+    const planner = new ScriptedModel({
+      name: 'planner',
+      turns: [
+        {
+          expect: { contains: 'adds', role: 'planner' },
+          reply: { text: '=== RECOVERY PLAN ===\nCause: add.js returns a - b.\n1. Return a + b in add.js — verify: run_tests\n=== END RECOVERY PLAN ===' },
+        },
+      ],
+    });
+    const m = manager(model, { helper: planner });
+    const { id } = await m.start({ workDir: work });
+    expect(await settle(m, id)).toBe('waiting_answer');
+    const detail = m.detail(id);
+    expect(detail.phases[0]!.tests.filter((t) => t.by === 'builder' && !t.passed)).toHaveLength(3);
+    expect(detail.log.some((l) => l.kind === 'gate' && /recovery planner/.test(l.text))).toBe(true);
+    expect(planner.finished).toBe(true);
+  });
+
+  it('dump mode: every contract and the phase window in the first message, no contract-fetching tools', async () => {
+    const model = new ScriptedModel({
+      name: 'dump',
+      turns: [
+        {
+          expect: { contains: ['A tiny arithmetic library', 'Node 20, node:test', 'add.js exporting add(a, b)'] },
+          reply: { toolCalls: [{ name: 'forge_get_contract', input: { name: 'stack' } }] },
+        },
+        { expect: { toolResult: 'forge_get_contract', isError: true }, reply: { text: '=== STOP: ENVIRONMENT_LIMITATION ===\nChecked the tool set.' } },
+      ],
+    });
+    const m = manager(model);
+    const { id } = await m.start({ workDir: work, mode: 'dump' });
+    expect(await settle(m, id)).toBe('waiting_answer');
+    const detail = m.detail(id);
+    expect(detail.build.mode).toBe('dump');
+    // The dump's fixed context is larger than MCP mode's would be for the same project.
+    expect(detail.context.conversationTokens).toBeGreaterThan(0);
+    expect(detail.log.some((l) => l.kind === 'gate')).toBe(false);
+  });
+
   it('refuses a folder without Forge/Contracts, naming what to do', async () => {
     const m = manager(new ScriptedModel({ name: 'none', turns: [{ reply: { text: 'x' } }] }));
     const empty = join(dir, 'empty');
