@@ -99,7 +99,15 @@ export async function runAgent<C>(opts: AgentRunOptions<C>): Promise<AgentRunRes
     };
     const t0 = now();
     const result = await opts.model.stream(
-      { role: opts.role, ...(opts.modelId ? { model: opts.modelId } : {}), system: opts.system, messages: conversation, tools: modelTools, maxTokens: opts.maxTokens ?? 4096, signal: opts.signal },
+      {
+        role: opts.role,
+        ...(opts.modelId ? { model: opts.modelId } : {}),
+        system: opts.system,
+        messages: conversation,
+        tools: modelTools,
+        maxTokens: opts.maxTokens ?? 4096,
+        signal: opts.signal,
+      },
       onStream,
     );
     external += now() - t0;
