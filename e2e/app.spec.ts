@@ -4,6 +4,8 @@ import { expect, screenshotDir, test } from './fixtures';
 test('the app loads and the status bar shows mode, version and health from the API', async ({ page, forge }) => {
   await page.goto(forge.url);
   await expect(page.getByTestId('app-frame')).toBeVisible();
+  // With no screen in the address, the app opens on Home.
+  await expect(page.getByTestId('screen-home')).toBeVisible();
   await expect(page.getByTestId('status-mode')).toContainText(/headless/i);
   await expect(page.getByTestId('status-version')).toContainText(/\d+\.\d+\.\d+/);
   await expect(page.getByTestId('status-health')).toContainText(/ok|degraded/i);

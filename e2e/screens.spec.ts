@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { expect, screenshotDir, test } from './fixtures';
 
 const screens = [
+  'home',
   'chat',
   'views',
   'expressions',

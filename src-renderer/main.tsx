@@ -10,6 +10,7 @@ import { handleTaskEvent } from './tasks';
 import { buildEventNames, handleBuildChanged, handleBuildLog } from './builds';
 import { handleProposalsChanged, proposalEventNames } from './proposals';
 import { handleScheduleChanged, scheduleEventNames } from './schedule';
+import { refreshAwaitingApproval } from './home';
 import { useNotices } from './app/Notices';
 import { applyInitialTheme } from './app/theme';
 import './styles/app.css';
@@ -42,6 +43,7 @@ function onEvent(message: EventMessage) {
     case 'portfolio/changed':
       // The book moved (an approval, a close, an import, a proposal): every figure is recomputed by the core.
       for (const key of ['portfolio/book', 'guardrails/limits']) void queryClient.invalidateQueries({ queryKey: [key] });
+      refreshAwaitingApproval(queryClient);
       break;
     case 'tasks/changed':
       handleTaskEvent(queryClient, message.payload as ProcedureOutput<'tasks/get'>['task']);

@@ -2,6 +2,7 @@ import type { Screen } from './routes';
 
 /** Stroke icons drawn for Forge (24×24 grid), so no icon font or external asset is needed. */
 const paths: Record<Screen | 'search' | 'history' | 'close', string> = {
+  home: 'M3 11l9-7 9 7 M5 9.5V20h5v-6h4v6h5V9.5',
   chat: 'M4 5h16v11H9l-5 4z',
   views: 'M3 12s3.5-6 9-6 9 6 9 6-3.5 6-9 6-9-6-9-6z M12 9.5a2.5 2.5 0 1 0 0 5 2.5 2.5 0 0 0 0-5z',
   expressions: 'M4 17l5-5 4 4 7-8 M15 8h5v5',

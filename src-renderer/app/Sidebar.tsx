@@ -2,10 +2,11 @@ import { useRef, type KeyboardEvent } from 'react';
 import { formatHash, type Screen } from './routes';
 import { screenInfo } from './screens';
 import { PendingBadge } from '../proposals/PendingBadge';
+import { AwaitingBadge } from '../home/AwaitingBadge';
 import { Icon } from './Icon';
 
 const groups: { label: string; items: Screen[] }[] = [
-  { label: 'Analyst', items: ['chat', 'views', 'expressions', 'tasks'] },
+  { label: 'Analyst', items: ['home', 'chat', 'views', 'expressions', 'tasks'] },
   // The learning loop: skill edits from lessons, how well confidence matches results, and the runs that feed both.
   { label: 'Learning', items: ['proposals', 'calibration', 'schedule'] },
   { label: 'Build', items: ['builds', 'contracts', 'skills'] },
@@ -64,6 +65,7 @@ export function Sidebar(props: { current: Screen; displayName?: string }) {
                   >
                     <Icon name={s} />
                     <span>{info.label}</span>
+                    {s === 'expressions' && <AwaitingBadge />}
                     {s === 'proposals' && <PendingBadge />}
                     {!info.built && <span className="nav-soon" role="img" aria-label="(coming later)" />}
                   </a>

@@ -9,7 +9,9 @@ describe('hash routing', () => {
     expect(parseHash('#/MCP')).toEqual({ screen: 'mcp', rest: [] });
   });
 
-  it('falls back to the default screen for an empty or unknown hash', () => {
+  it('opens on Home when the address names no screen, and falls back to it for an unknown one', () => {
+    expect(defaultScreen).toBe('home');
+    expect(screens[0]).toBe('home');
     expect(parseHash('')).toEqual({ screen: defaultScreen, rest: [] });
     expect(parseHash('#/nonsense/x')).toEqual({ screen: defaultScreen, rest: [] });
   });
@@ -24,7 +26,7 @@ describe('hash routing', () => {
   });
 
   it('has a label and a description for every screen in the sidebar', () => {
-    expect(screens).toHaveLength(14);
+    expect(screens).toHaveLength(15);
     for (const s of screens) {
       expect(screenInfo[s].label.length).toBeGreaterThan(0);
       expect(screenInfo[s].built || screenInfo[s].will.length > 0).toBe(true);

@@ -4,6 +4,7 @@
  */
 
 export const screens = [
+  'home',
   'chat',
   'views',
   'expressions',
@@ -21,7 +22,8 @@ export const screens = [
 ] as const;
 export type Screen = (typeof screens)[number];
 
-export const defaultScreen: Screen = 'views';
+/** The app opens on Home: today at a glance, every item one click from its screen. */
+export const defaultScreen: Screen = 'home';
 
 export interface Route {
   screen: Screen;

@@ -10,6 +10,12 @@ export interface ScreenInfo {
 }
 
 export const screenInfo: Record<Screen, ScreenInfo> = {
+  home: {
+    label: 'Home',
+    purpose: 'Today at a glance: the book against its limits, what awaits your decision, and what the analyst and the schedule are doing.',
+    will: [],
+    built: true,
+  },
   chat: {
     label: 'Chat',
     purpose: 'Talk with the analyst about markets, Views and positions.',

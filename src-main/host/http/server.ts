@@ -6,6 +6,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { fail, type Envelope, type ErrorCode } from '../../api/envelope';
 import type { Core } from '../core';
 import { hostAllowed, isLoopbackHost, originAllowed, presentedTokens, TOKEN_COOKIE, tokenMatches } from './security';
+import { CompressedFiles } from './compress';
 import { resolveStatic, sendFile } from './static';
 
 export interface HeadlessHostOptions {
@@ -105,6 +106,7 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
   const token = options.token ?? randomBytes(24).toString('base64url');
   const cap = options.maxBodyBytes ?? 1024 * 1024;
   const rendererDir = options.rendererDir && existsSync(options.rendererDir) ? options.rendererDir : undefined;
+  const compressed = new CompressedFiles();
   let port = 0;
 
   const server: Server = createServer((req, res) => {
@@ -205,7 +207,7 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
       sendJson(res, 404, fail('not_found', `No file at ${url.pathname.slice(0, 200)}.`));
       return;
     }
-    sendFile(res, file, { ...securityHeaders, ...cookie });
+    await sendFile(req, res, file, { root: rendererDir, headers: { ...securityHeaders, ...cookie }, compressed });
   }
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
