@@ -37,7 +37,11 @@ test('the app opens on Home: the book against its limits, live approvals with th
   await expect(gross).toContainText('71 % used');
   await expect(page.getByTestId('usage-bar')).toHaveCount(4);
   // Figures line up on the right, like every table of numbers in the app.
-  expect(await gross.locator('.usage-figures').evaluate((el) => getComputedStyle(el).textAlign)).toBe('right');
+  expect(
+    await gross
+      .locator('.usage-figures')
+      .evaluate((el) => (el.ownerDocument.defaultView as unknown as { getComputedStyle(e: unknown): { textAlign: string } }).getComputedStyle(el).textAlign),
+  ).toBe('right');
 
   // Nothing proposed in the seed: no badge, and Home says what to do next.
   await expect(page.getByTestId('home-awaiting')).toContainText(/Nothing awaits your approval/);

@@ -54,8 +54,54 @@ describe('PM approval of Expressions', () => {
     expect(t.ws.fs.recordInfo(`/memory/expressions/${id}.md`)!.status).toBe('rejected');
   });
 
-  it('will not approve an Expression that is already active or unknown', async () => {
-    await expect(approveExpression(t.ws.fs, 'E-001', defaultGuardrailLimits)).rejects.toMatchObject({ code: 'conflict' });
+  it('will not approve an unknown Expression, nor one the PM already rejected', async () => {
     await expect(approveExpression(t.ws.fs, 'E-777', defaultGuardrailLimits)).rejects.toMatchObject({ code: 'not_found' });
+    const id = await propose();
+    await rejectExpression(t.ws.fs, id, 'no', defaultGuardrailLimits);
+    await expect(approveExpression(t.ws.fs, id, defaultGuardrailLimits)).rejects.toMatchObject({ code: 'conflict' });
+    await expect(rejectExpression(t.ws.fs, 'E-001', 'no', defaultGuardrailLimits)).rejects.toMatchObject({ code: 'conflict' });
+  });
+
+  it('a second Approve of the same Expression is success with a note, and writes nothing more', async () => {
+    const id = await propose();
+    const path = `/memory/expressions/${id}.md`;
+    await approveExpression(t.ws.fs, id, defaultGuardrailLimits);
+    const before = t.ws.fs.readFile(path);
+    const again = await approveExpression(t.ws.fs, id, defaultGuardrailLimits);
+    // Before: ConflictError "E-004 is active; only a proposed Expression…" shown to the PM after a double-click.
+    expect(again).toEqual({ id, approved: true, status: 'active', violations: [], message: `${id} was already active; nothing changed.` });
+    expect(t.ws.fs.readFile(path)).toBe(before);
+    const ops = t.ws.store.audit.list({ path, limit: 10 }).map((r) => r.operation);
+    expect(ops.filter((o) => o === 'approve')).toHaveLength(1);
+  });
+
+  it("audits a rejection as 'reject' (not 'update') with the reason in the record; the Counterfactual as its own create", async () => {
+    const id = await propose();
+    const path = `/memory/expressions/${id}.md`;
+    await rejectExpression(t.ws.fs, id, 'Too much  EUR\nduration', defaultGuardrailLimits);
+    const row = t.ws.store.audit.list({ path, limit: 1 })[0]!;
+    expect(row).toMatchObject({ actor: 'pm', operation: 'reject' });
+    // The audit row names the version that carries the reason (the audit table has no reason column).
+    expect(t.ws.fs.recordInfo(path)!.header.rejection_reason).toBe('Too much EUR duration');
+    expect(row.content_hash).toBeTruthy();
+    expect(t.ws.store.audit.list({ path: '/memory/counterfactuals/CF-001.md', limit: 1 })[0]).toMatchObject({ actor: 'pm', operation: 'create' });
+  });
+
+  it('rejecting twice (even at once) is one rejection, one Counterfactual, and the first reason stands', async () => {
+    const id = await propose();
+    const path = `/memory/expressions/${id}.md`;
+    const [a, b] = await Promise.all([
+      rejectExpression(t.ws.fs, id, 'first reason', defaultGuardrailLimits),
+      rejectExpression(t.ws.fs, id, 'second reason', defaultGuardrailLimits),
+    ]);
+    expect([a.status, b.status]).toEqual(['rejected', 'rejected']);
+    expect(a.counterfactual).toBe('CF-001');
+    expect(b).toEqual({ id, status: 'rejected', counterfactual: 'CF-001', message: `${id} was already rejected; nothing changed.` });
+    const later = await rejectExpression(t.ws.fs, id, 'third reason', defaultGuardrailLimits);
+    expect(later.message).toContain('already rejected');
+    expect(t.ws.fs.exists('/memory/counterfactuals/CF-002.md')).toBe(false);
+    expect(t.ws.fs.recordInfo(path)!.header.rejection_reason).toBe('first reason');
+    const ops = t.ws.store.audit.list({ path, limit: 10 }).map((r) => r.operation);
+    expect(ops.filter((o) => o === 'reject')).toHaveLength(1);
   });
 });

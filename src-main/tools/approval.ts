@@ -1,5 +1,5 @@
 import { ConflictError, InvalidInputError, NotFoundError } from '../common/errors';
-import { parseRecord, renderRecord, type ForgeFS } from '../fs';
+import { parseRecord, renderRecord, type ForgeFS, type ForgeTx } from '../fs';
 import { readBook, type GuardrailLimits, type Violation } from '../guardrails';
 import { checkExpressionHeader, statusOf } from './expressions';
 import { applyWrite } from './write-pipeline';
@@ -31,6 +31,9 @@ export async function approveExpression(fs: ForgeFS, id: string, limits: Guardra
     if (!tx.exists(path)) throw new NotFoundError(`There is no Expression ${id}; list /memory/expressions/ to see them.`);
     const doc = parseRecord(tx.readFile(path));
     const status = statusOf(doc.header);
+    // The same decision twice (a double-click, a retry after a dropped reply) is not a conflict:
+    // the PM asked for an active trade and has one. Nothing is written, so the audit keeps one approval.
+    if (status === 'active') return { id, approved: true, status, violations: [], message: `${id} was already active; nothing changed.` };
     if (!APPROVABLE.has(status)) {
       throw new ConflictError(`${id} is ${status || 'without a status'}; only a proposed Expression (or one sent back for review) can be approved.`);
     }
@@ -56,7 +59,14 @@ export async function approveExpression(fs: ForgeFS, id: string, limits: Guardra
   });
 }
 
-/** The PM declines a proposal: it becomes `rejected` and a Counterfactual starts tracking it. */
+/** Thrown inside the write transaction when an earlier reject already landed; caught below. */
+class AlreadyRejected extends Error {}
+
+/**
+ * The PM declines a proposal: it becomes `rejected` (audited as `reject`, the reason kept in the
+ * record) and a Counterfactual starts tracking it. Rejecting an already-rejected Expression is
+ * success with a note: the first reason and Counterfactual stand.
+ */
 export async function rejectExpression(
   fs: ForgeFS,
   id: string,
@@ -68,10 +78,27 @@ export async function rejectExpression(
   if (!fs.exists(path)) throw new NotFoundError(`There is no Expression ${id}; list /memory/expressions/ to see them.`);
   const doc = parseRecord(fs.readFile(path));
   const status = statusOf(doc.header);
+  if (status === 'rejected') return alreadyRejected(fs, id);
   if (!APPROVABLE.has(status))
     throw new ConflictError(`${id} is ${status || 'without a status'}; only a proposed Expression (or one under review) can be rejected.`);
   const header = { ...doc.header, status: 'rejected', rejection_reason: reason.replace(/\s+/g, ' ').trim().slice(0, 300) || 'declined by the PM' };
-  const out = await applyWrite(fs, path, renderRecord({ ...doc, header }), { actor: 'pm' }, { limits, now });
-  const cf = /Counterfactual (CF-\d+)/.exec(out.message)?.[1] ?? null;
-  return { id, status: 'rejected', counterfactual: cf, message: out.message };
+  // Checked again under the write lock: a second reject racing this one must not write a second version.
+  const precondition = (tx: ForgeTx) => {
+    const current = statusOf(parseRecord(tx.readFile(path)).header);
+    if (current === 'rejected') throw new AlreadyRejected();
+    if (!APPROVABLE.has(current)) throw new ConflictError(`${id} became ${current || 'without a status'} meanwhile; it can no longer be rejected.`);
+  };
+  try {
+    const out = await applyWrite(fs, path, renderRecord({ ...doc, header }), { actor: 'pm', operation: 'reject' }, { limits, now, precondition });
+    const cf = /Counterfactual (CF-\d+)/.exec(out.message)?.[1] ?? null;
+    return { id, status: 'rejected', counterfactual: cf, message: out.message };
+  } catch (e) {
+    if (e instanceof AlreadyRejected) return alreadyRejected(fs, id);
+    throw e;
+  }
+}
+
+function alreadyRejected(fs: ForgeFS, id: string): { id: string; status: string; counterfactual: string | null; message: string } {
+  const cf = fs.listDir('/memory/counterfactuals/', `expression:${id}`, { limit: 1 }).entries[0]?.id ?? null;
+  return { id, status: 'rejected', counterfactual: cf, message: `${id} was already rejected; nothing changed.` };
 }

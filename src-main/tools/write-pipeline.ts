@@ -198,12 +198,14 @@ export async function applyWrite(fs: ForgeFS, rawPath: string, content: string, 
       const r = tx.writeFile(path, p.content, writer);
       const side: string[] = [];
       if (r.archivedTo) side.push(`previous version archived to ${r.archivedTo}`);
+      // An audit override (e.g. 'reject') names the PM's act on this record, not the records it creates.
+      const sideWriter: WriteContext = { ...writer, operation: undefined };
       for (const e of p.extra) {
-        const w = tx.writeFile(e.path, e.content, writer);
+        const w = tx.writeFile(e.path, e.content, sideWriter);
         side.push(`${e.path.includes('outcomes') ? 'Outcome' : 'Counterfactual'} ${w.id} recorded`);
       }
       if (p.category === 'views' && statusOf(p.doc.header) === 'invalidated' && p.prevStatus !== 'invalidated') {
-        side.push(...flagLinkedExpressions(fs, tx, r.id!, p.doc, writer, at));
+        side.push(...flagLinkedExpressions(fs, tx, r.id!, p.doc, sideWriter, at));
       }
       const statusNote = p.category === 'expressions' ? ` (status ${p.status}${p.status === 'proposed' ? " — waiting for the PM's approval" : ''})` : '';
       const lines = [`Written: ${r.path}${statusNote}`];

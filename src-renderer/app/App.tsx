@@ -12,6 +12,8 @@ import { BuildsScreen } from '../builds';
 import { ProposalsScreen, routeProposal } from '../proposals';
 import { CalibrationScreen } from '../calibration';
 import { ScheduleScreen } from '../schedule';
+import { CommandPalette } from '../palette';
+import { HomeScreen } from '../home';
 import { ComingSoon } from './ComingSoon';
 import { ErrorBoundary } from './ErrorBoundary';
 import { Notices } from './Notices';
@@ -33,6 +35,9 @@ export function App() {
 
   let screen: ReactNode;
   switch (route.screen) {
+    case 'home':
+      screen = <HomeScreen />;
+      break;
     case 'chat':
       screen = (
         <section className="screen" data-testid="screen-chat" aria-label="Chat">
@@ -115,6 +120,7 @@ export function App() {
       </main>
       <StatusBar />
       <Notices />
+      <CommandPalette go={go} />
     </div>
   );
 }

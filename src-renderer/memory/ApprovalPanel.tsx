@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { ProcedureOutput } from '../../src-main/api';
 import { useProcedureMutation } from '../api/hooks';
@@ -27,13 +27,21 @@ export function ApprovalPanel(props: {
   const [reason, setReason] = useState('');
   const [blocked, setBlocked] = useState<ProcedureOutput<'expressions/approve'> | null>(null);
   const busy = approve.isPending || reject.isPending;
+  // isPending lands a render later; a double-click must not send the decision twice meanwhile.
+  const inFlight = useRef(false);
+  const settle = () => {
+    inFlight.current = false;
+  };
   const refresh = () => memoryKeys.forEach((k) => void queryClient.invalidateQueries({ queryKey: [k] }));
 
   const doApprove = () => {
+    if (inFlight.current) return;
+    inFlight.current = true;
     setBlocked(null);
     approve.mutate(
       { id: props.id },
       {
+        onSettled: settle,
         onSuccess: (r) => {
           if (!r.approved) setBlocked(r);
           else
@@ -48,14 +56,16 @@ export function ApprovalPanel(props: {
   };
   const doReject = () => {
     const why = cleanReason(reason);
-    if (!why) return;
+    if (!why || inFlight.current) return;
+    inFlight.current = true;
     reject.mutate(
       { id: props.id, reason: why },
       {
+        onSettled: settle,
         onSuccess: (r) => {
           props.onDecided({
             kind: 'rejected',
-            message: `Rejected: ${r.id} is now ${r.status}.${r.counterfactual ? ` Counterfactual ${r.counterfactual} tracks what declining it costs or saves.` : ''}`,
+            message: `Rejected: ${r.id} is now ${r.status}.${/already rejected/.test(r.message) ? ' It was already rejected; nothing changed.' : ''}${r.counterfactual ? ` Counterfactual ${r.counterfactual} tracks what declining it costs or saves.` : ''}`,
           });
           refresh();
         },
@@ -111,6 +121,9 @@ export function ApprovalPanel(props: {
               if (e.key === 'Escape') setRejecting(false);
             }}
           />
+          <p className="hint" data-testid="reject-reason-count" aria-live="polite">
+            {reason.length} / 300 characters
+          </p>
           <p className="hint">The reason is kept with the record and a Counterfactual tracks what declining it cost or saved.</p>
           <div className="approval-actions">
             <button type="submit" className="button danger" data-testid="reject-confirm" disabled={busy || !cleanReason(reason)}>

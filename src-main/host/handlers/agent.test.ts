@@ -161,4 +161,25 @@ describe('agent API', () => {
     const rej = await core.invoke('expressions/reject', { id: 'E-005', reason: 'not now' });
     expect(rej.ok && rej.value).toMatchObject({ status: 'rejected', counterfactual: 'CF-001' });
   });
+
+  it('a double-click on Approve or Reject is answered ok both times, never with a conflict', async () => {
+    const fs = core.context.memory.fs;
+    const proposal = (n: number) =>
+      `# new — Proposal ${n}\nstatus: proposed\nview_id: V-001\nnotional: 5\nmax_loss_pct: 1\nduration_impact: 0.5\n---\n## SUMMARY\nx\n`;
+    await fs.writeFile('/memory/expressions/new.md', proposal(1), { actor: 'agent' });
+    await fs.writeFile('/memory/expressions/new.md', proposal(2), { actor: 'agent' });
+    const approvals = await Promise.all([core.invoke('expressions/approve', { id: 'E-004' }), core.invoke('expressions/approve', { id: 'E-004' })]);
+    expect(approvals.map((r) => r.ok && r.value.status)).toEqual(['active', 'active']);
+    expect(approvals.map((r) => r.ok && r.value.message).sort()).toEqual(['E-004 is active.', 'E-004 was already active; nothing changed.']);
+    const rejections = await Promise.all([
+      core.invoke('expressions/reject', { id: 'E-005', reason: 'not now' }),
+      core.invoke('expressions/reject', { id: 'E-005', reason: 'not now' }),
+    ]);
+    expect(rejections.map((r) => r.ok && r.value.counterfactual)).toEqual(['CF-001', 'CF-001']);
+    const audit = await core.invoke('memory/audit', { path: '/memory/expressions/E-005.md' });
+    expect(audit.ok).toBe(true);
+    const ops = audit.ok ? (audit.value as { entries: { operation: string }[] }).entries.map((e) => e.operation) : [];
+    expect(ops.filter((o) => o === 'reject')).toHaveLength(1);
+    expect(ops).not.toContain('update');
+  });
 });
