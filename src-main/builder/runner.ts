@@ -225,7 +225,14 @@ export class BuildManager {
   // --- the drive --------------------------------------------------------------------------
 
   private launch(id: string): void {
-    if (this.closed || this.live.has(id)) return;
+    if (this.closed) return;
+    // An answer can arrive while the drive that stopped on the STOP code is still unwinding:
+    // start again once it has (the new drive reads the status, so it never runs twice).
+    const current = this.live.get(id);
+    if (current) {
+      void current.done.then(() => this.launch(id));
+      return;
+    }
     const controller = new AbortController();
     const done = this.drive(id, controller.signal)
       .catch((e) => this.failed(id, e))
