@@ -351,6 +351,28 @@ describe('a scripted two-phase build', () => {
     expect(detail.log.some((l) => l.kind === 'gate')).toBe(false);
   });
 
+  it('stops a builder that keeps answering without working, and Resume gives it a fresh start', async () => {
+    const idle = { reply: { text: 'I am thinking about it.' } };
+    const model = new ScriptedModel({
+      name: 'idle',
+      turns: [
+        { reply: { toolCalls: [{ name: 'forge_get_phase_window', input: { phase_number: 0 } }] } },
+        idle,
+        idle,
+        idle,
+        idle,
+        // After Resume: nudged once more, then it stops properly.
+        { expect: { contains: 'marker' }, reply: { text: '=== STOP: AMBIGUOUS_INTENT ===\nWhich rounding?' } },
+      ],
+    });
+    const m = manager(model);
+    const { id } = await m.start({ workDir: work });
+    expect(await settle(m, id)).toBe('failed');
+    expect(m.detail(id).build.error).toMatch(/without working/);
+    m.resume(id);
+    expect(await settle(m, id)).toBe('waiting_answer');
+  });
+
   it('refuses a folder without Forge/Contracts, naming what to do', async () => {
     const m = manager(new ScriptedModel({ name: 'none', turns: [{ reply: { text: 'x' } }] }));
     const empty = join(dir, 'empty');

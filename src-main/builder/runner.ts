@@ -179,6 +179,11 @@ export class BuildManager {
     }
     if (this.live.has(id)) throw new ConflictError(`Build ${id} is still stopping; try again in a moment.`);
     this.deps.model();
+    // A resume is the user's go-ahead: the stuck-build limits count again from here.
+    const state = run.state;
+    state.idleNudges = 0;
+    state.resumedAtTurn = state.turns;
+    this.deps.store.saveState(id, state);
     this.deps.store.setStatus(id, 'running');
     this.log(id, 'status', 'Resumed.');
     this.launch(id);
@@ -256,7 +261,7 @@ export class BuildManager {
     for (;;) {
       const run = this.deps.store.get(id);
       if (run.status !== 'running' || signal.aborted || this.closed) return;
-      if (run.state.turns >= maxTurns)
+      if (run.state.turns - run.state.resumedAtTurn >= maxTurns)
         throw new AppError(
           'internal',
           `The build used ${maxTurns} turns without finishing; it was stopped as stuck. Read the log, then Resume or start again.`,

@@ -28,6 +28,8 @@ export interface RunnerState {
   contractsRead: string[];
   /** Set while compaction waits for a TASK DONE or sign-off boundary. */
   compactionPending: boolean;
+  /** The turn count at the last Resume: the turn limit counts from there. */
+  resumedAtTurn: number;
 }
 
 export const initialRunnerState = (): RunnerState => ({
@@ -39,6 +41,7 @@ export const initialRunnerState = (): RunnerState => ({
   idleNudges: 0,
   contractsRead: [],
   compactionPending: false,
+  resumedAtTurn: 0,
 });
 
 export interface NewBuild {
