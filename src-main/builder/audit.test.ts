@@ -81,19 +81,19 @@ describe('checkLayerBoundaries — a target project (layers with globs)', () => 
 describe("checkLayerBoundaries — Forge's own shape (modules with mayImport)", () => {
   const rules = {
     modules: { core: { path: 'src/core', mayImport: [] }, ui: { path: 'src/ui', mayImport: ['core'] } },
-    packages: { electron: { onlyIn: ['ui'] } },
+    packages: { 'react-dom': { onlyIn: ['ui'] } },
   };
 
   it('flags a lower module importing a higher one and a package used outside its onlyIn', () => {
     const dir = project({
       'src/core/model.ts': "import { render } from '../ui/view';\nexport const m = 1;\n",
-      'src/core/shell.ts': "import { app } from 'electron';\n",
-      'src/ui/view.ts': "import { m } from '../core/model';\nimport { BrowserWindow } from 'electron';\nexport const render = () => m;\n",
+      'src/core/shell.ts': "import { createRoot } from 'react-dom';\n",
+      'src/ui/view.ts': "import { m } from '../core/model';\nimport { hydrateRoot } from 'react-dom';\nexport const render = () => m;\n",
     });
     const findings = checkLayerBoundaries(dir, rules);
     expect(findings.map((f) => f.message)).toEqual([
-      'src/core/model.ts:1 imports "../ui/view" from module ui; module core may import only no other module.',
-      'src/core/shell.ts:1 imports the package "electron", which only ui may use (module core may not).',
+      'src/core/model.ts:1 imports "../ui/view" from module ui; module core may import no other module.',
+      'src/core/shell.ts:1 imports the package "react-dom", which only ui may use (module core may not).',
     ]);
     expect(blocksAdvance(findings)).toBe(true);
   });

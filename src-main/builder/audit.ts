@@ -133,13 +133,13 @@ function checkModules(files: ProjectFile[], rules: ModuleRules): AuditFinding[] 
       const target = importTarget(file.path, ref, isPython);
       const to = target === null ? undefined : moduleOf(target);
       if (to && to.name !== own.name && !own.mayImport.includes(to.name)) {
-        const allowed = own.mayImport.length ? own.mayImport.join(', ') : 'no other module';
+        const allowed = own.mayImport.length ? `only ${own.mayImport.join(', ')}` : 'no other module';
         findings.push(
           finding(
             'severe',
             'boundaries',
             file.path,
-            `${file.path}:${ref.line} imports "${ref.specifier}" from module ${to.name}; module ${own.name} may import only ${allowed}.`,
+            `${file.path}:${ref.line} imports "${ref.specifier}" from module ${to.name}; module ${own.name} may import ${allowed}.`,
           ),
         );
         continue;
