@@ -4,7 +4,6 @@ import type { APIRequestContext } from '@playwright/test';
 import { DEFAULT_ALLOWED_COMMANDS } from '../src-main/builder/workspace/argv';
 import { renderProposal, writePk } from '../src-main/evolution';
 import { openWorkspace, renderRecord, sha256 } from '../src-main/fs';
-import { DEFAULT_ALLOWED_COMMANDS_SHOWN } from '../src-renderer/settings/builder';
 import { expect, type ForgeServer, screenshotDir, test } from './fixtures';
 
 test.beforeAll(() => mkdirSync(screenshotDir, { recursive: true }));
@@ -255,8 +254,9 @@ test('the Calibration and Schedule screens and Settings → Builder work against
   page.on('console', (m) => {
     if (m.type() === 'error') problems.push(`console: ${m.text()}`);
   });
-  // The window repeats the builder's default allow-list to show it; it must be the list the builder uses.
-  expect([...DEFAULT_ALLOWED_COMMANDS_SHOWN]).toEqual([...DEFAULT_ALLOWED_COMMANDS]);
+  // The form shows the builder's own default allow-list, as the core sends it.
+  const view = await api<{ builderDefaults: { allowedCommands: string[] } }>(request, forge, 'settings/get');
+  expect(view.builderDefaults.allowedCommands).toEqual([...DEFAULT_ALLOWED_COMMANDS]);
 
   // Before anything is resolved the screen says so instead of drawing empty charts.
   await page.goto(`${forge.url}#/calibration`);

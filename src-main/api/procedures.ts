@@ -104,6 +104,13 @@ export const settingsView = z.object({
   secrets: z.record(secretName, z.boolean()),
   /** Where secrets live in this mode, in words a PM understands. */
   secretStorage: z.string(),
+  /** What the builder uses when Settings → Builder leaves a field unset (the core's own defaults, shown in the form). */
+  builderDefaults: z.object({
+    useMcpContracts: z.boolean(),
+    allowedCommands: z.array(z.string()),
+    contextLimitTokens: z.number().int(),
+    compactAtShare: z.number(),
+  }),
 });
 
 export const settingsPatch = z

@@ -2,6 +2,7 @@ import { InvalidInputError } from '../common/errors';
 import { categoryInfo, parseRecord, renderRecord, routePath, type ForgeFS, type ForgeTx, type MemoryDocument, type WriteContext } from '../fs';
 import { withAssignedId } from '../fs/memory-backend';
 import { formatViolations, readBook, type GuardrailLimits, type Violation } from '../guardrails';
+import { counterfactualFromRejection } from '../tracking';
 import { CHECKED_STATUSES, checkExpressionHeader, isTrustedActor, landingStatus, LIVE_STATUSES, statusOf } from './expressions';
 
 export interface WriteOutcome {
@@ -75,30 +76,6 @@ function outcomeFor(exprId: string, doc: MemoryDocument, at: Date): string {
   });
 }
 
-function counterfactualFor(exprId: string, doc: MemoryDocument, at: Date): string {
-  const h = doc.header;
-  const reason = one(h.rejection_reason) ?? 'declined';
-  return renderRecord({
-    id: 'CF-000',
-    title: `Declined: ${doc.title}`.slice(0, 200),
-    header: {
-      decision_type: 'rejected_expression',
-      expression: exprId,
-      view_id: one(h.view_id ?? h.view) ?? '',
-      reason,
-      reference_date: day(at),
-      status: 'tracking',
-    },
-    body: [
-      '## SUMMARY',
-      `${exprId} was declined on ${day(at)} (${reason}); tracked to learn what declining cost or saved.`,
-      '',
-      '## DECLINED TRADE',
-      `instrument: ${one(h.instrument) ?? doc.title}; notional: ${one(h.notional) ?? '?'}; max_loss_pct: ${one(h.max_loss_pct) ?? '?'}`,
-    ].join('\n'),
-  });
-}
-
 /** Decides what a memory write becomes; pure over what it reads, so it runs before and inside the transaction alike. */
 function plan(prevStatusOf: (p: string) => string | null, rawPath: string, content: string, writer: WriteContext, at: Date): Plan | null {
   const { path, route } = routePath(rawPath);
@@ -134,7 +111,11 @@ function plan(prevStatusOf: (p: string) => string | null, rawPath: string, conte
     const exprId = isNew ? null : doc.id;
     if (exprId && p.status === 'closed' && prevStatus !== 'closed') p.extra.push({ path: '/memory/outcomes/new.md', content: outcomeFor(exprId, p.doc, at) });
     if (exprId && p.status === 'rejected' && prevStatus !== 'rejected')
-      p.extra.push({ path: '/memory/counterfactuals/new.md', content: counterfactualFor(exprId, p.doc, at) });
+      p.extra.push({
+        path: '/memory/counterfactuals/new.md',
+        // The tracking module's record: the declined trade's terms copied, so the detector can follow it.
+        content: counterfactualFromRejection({ expression: p.doc, reason: one(p.doc.header.rejection_reason) ?? 'declined', at }).content,
+      });
   }
   return p;
 }

@@ -3,7 +3,7 @@ import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import type { ProcedureOutput } from '../../src-main/api';
 import { fieldErrors, errorHeadline, readableMessage } from '../api/errors';
 import { procedureKey, useProcedureMutation } from '../api/hooks';
-import { builderDraftFrom, builderPatch, DEFAULT_ALLOWED_COMMANDS_SHOWN, parseCommands, riskyCommands, sameBuilderDraft, type BuilderField } from './builder';
+import { builderDraftFrom, builderPatch, parseCommands, riskyCommands, sameBuilderDraft, type BuilderField } from './builder';
 
 /**
  * Settings → Builder: how builds get the governance contracts (fetched on demand through forge
@@ -14,7 +14,10 @@ export function BuilderSection(props: { view: ProcedureOutput<'settings/get'> })
   const queryClient = useQueryClient();
   const save = useProcedureMutation('settings/set');
   const uid = useId();
-  const serverDraft = useMemo(() => builderDraftFrom(props.view.settings.builder), [props.view.settings.builder]);
+  const serverDraft = useMemo(
+    () => builderDraftFrom(props.view.settings.builder, props.view.builderDefaults),
+    [props.view.settings.builder, props.view.builderDefaults],
+  );
   const [base, setBase] = useState(serverDraft);
   const [draft, setDraft] = useState(serverDraft);
   const [localErrors, setLocalErrors] = useState<Partial<Record<BuilderField, string>>>({});
@@ -56,7 +59,7 @@ export function BuilderSection(props: { view: ProcedureOutput<'settings/get'> })
       {
         onSuccess: (next) => {
           queryClient.setQueryData(procedureKey('settings/get', {}), next);
-          const nextDraft = builderDraftFrom(next.settings.builder);
+          const nextDraft = builderDraftFrom(next.settings.builder, next.builderDefaults);
           setBase(nextDraft);
           setDraft(nextDraft);
           setSavedAt(new Date());
@@ -109,7 +112,7 @@ export function BuilderSection(props: { view: ProcedureOutput<'settings/get'> })
           </label>
           {draft.useDefaultCommands ? (
             <p className="hint builder-commands" data-testid="builder-default-commands">
-              {DEFAULT_ALLOWED_COMMANDS_SHOWN.map((c) => (
+              {props.view.builderDefaults.allowedCommands.map((c) => (
                 <code key={c}>{c}</code>
               ))}
             </p>

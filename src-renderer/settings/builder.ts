@@ -1,4 +1,7 @@
-import type { Settings } from '../../src-main/api';
+import type { z } from 'zod';
+import type { Settings, settingsView } from '../../src-main/api';
+
+type SettingsView = z.infer<typeof settingsView>;
 
 /**
  * Settings → Builder: the draft the form edits (strings while typing), its checks and the
@@ -7,40 +10,8 @@ import type { Settings } from '../../src-main/api';
 
 type BuilderSettings = NonNullable<Settings['builder']>;
 
-/**
- * The builder's default allow-list, as src-main/builder/workspace/argv.ts declares it
- * (DEFAULT_ALLOWED_COMMANDS). The window may import only types from the core, so the list is
- * repeated here to show it; e2e/proposals.spec.ts checks that the two agree.
- */
-export const DEFAULT_ALLOWED_COMMANDS_SHOWN: readonly string[] = [
-  'node',
-  'npm',
-  'npx',
-  'tsc',
-  'vitest',
-  'jest',
-  'eslint',
-  'prettier',
-  'python3',
-  'python',
-  'pip',
-  'pip3',
-  'pytest',
-  'go',
-  'cargo',
-  'make',
-  'git',
-  'ls',
-  'cat',
-  'head',
-  'tail',
-  'wc',
-  'diff',
-  'echo',
-  'pwd',
-];
-
-export const BUILDER_DEFAULTS = { useMcpContracts: true, contextLimitTokens: 150_000, compactAtShare: 0.7 } as const;
+/** The core's defaults for every builder field (settings/get → builderDefaults), shown when a field is unset. */
+export type BuilderDefaults = SettingsView['builderDefaults'];
 
 /** Programs that run any other program: allowing one defeats the allow-list, so the form says so. */
 const OPENS_EVERYTHING = new Set(['bash', 'sh', 'zsh', 'fish', 'dash', 'env', 'xargs', 'sudo', 'su', 'nohup', 'timeout', 'find', 'curl', 'wget', 'rm', 'mv']);
@@ -58,14 +29,14 @@ export interface BuilderDraft {
 
 export type BuilderField = 'commands' | 'contextLimitTokens' | 'compactAtPercent';
 
-export function builderDraftFrom(b: Settings['builder']): BuilderDraft {
+export function builderDraftFrom(b: Settings['builder'], defaults: BuilderDefaults): BuilderDraft {
   const own = b?.allowedCommands;
   return {
-    useMcpContracts: b?.useMcpContracts ?? BUILDER_DEFAULTS.useMcpContracts,
+    useMcpContracts: b?.useMcpContracts ?? defaults.useMcpContracts,
     useDefaultCommands: own === undefined,
-    commands: (own ?? DEFAULT_ALLOWED_COMMANDS_SHOWN).join('\n'),
-    contextLimitTokens: String(b?.contextLimitTokens ?? BUILDER_DEFAULTS.contextLimitTokens),
-    compactAtPercent: String(Math.round((b?.compactAtShare ?? BUILDER_DEFAULTS.compactAtShare) * 100)),
+    commands: (own ?? defaults.allowedCommands).join('\n'),
+    contextLimitTokens: String(b?.contextLimitTokens ?? defaults.contextLimitTokens),
+    compactAtPercent: String(Math.round((b?.compactAtShare ?? defaults.compactAtShare) * 100)),
   };
 }
 
