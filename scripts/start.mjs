@@ -7,25 +7,12 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, cpSync, rmSync } from
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { electronPath } from './electron-binary.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 
-function electronPath() {
-  try {
-    const path = execFileSync(process.execPath, ['-e', "process.stdout.write(require('electron'))"], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 120_000,
-    }).toString();
-    execFileSync(path, ['--version'], { stdio: 'ignore', timeout: 30_000 });
-    return path;
-  } catch {
-    return undefined;
-  }
-}
-
-const electron = electronPath();
+const electron = electronPath(root);
 if (!electron) {
   console.error(
     'Forge cannot start the desktop app: the Electron binary is not installed and could not be downloaded on this machine — run `npm run serve` to use Forge in your browser instead.',

@@ -2,7 +2,7 @@ import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import { fail } from '../api/envelope';
 import { procedureNames } from '../api/procedures';
 import type { Core } from '../host/core';
-import { isAppUrl } from './web-preferences';
+import { isTrustedSender } from './web-preferences';
 
 export const INVOKE_CHANNEL_PREFIX = 'forge:invoke:';
 export const EVENT_CHANNEL = 'forge:event';
@@ -14,7 +14,7 @@ export const EVENT_CHANNEL = 'forge:event';
 export function registerIpc(core: Core, appUrl: () => string): () => void {
   const trusted = (event: IpcMainInvokeEvent) => {
     const frame = event.senderFrame;
-    return !!frame && frame === event.sender.mainFrame && isAppUrl(frame.url, appUrl());
+    return !!frame && isTrustedSender({ isMainFrame: frame === event.sender.mainFrame, url: frame.url }, appUrl());
   };
   for (const name of procedureNames) {
     ipcMain.handle(INVOKE_CHANNEL_PREFIX + name, async (event, input: unknown) => {

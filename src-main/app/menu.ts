@@ -1,12 +1,6 @@
 import { Menu, type MenuItemConstructorOptions } from 'electron';
+import { menuTemplate } from './menu-template';
 
-export function installMenu(): void {
-  const template: MenuItemConstructorOptions[] = [
-    ...(process.platform === 'darwin' ? [{ role: 'appMenu' as const }] : []),
-    { role: 'fileMenu' },
-    { role: 'editMenu' },
-    { role: 'viewMenu' },
-    { role: 'windowMenu' },
-  ];
-  Menu.setApplicationMenu(Menu.buildFromTemplate(template));
+export function installMenu(options: { devTools: boolean }): void {
+  Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(process.platform, options) as MenuItemConstructorOptions[]));
 }

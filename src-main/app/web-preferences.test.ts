@@ -17,8 +17,14 @@ describe('Electron window security', () => {
       webviewTag: false,
       navigateOnDragDrop: false,
       spellcheck: true,
-      devTools: true,
+      disableBlinkFeatures: 'Auxclick',
+      devTools: false,
     });
+  });
+
+  it('keeps DevTools off unless the shell asks for them (an unpackaged dev run)', () => {
+    expect(webPreferencesFor('/p').devTools).toBe(false);
+    expect(webPreferencesFor('/p', { devTools: true }).devTools).toBe(true);
   });
 
   it('sends only web and mail links to the system, never file: or javascript:', () => {

@@ -1,13 +1,13 @@
 import { BrowserWindow, session, shell } from 'electron';
-import { isAppUrl, isSafeExternalUrl, webPreferencesFor } from './web-preferences';
+import { isAppUrl, isSafeExternalUrl, permissionAllowed, webPreferencesFor } from './web-preferences';
 
 /** Deny every permission (camera, notifications, geolocation...) unless a feature asks for one. */
 export function lockDownSession(): void {
-  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
-  session.defaultSession.setPermissionCheckHandler(() => false);
+  session.defaultSession.setPermissionRequestHandler((_wc, permission, callback) => callback(permissionAllowed(permission)));
+  session.defaultSession.setPermissionCheckHandler((_wc, permission) => permissionAllowed(permission));
 }
 
-export function createMainWindow(preloadPath: string, appUrl: string): BrowserWindow {
+export function createMainWindow(preloadPath: string, appUrl: string, options: { devTools: boolean }): BrowserWindow {
   const win = new BrowserWindow({
     width: 1400,
     height: 900,
@@ -15,7 +15,7 @@ export function createMainWindow(preloadPath: string, appUrl: string): BrowserWi
     minHeight: 600,
     show: false,
     title: 'Forge',
-    webPreferences: webPreferencesFor(preloadPath),
+    webPreferences: webPreferencesFor(preloadPath, options),
   });
   win.once('ready-to-show', () => win.show());
   // The window shows only Forge: links open in the system browser after a scheme check.

@@ -1,3 +1,5 @@
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { AppError } from '../common/errors';
@@ -46,12 +48,42 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
     db.pragma('journal_size_limit = 67108864');
     db.pragma('cache_size = -32000');
     if (!options.withoutVectors) sqliteVec.load(db);
-    runMigrations(db, options.migrations ?? migrations);
+    const list = options.migrations ?? migrations;
+    if (onDisk) backupBeforeUpgrade(db, path, list);
+    runMigrations(db, list);
     return db;
   } catch (e) {
     db.close();
     throw e;
   }
+}
+
+/** How many pre-upgrade copies of the database a workspace keeps in `backups/`. */
+export const UPGRADE_BACKUPS_KEPT = 3;
+
+/**
+ * Before a new version migrates an existing workspace, a consistent copy of the database goes to
+ * `<workspace>/backups/` (VACUUM INTO reads one snapshot, so a concurrent writer cannot tear it).
+ * A downgrade restores from it; the newest three are kept. A fresh database has nothing to keep.
+ */
+export function backupBeforeUpgrade(db: Db, path: string, list: readonly Migration[]): string | undefined {
+  const current = schemaVersion(db);
+  const latest = list.length ? list[list.length - 1].version : 0;
+  if (current === 0 || current >= latest) return undefined;
+  const dir = join(dirname(path), 'backups');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  // Timestamp first so names sort by age; VACUUM INTO accepts the empty owner-only file.
+  const target = join(dir, `forge-${stamp}-schema${current}.db`);
+  createPrivateFile(target);
+  db.prepare('VACUUM INTO ?').run(target);
+  makePrivate(target);
+  const kept = readdirSync(dir)
+    .filter((f) => /^forge-.*-schema\d+\.db$/.test(f))
+    .sort()
+    .reverse();
+  for (const old of kept.slice(UPGRADE_BACKUPS_KEPT)) rmSync(join(dir, old), { force: true });
+  return target;
 }
 
 export function schemaVersion(db: Db): number {
