@@ -150,8 +150,16 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
       }
       let input: unknown = {};
       if (body.length) {
+        let text: string;
         try {
-          input = JSON.parse(body.toString('utf8'));
+          // Fatal: a body that is not UTF-8 is refused, never silently changed into U+FFFD characters.
+          text = new TextDecoder('utf-8', { fatal: true }).decode(body);
+        } catch {
+          sendJson(res, 400, fail('invalid_input', 'The request body is not valid UTF-8.'));
+          return;
+        }
+        try {
+          input = JSON.parse(text);
         } catch {
           sendJson(res, 400, fail('invalid_input', 'The request body is not valid JSON.'));
           return;
