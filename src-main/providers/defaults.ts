@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { Settings } from '../api/procedures';
 import type { ProviderSettings } from '../api/providers';
-import type { SecretName } from '../config/secrets';
+import { secretEnvVars, type SecretName } from '../config/secrets';
 import type { Db } from '../store/open';
 import { ResponseCache } from './cache';
 import { CsvProvider } from './csv';
@@ -35,10 +35,16 @@ export interface ProviderDeps {
  * The registry the app and its tests use. Registering a provider is one line below: construct it
  * with what it needs from `deps` (`cache`, `settingsOf(name)`, `deps.secret(...)`, `deps.http`).
  */
+const SECRET_NAMES = Object.keys(secretEnvVars) as SecretName[];
+
 export function buildProviderRegistry(deps: ProviderDeps): ProviderRegistry {
   const settingsOf = (name: string): Partial<ProviderSettings> => deps.settings()?.[name] ?? {};
   const cache = new ResponseCache(deps.db, deps.now);
-  const registry = new ProviderRegistry([], { isEnabled: (name) => settingsOf(name).enabled ?? true, now: deps.now });
+  const registry = new ProviderRegistry([], {
+    isEnabled: (name) => settingsOf(name).enabled ?? true,
+    now: deps.now,
+    secretValues: () => SECRET_NAMES.map((n) => deps.secret(n) ?? '').filter(Boolean),
+  });
 
   registry.register(
     createMarketProvider({

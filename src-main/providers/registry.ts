@@ -17,9 +17,27 @@ export interface ProviderRegistryOptions {
   /** Whether a provider is switched on (read live from settings); default: all on. */
   isEnabled?: (name: string) => boolean;
   now?: () => Date;
+  /**
+   * The API keys configured right now (read on every fetch). A request whose parameters carry one
+   * is refused before anything leaves the machine: an instruction hidden in a page or a note must
+   * not get a key into a URL (the model never sees keys, but a tool argument could still be built
+   * from text that does).
+   */
+  secretValues?: () => string[];
 }
 
+/** Keys shorter than this are too generic to look for without refusing ordinary text. */
+const MIN_SECRET_CHARS = 12;
+
 const NAME = /^[a-z][a-z0-9_]{0,31}$/;
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Kinds that say the source itself is in trouble (not the analyst's request): they mark it failing. */
@@ -35,11 +53,27 @@ export class ProviderRegistry {
   private readonly outcomes = new Map<string, ProviderHealth>();
   private readonly isEnabled: (name: string) => boolean;
   private readonly now: () => Date;
+  private readonly secretValues: () => string[];
 
   constructor(providers: DataProvider[] = [], options: ProviderRegistryOptions = {}) {
     this.isEnabled = options.isEnabled ?? (() => true);
+    this.secretValues = options.secretValues ?? (() => []);
     this.now = options.now ?? (() => new Date());
     for (const p of providers) this.register(p);
+  }
+
+  private carriesSecret(rawParams: unknown): boolean {
+    const keys = this.secretValues().filter((k) => k && k.length >= MIN_SECRET_CHARS);
+    if (keys.length === 0) return false;
+    let text: string;
+    try {
+      text = JSON.stringify(rawParams ?? {});
+    } catch {
+      return false;
+    }
+    // Also the encoded forms a URL would carry.
+    const forms = [text, safeDecode(text)];
+    return keys.some((k) => forms.some((f) => f.includes(k)) || text.includes(encodeURIComponent(k)));
   }
 
   register(provider: DataProvider): void {
@@ -101,6 +135,11 @@ export class ProviderRegistry {
     if (!this.isEnabled(name)) throw new ProviderError(`The ${name} source is switched off on the Data screen.`, 'not_configured');
     if (ctx.asOf !== undefined && !isDay(ctx.asOf))
       throw new ProviderError(`The session's as-of date must be YYYY-MM-DD (got "${String(ctx.asOf).slice(0, 30)}").`, 'bad_params');
+    if (this.carriesSecret(rawParams))
+      throw new ProviderError(
+        `The request to ${name} contains one of your API keys; Forge never sends a key anywhere in a request's parameters.`,
+        'bad_params',
+      );
     const params = parseParams(provider, rawParams ?? {});
     const own = provider.health();
     if (own.state === 'not_configured') throw new ProviderError(`${name} is not configured: ${own.detail}`, 'not_configured');

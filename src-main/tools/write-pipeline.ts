@@ -137,6 +137,13 @@ export async function applyWrite(fs: ForgeFS, rawPath: string, content: string, 
         : 'Skills change only through skill-edit proposals the PM approves. Record the lesson as Process Knowledge (/memory/pk/new.md, with its evidence and a `stance:` line); well-corroborated lessons become proposals.',
     );
   }
+  // Skill-edit proposals come only from the MetaOptimizer and are decided only by the PM: a model
+  // that could write one (or mark one approved) could smuggle a skill edit past the approval gate.
+  if (!isTrustedActor(writer.actor) && route.root === 'memory' && path.startsWith('/memory/proposals/')) {
+    throw new InvalidInputError(
+      'Skill-edit proposals are made by the weekly retrospective and decided by the PM on the Proposals screen; the analyst cannot write or approve one. Record the lesson as Process Knowledge (/memory/pk/new.md).',
+    );
+  }
   // Planned outside to let the search indexer prepare (embed) the exact content before the lock.
   const guess = plan((p) => fs.recordInfo(p)?.status ?? null, path, content, writer, at);
   const prepare = guess && !guess.refused ? [{ path, content: guess.content }, ...guess.extra] : [{ path, content }];

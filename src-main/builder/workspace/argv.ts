@@ -17,7 +17,7 @@ import { isInside } from './confine';
  * Builders run one program per call, never a pipeline.
  */
 
-export type CommandRefusal = 'empty' | 'metachar' | 'unterminated_quote' | 'path_program' | 'env_assignment' | 'not_allowed' | 'path_arg';
+export type CommandRefusal = 'empty' | 'metachar' | 'unterminated_quote' | 'path_program' | 'env_assignment' | 'not_allowed' | 'path_arg' | 'inline_code';
 
 export class CommandRefusedError extends AppError {
   readonly reason: CommandRefusal;
@@ -64,6 +64,18 @@ export const DEFAULT_ALLOWED_COMMANDS: readonly string[] = [
   'echo',
   'pwd',
 ];
+
+/**
+ * Interpreter flags that run code given on the command line. An instruction injected into the
+ * builder's context ("run node -e …") would otherwise reach any program the allow-list admits;
+ * code in a project file at least shows up in the diff and the audit.
+ */
+const INLINE_CODE_FLAGS: Record<string, readonly string[]> = {
+  node: ['-e', '--eval', '-p', '--print', '-r', '--require', '--import'],
+  python: ['-c'],
+  python3: ['-c'],
+  npx: ['-c', '--call'],
+};
 
 const OUTSIDE_QUOTES = new Set([';', '|', '&', '>', '<', '$', '`', '(', ')', '*', '?', '{', '}', '[', ']', '\\', '#', '\n', '\r']);
 const DOUBLE_ESCAPES = new Set(['"', '\\', '$', '`']);
@@ -146,6 +158,13 @@ export function checkArgv(argv: readonly string[], allowed: readonly string[], r
   }
   if (!allowed.includes(program)) {
     throw new CommandRefusedError('not_allowed', `"${program}" is not an allowed program. Allowed: ${allowed.join(', ')}.`);
+  }
+  const inline = INLINE_CODE_FLAGS[program]?.find((flag) => argv.slice(1).some((a) => a === flag || a.startsWith(`${flag}=`)));
+  if (inline) {
+    throw new CommandRefusedError(
+      'inline_code',
+      `"${program} ${inline}" runs code written on the command line; put it in a file in the project and run that file, so it is reviewed and versioned with the project.`,
+    );
   }
   for (const arg of argv.slice(1)) {
     const value = arg.startsWith('-') && arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : arg;

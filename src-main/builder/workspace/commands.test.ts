@@ -5,6 +5,12 @@ import { DEFAULT_ALLOWED_COMMANDS, parseCommandLine } from './argv';
 import { formatCommandRun, runCommand, scrubEnv } from './commands';
 import { caught, tempProject } from './testing';
 
+/** A script file in the project (run_command refuses code written on the command line: `node -e`). */
+function script(root: string, name: string, code: string): string {
+  fs.writeFileSync(path.join(root, name), code);
+  return `node ${name}`;
+}
+
 /** Alive and not a zombie (a killed orphan stays a zombie until PID 1 reaps it, which in containers may be never). */
 function isRunning(pid: number): boolean {
   try {
@@ -88,11 +94,11 @@ describe('runCommand', () => {
   });
 
   it('runs an allowed program in the project root and reports exit code and duration', async () => {
-    const run = await runCommand(root, 'node -e "console.log(process.cwd()); process.exit(3)"');
+    const run = await runCommand(root, script(root, 'cwd.js', 'console.log(process.cwd()); process.exit(3)'));
     expect(run.exitCode).toBe(3);
     expect(run.output.trim()).toBe(root);
     expect(run.timedOut).toBe(false);
-    expect(formatCommandRun(run)).toMatch(/^\$ node -e .*\nexit code 3 · \d+\.\d s\n/);
+    expect(formatCommandRun(run)).toMatch(/^\$ node cwd\.js\nexit code 3 · \d+\.\d s\n/);
   });
 
   it('does not pass secrets from Forge’s environment to the program', async () => {
@@ -101,7 +107,7 @@ describe('runCommand', () => {
     process.env.DB_URL = 'postgres://app:hunter2@db.internal/app';
     const run = await runCommand(
       root,
-      'node -e "console.log([process.env.FAKE_API_KEY, process.env.PLAIN_SETTING, process.env.DB_URL, process.env.CI].join(String.fromCharCode(44)))"',
+      script(root, 'env.js', "console.log([process.env.FAKE_API_KEY, process.env.PLAIN_SETTING, process.env.DB_URL, process.env.CI].join(','))"),
     );
     expect(run.output.trim()).toBe(',visible,,1');
     const env = scrubEnv({ PATH: '/usr/bin', HOME: '/home/u', ANTHROPIC_BASE_URL: 'x', GITHUB_PAT: 'x', NPM_TOKEN: 'x', AWS_REGION: 'x', LANG: 'C' });
@@ -112,7 +118,11 @@ describe('runCommand', () => {
     const started = Date.now();
     const run = await runCommand(
       root,
-      `node -e "const c = require('child_process').spawn('sleep', ['30'], { stdio: 'ignore' }); console.log(c.pid); setInterval(() => {}, 1000)"`,
+      script(
+        root,
+        'spawn.js',
+        "const c = require('child_process').spawn('sleep', ['30'], { stdio: 'ignore' }); console.log(c.pid); setInterval(() => {}, 1000)",
+      ),
       { timeoutMs: 1500 },
     );
     expect(run.timedOut).toBe(true);
@@ -126,7 +136,7 @@ describe('runCommand', () => {
   });
 
   it('keeps the head and tail of long output and says how much was left out', async () => {
-    const run = await runCommand(root, `node -e "process.stdout.write('START' + 'x'.repeat(50000) + 'END')"`, { maxOutputChars: 3000 });
+    const run = await runCommand(root, script(root, 'long.js', "process.stdout.write('START' + 'x'.repeat(50000) + 'END')"), { maxOutputChars: 3000 });
     expect(run.truncated).toBe(true);
     expect(run.output.startsWith('START')).toBe(true);
     expect(run.output.endsWith('END')).toBe(true);
@@ -143,7 +153,7 @@ describe('runCommand', () => {
   it('is cancelled by the build’s abort signal', async () => {
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 300);
-    const run = await runCommand(root, 'node -e "setInterval(() => {}, 1000)"', { signal: ac.signal });
+    const run = await runCommand(root, script(root, 'forever.js', 'setInterval(() => {}, 1000)'), { signal: ac.signal });
     expect(run.cancelled).toBe(true);
     expect(run.durationMs).toBeLessThan(5000);
   });

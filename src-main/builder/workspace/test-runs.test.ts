@@ -71,8 +71,8 @@ describe('runProjectTests', () => {
   });
 
   it('a test command that runs past its timeout is not a pass', async () => {
-    const root = tempProject({ 'package.json': '{}' });
-    const run = await runProjectTests(root, { command: 'node -e "setInterval(() => {}, 1000)"', timeoutMs: 500 });
+    const root = tempProject({ 'package.json': '{}', 'forever.js': 'setInterval(() => {}, 1000)' });
+    const run = await runProjectTests(root, { command: 'node forever.js', timeoutMs: 500 });
     expect(run.passed).toBe(false);
     expect(run.timedOut).toBe(true);
   });

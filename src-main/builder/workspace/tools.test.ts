@@ -65,16 +65,19 @@ describe('PROJECT_TOOLS', () => {
   });
 
   it('run_tests reports every run to the build, and run_command marks a failing exit as an error', async () => {
-    const root = tempProject({ 'a.test.js': "require('node:test')('ok', () => {});\n" });
+    const root = tempProject({ 'a.test.js': "require('node:test')('ok', () => {});\n", 'fail.js': 'process.exit(2)' });
     const runs: TestRun[] = [];
     const ctx = context(root, runs);
     const tests = await runTool(PROJECT_TOOLS, 'run_tests', { command: 'node --test', timeout: 60 }, ctx);
     expect(tests.content).toMatch(/^PASSED \(exit code 0/);
     expect(runs.map((r) => [r.command, r.passed])).toEqual([['node --test', true]]);
-    const failing = await runTool(PROJECT_TOOLS, 'run_command', { command: 'node -e "process.exit(2)"' }, ctx);
+    const failing = await runTool(PROJECT_TOOLS, 'run_command', { command: 'node fail.js' }, ctx);
     expect(failing.isError).toBe(true);
     expect(failing.content).toMatch(/exit code 2/);
     const refused = await runTool(PROJECT_TOOLS, 'run_command', { command: 'npm test | tee log' }, ctx);
+    // Code on the command line is refused too: an injected "node -e …" cannot run.
+    const inline = await runTool(PROJECT_TOOLS, 'run_command', { command: `node -e "require('child_process').exec('id')"` }, ctx);
+    expect(inline.content).toMatch(/runs code written on the command line/);
     expect(refused.content).toMatch(/^run_command failed \[forbidden\]: The command contains "\|"/);
   });
 
