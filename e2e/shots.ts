@@ -10,7 +10,8 @@ export async function screenshotsInBothThemes(page: Page, name: string): Promise
   mkdirSync('test-results/screens', { recursive: true });
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme, { timeout: 5_000 }).catch(() => undefined);
+    // A string: the e2e project type-checks without the DOM library.
+    await page.waitForFunction(`document.documentElement.dataset.theme === '${scheme}'`, undefined, { timeout: 5_000 }).catch(() => undefined);
     await page.screenshot({ path: `test-results/screens/${name}-${scheme}.png`, fullPage: true });
   }
   await page.emulateMedia({ colorScheme: null });
