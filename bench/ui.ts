@@ -5,8 +5,8 @@
  *  - cold start: navigation to the sidebar being clickable, median over fresh browser contexts
  *    (empty cache) on the sample workspace, after one untimed load that warms the server;
  *  - baseline: the same measure on a blank page with one link, from a tiny node:http server here;
- *  - the Views list with 10,000 Views (written through ForgeFS before the server starts) scrolled to
- *    the end: elements inside the list, and p95 of requestAnimationFrame deltas during the scroll;
+ *  - the Views table with 10,000 Views (written through ForgeFS before the server starts) scrolled to
+ *    the end: elements inside the table, and p95 of requestAnimationFrame deltas during the scroll;
  *  - initial JS: the scripts the first load requests, decoded bytes and bytes on the wire.
  * Last line: {"bench":"ui","cold_start_ms","blank_ms","ratio","list_dom_nodes","frame_p95_ms","initial_js_bytes","transferred_js_bytes"}.
  */
@@ -29,8 +29,8 @@ const NOT_BUILT = 'bench ui: out/renderer is missing — run `npm run build` fir
 
 /** The app is interactive when a sidebar link can be clicked (Playwright's actionability checks). */
 const SIDEBAR_LINK = 'nav[aria-label="Screens"] a[data-nav]';
-/** The Views listing: today's virtualised list, or a grid/table that replaces it. */
-const VIEWS_LIST = '[data-testid="memory-list"], [data-testid="views-table"], [role="grid"], [role="listbox"], table';
+/** The Views table (src-renderer/memory/RecordTable.tsx): the grid is also the scroller. */
+const VIEWS_LIST = '[data-testid="memory-list"][role="grid"]';
 const VIEWPORT = { width: 1400, height: 900 };
 
 /** Starts the built `forge serve` on a data folder, the way e2e/fixtures.ts does. */

@@ -149,9 +149,12 @@ test('the PM prices an option, solves its implied vol back, and fits a curve fro
   await expect(table.locator('[data-key="vega"] td.num')).toHaveText('0.3752');
   await expect(table.locator('[data-key="theta"] td.num')).toHaveText('−0.0176');
   const chart = option.getByTestId('option-chart');
-  await expect(chart.locator('svg title')).toHaveText('Call value against the spot');
-  await expect(chart.locator('path.chart-series')).toHaveCount(2);
-  await expect(chart.locator('path.chart-series').first()).toHaveAttribute('d', /^M[\d.]+ [\d.]+(L[\d.]+ [\d.]+){24}$/);
+  await expect(chart.locator('canvas')).toHaveAttribute('aria-label', /^Call value against the spot\. /);
+  // Two lines: the value today across 25 spot levels (priced once each) and the payoff at expiry.
+  await expect(chart.locator('.chart-key')).toHaveCount(2);
+  await expect(chart.locator('.chart-key').first()).toHaveAttribute('data-points', '25');
+  // chart.js has sized and drawn the canvas (its width attribute is set when it renders).
+  await expect(chart.locator('canvas')).toHaveAttribute('width', /^[1-9]\d*$/);
 
   await option.getByTestId('option-solve-back').click();
   await expect(table.locator('[data-key="vol"] th')).toHaveText('Implied volatility');
@@ -173,8 +176,8 @@ test('the PM prices an option, solves its implied vol back, and fits a curve fro
   await expect(zeros.locator('[data-key="30"] td').nth(1)).toHaveText('4.564%');
   await expect(zeros.locator('[data-key="30"] td').nth(4)).toHaveText('4.737%');
   await expect(curve.getByTestId('curve-rmse-ns')).toHaveText('0.68');
-  await expect(curve.getByTestId('curve-chart').locator('circle')).toHaveCount(6);
-  await expect(curve.getByTestId('curve-chart').locator('svg title')).toHaveText('Zero curve');
+  await expect(curve.getByTestId('curve-chart').locator('.chart-key.is-dots')).toHaveAttribute('data-points', '6');
+  await expect(curve.getByTestId('curve-chart').locator('canvas')).toHaveAttribute('aria-label', /^Zero curve\. /);
   await page.screenshot({ path: join(screenshotDir, 'data-analytics.png'), fullPage: true });
 
   // A typo is marked in its cell and nothing is sent.

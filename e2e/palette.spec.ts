@@ -63,8 +63,8 @@ test('Ctrl+K opens the palette; typing E-001 and Enter opens that Expression; Es
   await shoot(page, 'palette-open');
   await page.keyboard.press('Enter');
   await expect(palette).toBeHidden();
-  await expect(page).toHaveURL(/#\/expressions\/E-001\.md$/);
-  await expect(page.getByTestId('record-view').locator('.record-id')).toHaveText('E-001');
+  await expect(page).toHaveURL(/#\/expressions\/E-001$/);
+  await expect(page.getByTestId('expression-page').getByTestId('record-page-id')).toHaveText('E-001');
 
   // An action: "Start a build" lands on the Builds screen's start form.
   await page.keyboard.press('Control+K');
@@ -108,7 +108,7 @@ test('a double-click on Reject records one rejection and shows no error', async 
   await page.keyboard.press('Control+K');
   await page.getByRole('combobox').fill(id);
   await page.keyboard.press('Enter');
-  const record = page.getByTestId('record-view');
+  const record = page.getByTestId('expression-page');
   await expect(record.locator('.record-id')).toHaveText(id);
 
   await record.getByTestId('reject').click();
@@ -116,7 +116,7 @@ test('a double-click on Reject records one rejection and shows no error', async 
   await expect(record.getByTestId('reject-reason-count')).toHaveText('37 / 300 characters');
   await record.getByTestId('reject-confirm').dblclick();
   await expect(record.getByTestId('approval-done')).toContainText(`Rejected: ${id} is now rejected.`);
-  await expect(record.locator('.record-chips .status-rejected')).toBeVisible();
+  await expect(record.locator('.record-page-facts .status-rejected')).toBeVisible();
   await expect(page.locator('.error-panel')).toHaveCount(0);
   await shoot(page, 'palette-rejected-once');
 

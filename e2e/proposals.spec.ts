@@ -122,6 +122,13 @@ test('approves a proposal from its diff and sees the skill change on the Skills 
   await expect(diff).toHaveAttribute('data-engine', 'monaco', { timeout: 20_000 });
   await expect(diff.locator('.monaco-diff-editor .editor.modified .view-lines')).toContainText('Halve the size into a central-bank meeting.');
   await expect(diff.locator('.monaco-diff-editor .editor.original .view-lines')).not.toContainText('Halve the size');
+  // Inline for a narrow window, and back: the same change, one column.
+  await diff.getByTestId('diff-inline').click();
+  await expect(diff).toHaveAttribute('data-layout', 'inline');
+  await expect(diff.locator('.monaco-diff-editor')).not.toHaveClass(/side-by-side/);
+  await expect(diff.locator('.monaco-diff-editor .editor.modified .view-lines')).toContainText('Halve the size into a central-bank meeting.');
+  await diff.getByTestId('diff-side-by-side').click();
+  await expect(diff.locator('.monaco-diff-editor')).toHaveClass(/side-by-side/);
   await expect(detail).toContainText('Five lessons from the last quarter agree');
 
   // The cited PK, one click away: weight, stance and the evidence it rests on.

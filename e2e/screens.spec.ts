@@ -41,9 +41,12 @@ test('every screen is reachable from the sidebar and keeps its place on reload',
   }
   await page.reload();
   await expect(page.getByTestId('screen-settings')).toBeVisible();
-  // Screens not built yet say so honestly instead of showing made-up data.
-  await page.getByTestId('nav-contracts').click();
-  await expect(page.getByTestId('screen-contracts')).toContainText(/coming in a later release/i);
+  // Every screen is built now: none says "coming in a later release".
+  for (const screen of ['contracts', 'builds', 'proposals'] as const) {
+    await page.getByTestId(`nav-${screen}`).click();
+    await expect(page.getByTestId(`screen-${screen}`)).toBeVisible();
+    await expect(page.getByTestId(`screen-${screen}`)).not.toContainText(/coming in a later release/i);
+  }
   // No script errors, CSP violations or failed loads along the way.
   expect(problems).toEqual([]);
 });
@@ -64,8 +67,8 @@ test('the Views screen lists the demo Views and opens one with its history', asy
   await expect(rows.first()).toBeVisible();
   const ids = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-id')));
   expect(ids).toEqual(expect.arrayContaining(['V-001', 'V-002', 'V-003', 'V-004', 'V-005', 'V-006']));
-  // Listing metadata: scope | conf | status.
-  await expect(page.locator('[data-testid="memory-row"][data-id="V-001"]')).toContainText('conf');
+  // Table columns: scope, confidence, status.
+  await expect(page.locator('[data-testid="memory-row"][data-id="V-001"]')).toContainText('0.70');
 
   await page.locator('[data-testid="memory-row"][data-id="V-001"]').click();
   const record = page.getByTestId('record-view');
@@ -83,12 +86,13 @@ test('the Views screen lists the demo Views and opens one with its history', asy
   await page.reload();
   await expect(page.getByTestId('record-view').locator('h1')).toContainText('Fed cuts');
 
-  // Keyboard: the arrow keys move the selection to the neighbouring row and open it.
+  // Keyboard: the arrow keys move the cursor to the neighbouring row; Enter opens it.
   const order = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-id')));
   const at = order.indexOf('V-001');
   const [key, neighbour] = at > 0 ? ['ArrowUp', order[at - 1]] : ['ArrowDown', order[at + 1]];
   await page.getByTestId('memory-list').focus();
   await page.keyboard.press(key!);
+  await page.keyboard.press('Enter');
   await expect(page).toHaveURL(new RegExp(`#/views/${neighbour}\\.md$`));
   await expect(page.getByTestId('record-view').locator('.record-id')).toHaveText(neighbour!);
 });

@@ -25,7 +25,7 @@ const SESSION = 'sess_20261121_morning';
 
 /**
  * Writes a morning review's sub-agent tasks into a workspace through the executor's own store (the
- * demo dispatches none, and no model is reachable here): one validated result, one model failure,
+ * demo's tasks all succeed, and no model is reachable here): one validated result, one model failure,
  * a synthesis that failed because of it, and one still running when Forge stops.
  */
 async function seedTasks(dataDir: string): Promise<void> {
@@ -205,6 +205,8 @@ test('the offline demo runs from Chat: labelled demo, a guardrail block, then a 
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   await page.goto(`${forge.url}#/chat`);
   await expect(page.getByTestId('screen-chat')).toBeVisible();
+  // Fast: the normal pace reads like a person typing, too slow for a test.
+  await page.getByTestId('demo-speed').selectOption('fast');
   await page.getByRole('button', { name: 'Demo', exact: true }).click();
 
   const chat = page.getByTestId('screen-chat');
@@ -226,7 +228,9 @@ test('the offline demo runs from Chat: labelled demo, a guardrail block, then a 
   await expect(written.locator('.tool-result')).toContainText('status proposed');
   await page.screenshot({ path: join(screenshotDir, 'chat-demo.png') });
 
-  // The demo ran on a copy: the PM's own Expressions are unchanged (the seeded three, none proposed).
+  // The demo ran in its own workspace: back in the PM's, their Expressions are unchanged (the seeded three, none proposed).
+  await page.getByTestId('demo-banner').getByRole('button', { name: 'Back to my workspace' }).click();
+  await expect(page.getByTestId('demo-banner')).toHaveCount(0);
   await page.getByTestId('nav-expressions').click();
   await expect(page.locator('[data-testid="memory-row"][data-id="E-001"]')).toBeVisible();
   await expect(page.getByTestId('memory-row')).toHaveCount(3);

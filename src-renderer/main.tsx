@@ -5,13 +5,18 @@ import { bridgeOf, windowClient } from './api/client';
 import { connectBridgeEvents, connectSocketEvents, eventsUrl, useReindexProgress } from './api/events';
 import { ForgeProvider, makeQueryClient, procedureKey } from './api/hooks';
 import { App } from './app/App';
-import { chatEvents, handleChatEvent } from './chat';
-import { handleTaskEvent } from './tasks';
-import { buildEventNames, handleBuildChanged, handleBuildLog } from './builds';
-import { handleProposalsChanged, proposalEventNames } from './proposals';
-import { handleScheduleChanged, scheduleEventNames } from './schedule';
+// Event handlers come from the features' live/store files, not their index: an index also exports
+// the screen, which would pull it out of its lazy chunk into the first load.
+import { chatEvents, handleChatEvent } from './chat/store';
+import { handleTaskEvent } from './tasks/live';
+import { buildEventNames, handleBuildChanged, handleBuildLog } from './builds/live';
+import { handleProposalsChanged, proposalEventNames } from './proposals/live';
+import { handleScheduleChanged, scheduleEventNames } from './schedule/live';
+import { handleModelProgress, modelEventNames } from './settings/model-live';
 import { refreshAwaitingApproval } from './home';
 import { useNotices } from './app/Notices';
+import { toast } from './app/toast-store';
+import { createEventToasts } from './app/toast-events';
 import { applyInitialTheme } from './app/theme';
 import './styles/app.css';
 
@@ -20,7 +25,12 @@ applyInitialTheme();
 const client = windowClient();
 const queryClient = makeQueryClient();
 
+const eventToast = createEventToasts();
+
 function onEvent(message: EventMessage) {
+  // Finished builds and Expressions awaiting approval also show as a toast, whatever screen is open.
+  const note = eventToast(message);
+  if (note) toast(note.level, note.message, { href: note.href });
   switch (message.event) {
     case 'settings/changed':
       queryClient.setQueryData<ProcedureOutput<'settings/get'>>(procedureKey('settings/get', {}), message.payload as ProcedureOutput<'settings/get'>);
@@ -60,6 +70,13 @@ function onEvent(message: EventMessage) {
     case 'schedule/changed':
       handleScheduleChanged(queryClient, message.payload as ProcedureOutput<'schedule/list'>['jobs'][number]);
       break;
+    case 'search/model-progress':
+      handleModelProgress(message.payload as { file: string; done: number; total: number });
+      break;
+    case 'app/workspace-changed':
+      // Into or out of the demo workspace: everything on screen belonged to the other workspace.
+      void queryClient.invalidateQueries();
+      break;
     default:
       if (String(message.event).startsWith('agent/')) {
         handleChatEvent(message);
@@ -77,7 +94,15 @@ function refreshMemory() {
 }
 
 const bridge = bridgeOf(globalThis as { forge?: unknown });
-if (bridge) connectBridgeEvents(bridge, onEvent, [...chatEvents, ...buildEventNames, ...proposalEventNames, ...scheduleEventNames]);
+if (bridge)
+  connectBridgeEvents(bridge, onEvent, [
+    ...chatEvents,
+    ...buildEventNames,
+    ...proposalEventNames,
+    ...scheduleEventNames,
+    ...modelEventNames,
+    'app/workspace-changed',
+  ]);
 else connectSocketEvents(eventsUrl(window.location, client.token), onEvent, () => void queryClient.invalidateQueries());
 
 const root = document.getElementById('root');

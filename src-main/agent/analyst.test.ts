@@ -66,13 +66,28 @@ describe('the offline demo', () => {
       const out = await runDemo({ dataDir, emit: (e) => seen.push(e) });
       expect(out.error).toBeUndefined();
       expect(out.stop).toBe('answered');
-      expect(out.rounds).toBe(7);
-      expect(out.toolCalls.map((c) => `${c.name}${c.isError ? '!' : ''}`)).toEqual(['read', 'read', 'fetch', 'fetch', 'write', 'write!', 'review', 'write']);
-      expect(out.toolCalls[5]!.result).toContain('- max_single_risk: actual 6, limit 5');
-      expect(out.toolCalls[5]!.result).toContain('- max_gross_exposure: actual 217.5, limit 200');
+      expect(out.rounds).toBe(9);
+      expect(out.toolCalls.map((c) => `${c.name}${c.isError ? '!' : ''}`)).toEqual([
+        'read',
+        'read',
+        'dispatch',
+        'dispatch',
+        'collect',
+        'fetch',
+        'fetch',
+        'write',
+        'write!',
+        'review',
+        'write',
+      ]);
+      // Two real sub-agents (the Tasks screen shows them) did the data work and reported back.
+      expect(out.toolCalls[4]!.result).toContain('── labour_ctx (ok) ──\nDEMO (synthetic data): payroll growth keeps fading');
+      expect(out.toolCalls[4]!.result).toContain('── curve_ctx (ok) ──\nDEMO (synthetic data): the 2y has fallen');
+      expect(out.toolCalls[8]!.result).toContain('- max_single_risk: actual 6, limit 5');
+      expect(out.toolCalls[8]!.result).toContain('- max_gross_exposure: actual 217.5, limit 200');
       // The compliant Expression goes to an independent reviewer before the PM is asked.
-      expect(out.toolCalls[6]!.result).toMatch(/^VERDICT: approve_with_notes\n/);
-      expect(out.toolCalls[7]!.result).toMatch(/^Written: \/memory\/expressions\/E-004\.md \(status proposed/);
+      expect(out.toolCalls[9]!.result).toMatch(/^VERDICT: approve_with_notes\n/);
+      expect(out.toolCalls[10]!.result).toMatch(/^Written: \/memory\/expressions\/E-004\.md \(status proposed/);
       expect(out.text).toMatch(/^DEMO summary/);
       const done = seen.find((e) => e.type === 'done');
       expect(done).toMatchObject({ type: 'done', demo: true, stop: 'answered' });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { findBundledDir, openWorkspace, type Workspace } from '../fs';
 import { defaultGuardrailLimits } from '../guardrails';
 import { ScriptedSubAgents } from '../executor/testing';
-import { loadScenario, ScriptedModel, type Model, type ModelCallRequest, type ModelStreamEvent, type ScenarioInput } from '../llm';
+import { loadScenario, ModelError, ScriptedModel, type Model, type ModelCallRequest, type ModelStreamEvent, type ScenarioInput } from '../llm';
 import { CsvProvider, ProviderRegistry } from '../providers';
 import { HashNgramEmbedder, SearchIndex } from '../search';
 import { SkillLoader } from '../skills';
@@ -38,16 +38,48 @@ export interface DemoRun {
   close(): Promise<void>;
 }
 
+export type DemoSpeed = 'slow' | 'normal' | 'fast';
+
+/**
+ * How the demo paces itself so a PM can read along: characters of answer text per second, the
+ * pause before each tool call, and how long each sub-agent call takes (so the Tasks screen shows
+ * them working). `fast` streams at once, for tests.
+ */
+export const DEMO_PACE: Record<DemoSpeed, { charsPerSecond: number; toolPauseMs: number; subAgentLatencyMs: number }> = {
+  slow: { charsPerSecond: 25, toolPauseMs: 1200, subAgentLatencyMs: 2500 },
+  normal: { charsPerSecond: 50, toolPauseMs: 600, subAgentLatencyMs: 1500 },
+  fast: { charsPerSecond: 0, toolPauseMs: 0, subAgentLatencyMs: 0 },
+};
+
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new ModelError('cancelled', 'The demo was stopped.'));
+    const done = () => {
+      signal?.removeEventListener('abort', stop);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    const stop = () => {
+      clearTimeout(timer);
+      reject(new ModelError('cancelled', 'The demo was stopped.'));
+    };
+    signal?.addEventListener('abort', stop, { once: true });
+  });
+}
+
 /**
  * The demo's one model: the analyst's calls replay scenario.json; every other role (sub-agents,
  * validators, the reviewer) replays its own script from subagents.json, so a nested call (the
- * reviewer inside the review tool) never disturbs the analyst's script.
+ * reviewer inside the review tool) never disturbs the analyst's script. The analyst's stream is
+ * replayed at the chosen pace: the scripted reply is computed at once, then handed on chunk by chunk.
  */
 class DemoModel implements Model {
   readonly isScripted = true;
   constructor(
     private readonly agent: ScriptedModel,
-    private readonly others: ScriptedSubAgents,
+    private readonly others: Model,
+    private readonly speed: DemoSpeed = 'fast',
   ) {}
   get id(): string {
     return this.agent.id;
@@ -58,9 +90,39 @@ class DemoModel implements Model {
   call(request: ModelCallRequest) {
     return this.pick(request).call(request);
   }
-  stream(request: ModelCallRequest, onEvent: (event: ModelStreamEvent) => void) {
-    return this.pick(request).stream(request, onEvent);
+  async stream(request: ModelCallRequest, onEvent: (event: ModelStreamEvent) => void) {
+    const pace = DEMO_PACE[this.speed];
+    const model = this.pick(request);
+    if (model !== this.agent || (pace.charsPerSecond === 0 && pace.toolPauseMs === 0)) return model.stream(request, onEvent);
+    const held: ModelStreamEvent[] = [];
+    const result = await model.stream(request, (e) => held.push(e));
+    for (const e of held) {
+      if (e.type === 'text_delta' && pace.charsPerSecond > 0) await pause((e.text.length / pace.charsPerSecond) * 1000, request.signal);
+      else if (e.type === 'tool_call') await pause(pace.toolPauseMs, request.signal);
+      onEvent(e);
+    }
+    return result;
   }
+}
+
+/** The demo's model over its material folder (scenario.json + subagents.json), at a pace. */
+export function demoModel(demoDir: string, speed: DemoSpeed = 'fast'): Model {
+  const scenario = loadScenario(join(demoDir, 'scenario.json'));
+  const latencyMs = DEMO_PACE[speed].subAgentLatencyMs;
+  const others = new ScriptedSubAgents(loadSubAgentScripts(join(demoDir, 'subagents.json')), {
+    latencyMs: (key) => (key.startsWith('subagent:') ? latencyMs : 0),
+  });
+  return new DemoModel(new ScriptedModel(scenario, { chunkSize: 24 }), others, speed);
+}
+
+/** The demo's market data: its own CSV files only (never a live provider). */
+export function demoProviders(demoDir: string, now?: () => Date): ProviderRegistry {
+  return new ProviderRegistry([new CsvProvider({ dir: join(demoDir, 'data') })], { now });
+}
+
+/** Where the bundled demo material is (resources/demo), or a clear error when it is missing. */
+export function bundledDemoDir(): string {
+  return bundled(join('resources', 'demo'));
 }
 
 function loadSubAgentScripts(file: string): Record<string, ScenarioInput> {
@@ -94,9 +156,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoRun> {
     bundledSkillsDir: null,
     indexer: (store) => (index = new SearchIndex(store.db, new HashNgramEmbedder())),
   });
-  const scenario = loadScenario(join(demoDir, 'scenario.json'));
-  const model = new DemoModel(new ScriptedModel(scenario, { chunkSize: 24 }), new ScriptedSubAgents(loadSubAgentScripts(join(demoDir, 'subagents.json'))));
-  const providers = new ProviderRegistry([new CsvProvider({ dir: join(demoDir, 'data') })], { now: options.now });
+  const model = demoModel(demoDir);
+  const providers = demoProviders(demoDir, options.now);
   const search = (req: Parameters<SearchIndex['search']>[0]) => index.search(req);
   const skillsDir = options.skills ? null : findBundledDir('skills');
   const skills = options.skills ?? new SkillLoader(skillsDir ?? join(dataDir, 'skills'), { mode: 'lenient' });

@@ -23,7 +23,29 @@ export interface ApiErrorBody {
   code: ErrorCode;
   message: string;
   /** For invalid_input: where in the input each problem sits (zod issue paths). */
-  issues?: { path: (string | number)[]; message: string }[];
+  issues?: ApiIssue[];
+}
+
+/**
+ * One problem with the input. `code` and the limits are zod's own (when zod found it), so the
+ * renderer can word it for a PM ("The filter can be at most 2,000 characters") without parsing
+ * the developer message.
+ */
+export interface ApiIssue {
+  path: (string | number)[];
+  message: string;
+  /** zod's issue code: too_big, too_small, invalid_type, invalid_format, invalid_value, … */
+  code?: string;
+  /** What was measured: string (characters), number, array (items), date, … */
+  origin?: string;
+  maximum?: number;
+  minimum?: number;
+  /** For invalid_type: the type the field needs (number, string, …). */
+  expected?: string;
+  /** For invalid_format: which format (date, datetime, url, email, regex, …). */
+  format?: string;
+  /** For invalid_value: the values allowed. */
+  values?: string[];
 }
 
 export type Envelope<T> = { ok: true; value: T } | { ok: false; error: ApiErrorBody };

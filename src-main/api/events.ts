@@ -7,6 +7,7 @@ import { portfolioEvents } from './guardrails';
 import { buildEvents } from './builds';
 import { proposalEvents } from './proposals';
 import { scheduleEvents } from './schedule';
+import { demoEvents } from './demo';
 
 /**
  * Events the UI can subscribe to. Progress is pushed (events); reads are pulled (procedures).
@@ -23,6 +24,7 @@ export const events = {
   ...buildEvents,
   ...scheduleEvents,
   ...proposalEvents,
+  ...demoEvents,
 } as const;
 
 export type Events = typeof events;

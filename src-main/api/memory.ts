@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { memoryTableProcedure } from './memory-table';
+import { expressionChecksProcedure } from './expression-checks';
 
 /**
  * Memory procedures: browse the analyst's memory (Views, Expressions, PK, ...), read one record
@@ -166,6 +168,8 @@ export const memoryWriteOutput = z.object({
 
 export const memoryProcedures = {
   'memory/list': { input: memoryListInput, output: memoryListOutput },
+  /** The Views or Expressions table: typed rows, filtered by the query language, sorted in SQL; `invalid_input` for a bad query or an unknown sort column. */
+  'memory/table': memoryTableProcedure,
   'memory/read': { input: memoryReadInput, output: memoryReadOutput },
   'memory/history': { input: memoryHistoryInput, output: memoryHistoryOutput },
   'memory/audit': { input: memoryAuditInput, output: memoryAuditOutput },
@@ -178,4 +182,6 @@ export const memoryProcedures = {
    * proposal), `not_found`.
    */
   'memory/write': { input: memoryWriteInput, output: memoryWriteOutput },
+  /** Every hard limit checked now for one Expression (pass or fail) and its reviewer's verdict; `not_found` for an unknown id. */
+  'expressions/checks': expressionChecksProcedure,
 } as const;

@@ -145,6 +145,9 @@ function wrongFor(s: z.ZodType): unknown {
 function objectOf(s: z.ZodType): Def | null {
   let d = defOf(s);
   while (['optional', 'nullable', 'default', 'prefault', 'readonly', 'pipe'].includes(d.type)) d = defOf((d.innerType ?? d.in) as z.ZodType);
+  // A discriminated union of objects (memory/table: one shape per category) is checked on its first branch,
+  // which is also the branch `sample` builds.
+  if (d.type === 'union' && Array.isArray(d.options)) return objectOf(d.options[0] as z.ZodType);
   return d.type === 'object' ? d : null;
 }
 

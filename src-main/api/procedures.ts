@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { modelRoutingSchema } from './models';
 import { memoryProcedures } from './memory';
-import { searchProcedures } from './search';
+import { embedderChoice, searchProcedures } from './search';
 import { agentProcedures } from './agent';
 import { taskProcedures } from './tasks';
 import { skillProcedures } from './skills';
@@ -13,6 +13,8 @@ import { buildProcedures } from './builds';
 import { calibrationProcedures } from './calibration';
 import { proposalProcedures } from './proposals';
 import { scheduleProcedures } from './schedule';
+import { demoProcedures } from './demo';
+import { contractProcedures } from './contracts';
 
 /**
  * The one API contract: every procedure the UI (or any other client) can call, by `area/verb`.
@@ -65,6 +67,10 @@ export const settings = z.object({
     semantic: z.number().min(0).max(1),
     recency: z.number().min(0).max(1),
   }),
+  /** Settings → Search: which embedder makes the vectors. Absent: auto (the local model once installed). */
+  searchEmbedder: embedderChoice.optional(),
+  /** A local model folder the PM pointed at (air-gapped desks) instead of downloading one. */
+  semanticModelPath: z.string().max(1000).optional(),
   /** Which model answers for each role (agent, subagent, compact, ...). */
   models: modelRoutingSchema,
   /**
@@ -139,6 +145,8 @@ export const procedures = {
   ...calibrationProcedures,
   ...scheduleProcedures,
   ...proposalProcedures,
+  ...demoProcedures,
+  ...contractProcedures,
 } as const;
 
 export type Procedures = typeof procedures;

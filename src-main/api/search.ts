@@ -71,12 +71,46 @@ export const searchStatus = z.object({
 /** Memory notes and broker-note passages re-embedded (`done` of `total`); `passages` of the total are passages. */
 export const reindexProgress = z.object({ done: z.number().int(), total: z.number().int(), embedder: z.string(), passages: z.number().int().optional() });
 
+/** Settings → Search: `auto` is the local model once installed, else a configured key, else the hashed one. */
+export const embedderChoice = z.enum(['auto', 'hash', 'local-semantic', 'voyage', 'openai']);
+
+/** The local sentence-embedding model: where it is, whether it can be used, a download in flight. */
+export const searchModelStatus = z.object({
+  /** e.g. all-MiniLM-L6-v2 */
+  model: z.string(),
+  licence: z.string(),
+  dims: z.number().int(),
+  /** Files are in place and checked (a download) or validated (a folder). False: "not installed". */
+  installed: z.boolean(),
+  source: z.enum(['download', 'folder']).nullable(),
+  folder: z.string().nullable(),
+  /** The folder the PM pointed at, even when it no longer holds a model (then `folderProblem` says why). */
+  folderSetting: z.string().nullable(),
+  folderProblem: z.string().nullable(),
+  /** False when this build has no checksums to verify a download against: use a folder instead. */
+  downloadable: z.boolean(),
+  downloading: z.boolean(),
+  choice: embedderChoice,
+  /** The embedder the index uses now (e.g. local-minilm-l6-v2-384, or hash-ngram-384: the fallback). */
+  active: z.string(),
+});
+
+/** Bytes of the model on disk, of the manifest's total. */
+export const modelDownloadProgress = z.object({ file: z.string(), done: z.number().int(), total: z.number().int() });
+
 export const searchProcedures = {
   'memory/search': { input: memorySearchInput, output: memorySearchOutput },
   'search/status': { input: z.object({}).strict(), output: searchStatus },
   'search/reindex': { input: z.object({}).strict(), output: reindexProgress },
+  'search/model-status': { input: z.object({}).strict(), output: searchModelStatus },
+  'search/model-download': { input: z.object({}).strict(), output: searchModelStatus },
+  'search/model-cancel': { input: z.object({}).strict(), output: z.object({ cancelled: z.boolean() }) },
+  /** An air-gapped desk: a folder holding config.json, the tokenizer files and onnx/model*.onnx. Empty string: forget it. */
+  'search/model-folder': { input: z.object({ path: z.string().max(1000) }).strict(), output: searchModelStatus },
+  'search/embedder': { input: z.object({ embedder: embedderChoice }).strict(), output: searchModelStatus },
 } as const;
 
 export const searchEvents = {
   'search/reindex-progress': reindexProgress,
+  'search/model-progress': modelDownloadProgress,
 } as const;

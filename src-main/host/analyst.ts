@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventName, EventPayload } from '../api/events';
-import { Analyst, buildDelegation, startDemo, type AnalystEvent, type DemoRun } from '../agent';
+import { Analyst, buildDelegation, demoModel, demoProviders, startDemo, type AnalystEvent, type DemoRun, type DemoSpeed } from '../agent';
 import type { SecretStore } from '../config/secrets';
 import { routerFor } from '../config/models';
 import type { SettingsFile } from '../config/settings-file';
@@ -39,6 +39,8 @@ export interface AnalystDeps {
   csvDir?: string;
   /** Retry and timeout policy of model calls (default: DEFAULT_RETRY — 3 attempts — and 10 minutes). */
   modelPolicy?: Pick<AnthropicModelOptions, 'maxRetries' | 'retry' | 'timeoutMs'>;
+  /** The demo workspace's core: the scripted demo model and its CSV data instead of Claude and the PM's providers. */
+  demo?: { demoDir: string; speed: DemoSpeed };
 }
 
 export interface AnalystService {
@@ -71,8 +73,10 @@ export function forwardEvents(events: EventBus): (e: AnalystEvent) => void {
 
 export function buildAnalyst(deps: AnalystDeps): AnalystService {
   const csvDir = deps.csvDir ?? findBundledDir(join('resources', 'demo', 'data'));
+  const scripted = deps.demo ? demoModel(deps.demo.demoDir, deps.demo.speed) : null;
   const providers =
     deps.providers ??
+    (deps.demo ? demoProviders(deps.demo.demoDir) : null) ??
     buildProviderRegistry({
       db: deps.fs.store.db,
       secret: (name) => deps.secrets.get(name),
@@ -103,15 +107,24 @@ export function buildAnalyst(deps: AnalystDeps): AnalystService {
   });
   // Claude only: without a key the PM is told how to add one or to run the demo, never given a stand-in.
   // Both secret stores already consult ANTHROPIC_API_KEY; the model reads the key the same way.
-  const hasApiKey = () => !!deps.secrets.get('anthropicApiKey');
+  const hasApiKey = () => !!scripted || !!deps.secrets.get('anthropicApiKey');
   const model = (): Model => {
+    if (scripted) return scripted;
     if (!hasApiKey()) throw missingApiKeyError();
     return anthropic;
   };
   const emit = forwardEvents(deps.events);
   // Sub-agents, validators and the reviewer use the analyst's own model, routed by role.
   // Sub-agents of a retrospective session inherit its as-of date (read when they run, after the analyst exists).
-  const delegation = buildDelegation({ fs: deps.fs, skills, model: anthropic, providers, limits, search: deps.search, asOf: (sid) => analyst.asOfFor(sid) });
+  const delegation = buildDelegation({
+    fs: deps.fs,
+    skills,
+    model: scripted ?? anthropic,
+    providers,
+    limits,
+    search: deps.search,
+    asOf: (sid) => analyst.asOfFor(sid),
+  });
   const analyst = new Analyst({
     fs: deps.fs,
     ready: deps.ready,
@@ -128,6 +141,7 @@ export function buildAnalyst(deps: AnalystDeps): AnalystService {
       return { sessionTimeoutMinutes: s.sessionTimeoutMinutes, timezone: s.timezone };
     },
     emit,
+    demo: !!scripted,
   });
   const demos = new Map<string, DemoRun>();
 
@@ -138,7 +152,7 @@ export function buildAnalyst(deps: AnalystDeps): AnalystService {
     providers,
     limits,
     hasApiKey,
-    modelName: () => router('agent'),
+    modelName: () => (scripted ? scripted.id : router('agent')),
     async demo() {
       const run = await startDemo({ emit, skillCatalog, skills });
       demos.set(run.runId, run);

@@ -71,8 +71,14 @@ async function serve(args: string[]): Promise<number> {
   }
   const dataDir = resolveDataDir(values.data);
   // Loaded here, not at the top: `forge mcp` and `forge version` should not pay for the whole core.
-  const [{ createCore }, { startHeadlessHost }] = await Promise.all([import('./core'), import('./http/server')]);
-  const core = createCore({ dataDir, mode: 'headless' });
+  const [{ createCore }, { startHeadlessHost }, { createWorkspaceSwitch }] = await Promise.all([
+    import('./core'),
+    import('./http/server'),
+    import('./workspace-switch'),
+  ]);
+  // The PM's workspace behind a switch: the Demo button swaps in a sample workspace until "Back to my workspace".
+  const real = createCore({ dataDir, mode: 'headless' });
+  const core = createWorkspaceSwitch({ real });
   let host: HeadlessHost;
   try {
     host = await startHeadlessHost({ core, port, rendererDir: join(packageRoot(), 'out', 'renderer') });
@@ -83,7 +89,8 @@ async function serve(args: string[]): Promise<number> {
     return 1;
   }
   const { startAttachedServices } = await import('./attached-services');
-  const attached = await startAttachedServices(core, { url: host.url, token: host.token });
+  // IDEs attach to the PM's own workspace, never to the demo.
+  const attached = await startAttachedServices(real, { url: host.url, token: host.token });
   console.log(`Forge ${appVersion()} is running headless.`);
   console.log(`Workspace: ${dataDir}`);
   if (attached.mcpUrl) console.log(`MCP (for IDEs): ${attached.mcpUrl} — see the MCP screen for ready-made configurations.`);

@@ -1,4 +1,5 @@
 import type { SecretStore } from '../config/secrets';
+import type { DemoSpeed } from '../agent';
 
 export type AppMode = 'electron' | 'headless' | 'test';
 
@@ -17,4 +18,9 @@ export interface CoreConfig {
    * turn it off so a terminal command never starts the PM's morning review.
    */
   scheduler?: boolean;
+  /**
+   * Makes this core the demo workspace: the analyst (and its sub-agents and reviewer) is the
+   * demo's scripted model over the demo material, never Claude, and market data come from its CSVs.
+   */
+  demo?: { demoDir: string; speed: DemoSpeed };
 }

@@ -35,6 +35,14 @@ describe('core', () => {
     expect(r.error.message).toMatch(/settings\.theme/);
   });
 
+  it('sends zod\'s code and limits with each issue, so the UI can say "at most 2,000 characters"', async () => {
+    const { core } = make();
+    const r = await core.invokeUnknown('memory/list', { path: '/memory/views/', query: 'x'.repeat(2001) });
+    expect(!r.ok && r.error.issues).toEqual([{ path: ['query'], message: expect.any(String), code: 'too_big', origin: 'string', maximum: 2000 }]);
+    const t = await core.invokeUnknown('settings/set', { settings: { sessionTimeoutMinutes: 'soon' } });
+    expect(!t.ok && t.error.issues?.[0]).toMatchObject({ path: ['settings', 'sessionTimeoutMinutes'], code: 'invalid_type', expected: 'number' });
+  });
+
   it('refuses unknown procedures and unknown input keys by name', async () => {
     const { core } = make();
     const a = await core.invokeUnknown('app/destroy', {});

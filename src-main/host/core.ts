@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { fail, ok, type Envelope } from '../api/envelope';
+import { fail, ok, type ApiErrorBody, type Envelope } from '../api/envelope';
 import { isProcedureName, procedures, type ProcedureName, type ProcedureOutput } from '../api/procedures';
 import { isAppError } from '../common/errors';
 import { prepareDataDir } from '../config/paths';
@@ -14,8 +14,8 @@ import { appHandlers } from './handlers/app';
 import { settingsHandlers } from './handlers/settings';
 import { memoryHandlers } from './handlers/memory';
 import { agentHandlers } from './handlers/agent';
-import { searchHandlers } from './handlers/search';
-import { closeMcp, mcpHandlers, setMcpAnalystTools } from './handlers/mcp';
+import { embedderFor, searchHandlers } from './handlers/search';
+import { closeMcp, mcpHandlers, mcpStateFor, setMcpAnalystTools } from './handlers/mcp';
 import { guardrailHandlers } from './handlers/guardrails';
 import { analyticsHandlers } from './handlers/analytics';
 import { providersHandlers } from './handlers/providers';
@@ -27,6 +27,8 @@ import { skillsHandlers } from './handlers/skills';
 import { buildHandlers } from './handlers/builds';
 import { proposalsHandlers, watchProposals } from './handlers/proposals';
 import { calibrationHandlers } from './handlers/calibration';
+import { contractsHandlers } from './handlers/contracts';
+import { standaloneDemoHandlers } from './handlers/demo';
 import { trackingRunner } from './tracking';
 import { scheduleHandlers, toScheduleJobView } from './handlers/schedule';
 import { analystRunner, liveViewDates, morningReviewReporter, ReviewReports, Scheduler } from '../scheduler';
@@ -35,7 +37,7 @@ import type { BuildManager } from '../builder';
 import { buildBuilder } from './builder';
 import { claudeFor } from './claude';
 import { runMetaOptimizer } from '../evolution';
-import { chooseEmbedder, SearchIndex } from '../search';
+import { SearchIndex } from '../search';
 import { SkillLoader } from '../skills';
 import { buildAnalyst } from './analyst';
 import { attachResearch, passageEmbedder, passageRanker } from './research';
@@ -55,8 +57,40 @@ export interface Core {
   close(): Promise<void>;
 }
 
-function zodIssues(error: z.ZodError) {
-  return error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), message: i.message }));
+/** zod's issues as plain data, keeping its code and limits so the renderer can word them for a PM. */
+function zodIssues(error: z.ZodError): NonNullable<ApiErrorBody['issues']> {
+  return error.issues.map((i) => {
+    const extra = i as { origin?: unknown; maximum?: unknown; minimum?: unknown; expected?: unknown; format?: unknown; values?: unknown };
+    const limit = (v: unknown) => (typeof v === 'number' || typeof v === 'bigint' ? Number(v) : undefined);
+    const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
+    const issue = {
+      path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+      message: i.message,
+      code: i.code,
+      origin: text(extra.origin),
+      maximum: limit(extra.maximum),
+      minimum: limit(extra.minimum),
+      expected: text(extra.expected),
+      format: text(extra.format),
+      values: Array.isArray(extra.values) ? extra.values.slice(0, 20).map(String) : undefined,
+    };
+    // Absent rather than undefined, so the envelope stays small and compares cleanly.
+    return Object.fromEntries(Object.entries(issue).filter(([, v]) => v !== undefined)) as typeof issue;
+  });
+}
+
+const MAX_INPUT_DEPTH = 64;
+
+/** Iterative, so a hostile 100,000-level value cannot overflow the stack while being measured. */
+function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 function describeIssues(issues: { path: (string | number)[]; message: string }[]): string {
@@ -71,22 +105,20 @@ export function createCore(config: CoreConfig): Core {
   const events = new EventBus();
   const secrets = config.secrets ?? new EnvSecretStore();
   let search!: SearchIndex;
+  // Read before the workspace opens: the search embedder follows Settings → Search.
+  const settingsFile = new SettingsFile(config.dataDir);
   const memory = openWorkspace({
     dataDir: config.dataDir,
     nativeBinding: config.nativeBinding,
-    // The embedder follows the configured keys (Voyage, then OpenAI-compatible, else the local one).
-    indexer: (store) =>
-      (search = new SearchIndex(
-        store.db,
-        chooseEmbedder({ voyageApiKey: secrets.get('voyageApiKey') || undefined, openaiApiKey: secrets.get('openaiApiKey') || undefined }),
-      )),
+    // The embedder follows Settings → Search: the local model once installed, else a key (Voyage, OpenAI), else the hashed one.
+    indexer: (store) => (search = new SearchIndex(store.db, embedderFor(config.dataDir, settingsFile.get(), secrets))),
   });
   const context: CoreContext = {
     mode: config.mode,
     version: appVersion(),
     dataDir: config.dataDir,
     startedAt: new Date(),
-    settings: new SettingsFile(config.dataDir),
+    settings: settingsFile,
     secrets,
     events,
     memory,
@@ -106,6 +138,7 @@ export function createCore(config: CoreConfig): Core {
     secrets: context.secrets,
     events,
     skills,
+    demo: config.demo,
     search: (request) => search.search(request),
     // Broker notes get vectors from the search index's embedder and are ranked as search ranks them.
     research: {
@@ -186,6 +219,10 @@ export function createCore(config: CoreConfig): Core {
     scheduleHandlers(scheduler, reviewReports),
     proposalsHandlers({ fs: () => memory.fs, skills: () => skills }),
     calibrationHandlers({ fs: () => memory.fs, track: () => track() }),
+    // Forge's contracts are the folder the app's MCP server serves; a save drops that server's cache.
+    contractsHandlers({ forge: () => ({ dir: mcpStateFor(context).service.source.location, cache: mcpStateFor(context).service.cache }) }),
+    // The workspace switch (host/workspace-switch.ts) answers demo/* itself; a lone core only reports.
+    standaloneDemoHandlers(!!config.demo),
   ]);
   const closers: (() => void | Promise<void>)[] = [];
   closers.push(async () => {
@@ -224,6 +261,9 @@ export function createCore(config: CoreConfig): Core {
     if (closed) return fail('unavailable', 'Forge is shutting down.');
     if (!isProcedureName(name)) return fail('not_found', `There is no procedure named "${String(name).slice(0, 80)}".`);
     const spec = procedures[name];
+    // No procedure takes input nested this deep; refusing it first keeps validation's recursion bounded.
+    if (nestedDeeperThan(input, MAX_INPUT_DEPTH))
+      return fail('invalid_input', `Invalid input for ${name}: it is nested more than ${MAX_INPUT_DEPTH} levels deep.`);
     const parsed = spec.input.safeParse(input ?? {});
     if (!parsed.success) {
       const issues = zodIssues(parsed.error);

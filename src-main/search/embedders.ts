@@ -1,16 +1,48 @@
 import type { Embedder } from './embedder';
 import { HashNgramEmbedder } from './hash-embedder';
 import { OpenAICompatibleEmbedder, VoyageEmbedder } from './http-embedder';
+import { LocalModelEmbedder } from './semantic/local-embedder';
+
+/** Settings → Search: `auto` is the local model once installed, else a configured key, else hashed. */
+export type EmbedderChoice = 'auto' | 'hash' | 'local-semantic' | 'voyage' | 'openai';
+
+/** An installed local model: a checked download or a folder the PM pointed at. */
+export interface LocalModelRef {
+  folder: string;
+  id: string;
+  dims: number;
+  dtype: 'q8' | 'fp32';
+}
 
 export interface EmbedderKeys {
   voyageApiKey?: string;
   openaiApiKey?: string;
   openaiBaseUrl?: string;
+  choice?: EmbedderChoice;
+  /** Null or absent when no local model is installed: the local choice then falls back. */
+  localModel?: LocalModelRef | null;
 }
 
-/** The embedder a workspace should use: Voyage when its key is set, else OpenAI-compatible, else the offline default. */
+/**
+ * The embedder a workspace should use. An explicit choice wins when it can run (its key is set,
+ * its model installed); otherwise, and for `auto`: the local model, then Voyage, then
+ * OpenAI-compatible, then the hashed embedder (keyword-like, no download) — never a pretend model.
+ */
 export function chooseEmbedder(keys: EmbedderKeys): Embedder {
-  if (keys.voyageApiKey) return new VoyageEmbedder({ apiKey: keys.voyageApiKey });
-  if (keys.openaiApiKey) return new OpenAICompatibleEmbedder({ apiKey: keys.openaiApiKey, ...(keys.openaiBaseUrl ? { baseURL: keys.openaiBaseUrl } : {}) });
-  return new HashNgramEmbedder(384);
+  const local = () => (keys.localModel ? new LocalModelEmbedder(keys.localModel) : null);
+  const voyage = () => (keys.voyageApiKey ? new VoyageEmbedder({ apiKey: keys.voyageApiKey }) : null);
+  const openai = () =>
+    keys.openaiApiKey ? new OpenAICompatibleEmbedder({ apiKey: keys.openaiApiKey, ...(keys.openaiBaseUrl ? { baseURL: keys.openaiBaseUrl } : {}) }) : null;
+  switch (keys.choice) {
+    case 'hash':
+      return new HashNgramEmbedder(384);
+    case 'local-semantic':
+      return local() ?? voyage() ?? openai() ?? new HashNgramEmbedder(384);
+    case 'voyage':
+      return voyage() ?? local() ?? openai() ?? new HashNgramEmbedder(384);
+    case 'openai':
+      return openai() ?? local() ?? voyage() ?? new HashNgramEmbedder(384);
+    default:
+      return local() ?? voyage() ?? openai() ?? new HashNgramEmbedder(384);
+  }
 }

@@ -3,7 +3,20 @@ export { EmbedderError, l2normalize, dot, toBits } from './embedder';
 export { HashNgramEmbedder, tokenize } from './hash-embedder';
 export { VoyageEmbedder, OpenAICompatibleEmbedder } from './http-embedder';
 export { chooseEmbedder } from './embedders';
-export type { EmbedderKeys } from './embedders';
+export type { EmbedderKeys, EmbedderChoice, LocalModelRef } from './embedders';
+export {
+  LocalModelEmbedder,
+  downloadModel,
+  findInstalledModel,
+  isPinned,
+  MINILM_MANIFEST,
+  modelFolderIn,
+  validateModelFolder,
+  ModelChecksumError,
+  ModelDownloadError,
+  ModelFolderError,
+} from './semantic';
+export type { DownloadProgress, InstalledModel, ModelManifest } from './semantic';
 export type { HttpEmbedderOptions } from './http-embedder';
 export { SearchIndex, reindex, writeEntry, removeEntry, textForEmbedding } from './search-index';
 export type { SearchIndexStatus, ReindexProgress } from './search-index';

@@ -5,6 +5,8 @@ export type { Migration } from './migrations';
 export { Store } from './store';
 export { MemoryRecords } from './records';
 export type { RecordRow, RecordInput, SqlFilter, RecordListing, ArchiveListRow } from './records';
+export { RecordTables, tableSortKeys } from './record-table';
+export type { RecordTableRow, RecordTableQuery, TableCategory, SortDirection } from './record-table';
 export { PortfolioDocuments, Sessions } from './documents';
 export type { DocumentRow, SessionRow } from './documents';
 export { AuditLog } from './audit';

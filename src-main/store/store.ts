@@ -3,6 +3,7 @@ import { AuditLog } from './audit';
 import { PortfolioDocuments, Sessions } from './documents';
 import { openDatabase, type Db, type OpenDatabaseOptions } from './open';
 import { MemoryRecords } from './records';
+import { RecordTables } from './record-table';
 
 /**
  * One workspace database and its repositories. Writes go through `writeTransaction`, which takes
@@ -11,6 +12,8 @@ import { MemoryRecords } from './records';
  */
 export class Store {
   readonly records: MemoryRecords;
+  /** The Views and Expressions tables: sorted, filtered pages (memory/table). */
+  readonly tables: RecordTables;
   readonly portfolio: PortfolioDocuments;
   readonly sessions: Sessions;
   readonly audit: AuditLog;
@@ -19,6 +22,7 @@ export class Store {
 
   constructor(readonly db: Db) {
     this.records = new MemoryRecords(db);
+    this.tables = new RecordTables(db);
     this.portfolio = new PortfolioDocuments(db);
     this.sessions = new Sessions(db);
     this.audit = new AuditLog(db);

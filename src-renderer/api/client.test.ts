@@ -56,7 +56,7 @@ describe('envelope handling', () => {
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).code).toBe('invalid_input');
     expect((err as ApiError).message).toBe('Check the fields');
-    expect(fieldErrors(err, 'settings')).toEqual({ displayName: 'Too long' });
+    expect(fieldErrors(err, 'settings')).toEqual({ displayName: 'Display name: Too long.' });
   });
 
   it('treats a body that is not an envelope as a fault, not as data', () => {
@@ -78,10 +78,10 @@ describe('envelope handling', () => {
         { path: ['secrets', 'anthropicApiKey'], message: 'Too long' },
       ],
     });
-    expect(fieldErrors(err, 'settings')).toEqual({ 'searchWeights.semantic': 'Too big: must be at most 1' });
+    expect(fieldErrors(err, 'settings')).toEqual({ 'searchWeights.semantic': 'Semantic weight: Too big: must be at most 1.' });
     expect(fieldErrors(err)).toEqual({
-      'settings.searchWeights.semantic': 'Too big: must be at most 1',
-      'secrets.anthropicApiKey': 'Too long',
+      'settings.searchWeights.semantic': 'Semantic weight: Too big: must be at most 1.',
+      'secrets.anthropicApiKey': 'Anthropic api key: Too long.',
     });
   });
 });
@@ -155,7 +155,7 @@ describe('HTTP transport', () => {
     const client = createClient({ baseUrl: base, token: 'good', fetch: host });
     const err = await client.call('settings/set', { settings: { sessionTimeoutMinutes: 0 } }).catch((e: unknown) => e);
     expect((err as ApiError).code).toBe('invalid_input');
-    expect(fieldErrors(err, 'settings')).toEqual({ sessionTimeoutMinutes: 'Too small' });
+    expect(fieldErrors(err, 'settings')).toEqual({ sessionTimeoutMinutes: 'Session timeout: Too small.' });
     expect(JSON.parse(requests.at(-1)!.body)).toEqual({ settings: { sessionTimeoutMinutes: 0 } });
   });
 

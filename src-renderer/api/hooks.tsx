@@ -52,6 +52,8 @@ export function useProcedure<N extends ProcedureName>(name: N, input: ProcedureI
 export function useProcedureMutation<N extends ProcedureName>(name: N) {
   const client = useClient();
   return useMutation<ProcedureOutput<N>, Error, ProcedureInput<N>>({
+    // Keyed by procedure so the toasts (app/Toasts.tsx) can confirm decisions made on any screen.
+    mutationKey: [name],
     mutationFn: (input) => client.call(name, input),
   });
 }

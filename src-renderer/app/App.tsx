@@ -1,27 +1,40 @@
-import { type ReactNode, useEffect, useRef } from 'react';
+import { type ReactNode, Suspense, useEffect, useRef } from 'react';
 import { useProcedure } from '../api/hooks';
-import { SettingsScreen } from '../settings/SettingsScreen';
-import { MemoryScreen } from '../memory/MemoryScreen';
-import { ChatScreen } from '../chat';
-import { TasksScreen, routeTask, taskRoute } from '../tasks';
-import { PortfolioScreen } from '../portfolio';
-import { SkillsScreen, routeSkill, skillRoute } from '../skills';
-import { McpScreen } from '../mcp';
-import { DataScreen } from '../data';
-import { BuildsScreen } from '../builds';
-import { ProposalsScreen, routeProposal } from '../proposals';
-import { CalibrationScreen } from '../calibration';
-import { ScheduleScreen } from '../schedule';
+import { routeTask, taskRoute } from '../tasks/model';
+import { routeSkill, skillRoute } from '../skills/model';
+import { routeProposal } from '../proposals/model';
+import { recordPageOf } from '../records/route';
 import { CommandPalette } from '../palette';
 import { HomeScreen } from '../home';
+import { lazyScreen, ScreenLoading } from './lazy-screen';
 import { ComingSoon } from './ComingSoon';
 import { ErrorBoundary } from './ErrorBoundary';
-import { Notices } from './Notices';
+import { Toasts } from './Toasts';
+import { DemoBanner } from './DemoBanner';
+import { UnsavedPrompt } from './useUnsavedGuard';
 import { Sidebar } from './Sidebar';
 import { StatusBar } from './StatusBar';
 import { useThemeSetting } from './theme';
 import { useRoute } from './useRoute';
 import { screenInfo } from './screens';
+
+// Every screen but Home is its own chunk, fetched when first opened (route helpers above come from
+// the features' model files, not their index, so no screen is pulled into the first load).
+const SettingsScreen = lazyScreen(() => import('../settings/SettingsScreen').then((m) => m.SettingsScreen));
+const MemoryScreen = lazyScreen(() => import('../memory/MemoryScreen').then((m) => m.MemoryScreen));
+const ChatScreen = lazyScreen(() => import('../chat/ChatScreen').then((m) => m.ChatScreen));
+const TasksScreen = lazyScreen(() => import('../tasks/TasksScreen').then((m) => m.TasksScreen));
+const PortfolioScreen = lazyScreen(() => import('../portfolio/PortfolioScreen').then((m) => m.PortfolioScreen));
+const SkillsScreen = lazyScreen(() => import('../skills/SkillsScreen').then((m) => m.SkillsScreen));
+const McpScreen = lazyScreen(() => import('../mcp/McpScreen').then((m) => m.McpScreen));
+const DataScreen = lazyScreen(() => import('../data/DataScreen').then((m) => m.DataScreen));
+const BuildsScreen = lazyScreen(() => import('../builds/BuildsScreen').then((m) => m.BuildsScreen));
+const ProposalsScreen = lazyScreen(() => import('../proposals/ProposalsScreen').then((m) => m.ProposalsScreen));
+const CalibrationScreen = lazyScreen(() => import('../calibration/CalibrationScreen').then((m) => m.CalibrationScreen));
+const ScheduleScreen = lazyScreen(() => import('../schedule/ScheduleScreen').then((m) => m.ScheduleScreen));
+const ContractsScreen = lazyScreen(() => import('../contracts/ContractsScreen').then((m) => m.ContractsScreen));
+const ViewPage = lazyScreen(() => import('../records/ViewPage').then((m) => m.ViewPage));
+const ExpressionPage = lazyScreen(() => import('../records/ExpressionPage').then((m) => m.ExpressionPage));
 
 export function App() {
   const [route, go] = useRoute();
@@ -34,7 +47,12 @@ export function App() {
   }, [route.screen]);
 
   let screen: ReactNode;
-  switch (route.screen) {
+  // `#/views/V-001` / `#/expressions/E-004` (a bare id) open the record's full page.
+  const page = recordPageOf(route);
+  switch (page ? 'record-page' : route.screen) {
+    case 'record-page':
+      screen = page?.kind === 'view' ? <ViewPage id={page.id} /> : <ExpressionPage id={page?.id ?? ''} />;
+      break;
     case 'home':
       screen = <HomeScreen />;
       break;
@@ -97,6 +115,9 @@ export function App() {
     case 'schedule':
       screen = <ScheduleScreen />;
       break;
+    case 'contracts':
+      screen = <ContractsScreen selected={route.rest[0] ?? null} onSelect={(name) => go('contracts', name ? [name] : [])} />;
+      break;
     default:
       screen = <ComingSoon screen={route.screen} />;
   }
@@ -116,10 +137,14 @@ export function App() {
       </a>
       <Sidebar current={route.screen} displayName={settings.data?.settings.displayName} />
       <main className="main" id="main" ref={main} tabIndex={-1} aria-label={screenInfo[route.screen].label}>
-        <ErrorBoundary resetKey={route.screen}>{screen}</ErrorBoundary>
+        <DemoBanner />
+        <ErrorBoundary resetKey={route.screen}>
+          <Suspense fallback={<ScreenLoading label={screenInfo[route.screen].label} />}>{screen}</Suspense>
+        </ErrorBoundary>
       </main>
       <StatusBar />
-      <Notices />
+      <Toasts />
+      <UnsavedPrompt />
       <CommandPalette go={go} />
     </div>
   );

@@ -1,5 +1,4 @@
 import { create } from 'zustand';
-import { Icon } from './Icon';
 
 export interface Notice {
   id: number;
@@ -7,6 +6,7 @@ export interface Notice {
   message: string;
 }
 
+/** Messages pushed by the core (`app/notice`), kept until dismissed; shown by Toasts.tsx with the window's toasts. */
 interface NoticeStore {
   notices: Notice[];
   push(level: Notice['level'], message: string): void;
@@ -20,20 +20,3 @@ export const useNotices = create<NoticeStore>((set) => ({
   push: (level, message) => set((s) => ({ notices: [...s.notices.slice(-4), { id: nextId++, level, message }] })),
   dismiss: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
 }));
-
-/** Messages pushed by the core (`app/notice`), shown until dismissed. */
-export function Notices() {
-  const { notices, dismiss } = useNotices();
-  return (
-    <div className="notices" role="region" aria-live="polite" aria-label="Notifications">
-      {notices.map((n) => (
-        <div key={n.id} className={`notice notice-${n.level}`} role={n.level === 'error' ? 'alert' : 'status'}>
-          <span>{n.message}</span>
-          <button type="button" className="icon-button" aria-label="Dismiss notification" onClick={() => dismiss(n.id)}>
-            <Icon name="close" size={14} />
-          </button>
-        </div>
-      ))}
-    </div>
-  );
-}

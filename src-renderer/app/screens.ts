@@ -78,9 +78,9 @@ export const screenInfo: Record<Screen, ScreenInfo> = {
   },
   contracts: {
     label: 'Contracts',
-    purpose: 'The governance contracts the MCP server serves to builders and IDEs.',
-    will: ['Blueprint, stack, schema, physics, boundaries, phases… in an editor', 'Project-scoped versions and pinned build snapshots'],
-    built: false,
+    purpose: 'The governance contracts the MCP server serves to builders and IDEs: edit them, checked as you type, each save kept as a version.',
+    will: [],
+    built: true,
   },
   skills: {
     label: 'Skills',

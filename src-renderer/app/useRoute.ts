@@ -1,9 +1,15 @@
 import { useCallback, useSyncExternalStore } from 'react';
 import { formatHash, parseHash, type Route, type Screen } from './routes';
+import { holdNavigation } from './useUnsavedGuard';
 
 function subscribe(cb: () => void) {
-  window.addEventListener('hashchange', cb);
-  return () => window.removeEventListener('hashchange', cb);
+  const onChange = (e: HashChangeEvent) => {
+    // Leaving a screen with unsaved edits waits for the PM's answer (the old address is put back).
+    if (holdNavigation(e.oldURL, e.newURL)) return;
+    cb();
+  };
+  window.addEventListener('hashchange', onChange);
+  return () => window.removeEventListener('hashchange', onChange);
 }
 
 const getHash = () => window.location.hash;

@@ -1,6 +1,6 @@
 import { useRef } from 'react';
 import type { CalibrationView } from '../../src-main/api/calibration';
-import { useChart } from './charts';
+import { useChart } from '../charts';
 import { brierSeries, categoryLabel, monthLabel } from './chart-data';
 
 /**

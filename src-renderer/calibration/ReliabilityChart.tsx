@@ -1,7 +1,7 @@
 import type { Chart, Plugin } from 'chart.js';
 import { useRef } from 'react';
 import type { CalibrationView } from '../../src-main/api/calibration';
-import { useChart } from './charts';
+import { useChart } from '../charts';
 import { categoryLabel, pct, reliabilityDescription, reliabilityPoints, type ReliabilityPoint } from './chart-data';
 
 type Category = CalibrationView['categories'][number];

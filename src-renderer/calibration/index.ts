@@ -1,2 +1,2 @@
-export { LazyCalibrationScreen as CalibrationScreen } from './LazyCalibrationScreen';
+export { CalibrationScreen } from './CalibrationScreen';
 export { brierSeries, reliabilityPoints, pointRadius, categoryLabel, biasWords, worstLine, trackingLines } from './chart-data';

@@ -1,4 +1,6 @@
 import {
+  BarController,
+  BarElement,
   CategoryScale,
   Chart,
   type ChartConfiguration,
@@ -13,13 +15,15 @@ import {
 import { type RefObject, useEffect, useState } from 'react';
 
 /**
- * chart.js for the Calibration screen: only the controllers, elements and scales its two charts
- * use, registered once; colours read from the app's CSS variables so light and dark both read well.
+ * chart.js for every screen that plots (Calibration, Data, the View and Expression pages): only
+ * the controllers, elements and scales those charts use, registered once; colours read from the
+ * app's CSS variables so light and dark both read well. Imported only by the lazily loaded screens
+ * that draw, so chart.js stays out of the window's first load.
  */
 let registered = false;
 function register() {
   if (registered) return;
-  Chart.register(ScatterController, LineController, PointElement, LineElement, LinearScale, CategoryScale, Tooltip, Legend);
+  Chart.register(ScatterController, LineController, BarController, PointElement, LineElement, BarElement, LinearScale, CategoryScale, Tooltip, Legend);
   registered = true;
 }
 
@@ -29,6 +33,8 @@ export interface ChartColours {
   grid: string;
   accent: string;
   danger: string;
+  warn: string;
+  ok: string;
   /** One colour per line, readable on both backgrounds. */
   series: string[];
 }
@@ -46,6 +52,8 @@ export function chartColours(): ChartColours {
     grid: v('--border', '#dfe3e8'),
     accent: v('--accent', '#2f5fd0'),
     danger: v('--danger', '#c23a3a'),
+    warn: v('--warn', '#b26a00'),
+    ok: v('--ok', '#1f8a4c'),
     series: dark ? SERIES_DARK : SERIES_LIGHT,
   };
 }

@@ -1,7 +1,10 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useClient, useProcedure } from '../api/hooks';
 import { readableMessage } from '../api/errors';
-import { runningTurn, useChat, type ChatTurn, type ContextMeter, type SessionUsage, type ToolCallView } from './store';
+import { runningTurn, useChat, type ChatTurn, type ContextMeter, type SessionUsage } from './store';
+import { ToolCall } from './ToolCall';
+import { inputLimits, TextArea } from '../app/TextField';
+import { type DemoSpeed, DemoSpeedSelect, enterDemo } from '../app/DemoBanner';
 import './chat.css';
 
 /** Claude's context window, for the meter's scale. */
@@ -22,6 +25,7 @@ export function ChatScreen() {
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [demoSpeed, setDemoSpeed] = useState<DemoSpeed>('normal');
   /** The PM asked for a new conversation: the next message starts one (the current is archived). */
   const [fresh, setFresh] = useState(false);
   const bottom = useRef<HTMLDivElement>(null);
@@ -34,7 +38,7 @@ export function ChatScreen() {
 
   const send = async () => {
     const message = text.trim();
-    if (!message || running || busy) return;
+    if (!message || running || busy || message.length > inputLimits.chatMessage) return;
     setError(null);
     setBusy(true);
     const call = (sessionId: string | null) =>
@@ -63,8 +67,8 @@ export function ChatScreen() {
     setError(null);
     setBusy(true);
     try {
-      const r = await client.call('agent/demo', {});
-      chat.start({ runId: r.runId, sessionId: r.sessionId, prompt: 'Offline demo: morning check on the sample workspace', demo: true });
+      // The demo runs in its own sample workspace: every screen switches to it until "Back to my workspace".
+      await enterDemo(client, demoSpeed);
     } catch (e) {
       setError(readableMessage(e));
     } finally {
@@ -117,12 +121,14 @@ export function ChatScreen() {
         >
           New conversation
         </button>
+        <DemoSpeedSelect value={demoSpeed} onChange={setDemoSpeed} disabled={busy || !!running} />
         <button
           type="button"
           className="button small"
           onClick={() => void demo()}
           disabled={busy || !!running}
-          title="A scripted run on a copy of the sample workspace; no API key needed"
+          title="A scripted run in a sample workspace (your memory is not touched); no API key needed"
+          data-testid="demo-button"
         >
           Demo
         </button>
@@ -151,9 +157,12 @@ export function ChatScreen() {
       )}
 
       <div className="chat-input">
-        <textarea
+        <TextArea
+          id="chat-message"
+          label="Your message"
+          limit={inputLimits.chatMessage}
           value={text}
-          onChange={(e) => setText(e.target.value)}
+          onChange={setText}
           onKeyDown={onKey}
           placeholder={
             hasKey
@@ -169,7 +178,12 @@ export function ChatScreen() {
             Stop
           </button>
         ) : (
-          <button type="button" className="button primary" onClick={() => void send()} disabled={!hasKey || busy || !text.trim()}>
+          <button
+            type="button"
+            className="button primary"
+            onClick={() => void send()}
+            disabled={!hasKey || busy || !text.trim() || text.length > inputLimits.chatMessage}
+          >
             Send
           </button>
         )}
@@ -283,26 +297,5 @@ function Turn({ turn }: { turn: ChatTurn }) {
         )}
       </div>
     </section>
-  );
-}
-
-function ToolCall({ call }: { call: ToolCallView }) {
-  const r = call.result;
-  const state = !r ? 'running' : r.isError ? 'error' : 'ok';
-  const arg = String(call.input.path ?? call.input.scope ?? call.input.source ?? call.input.target ?? '');
-  return (
-    <details className={`tool-call is-${state}`}>
-      <summary>
-        <span className="tool-name">{call.name}</span> <span className="tool-arg">{arg}</span>
-        <span className="tool-state">{!r ? 'running…' : r.isError ? 'failed' : `${r.durationMs} ms`}</span>
-        {r?.untrusted && (
-          <span className="tool-untrusted" title="Came from outside Forge: treated as data, not instructions">
-            outside data
-          </span>
-        )}
-      </summary>
-      <pre className="tool-input">{JSON.stringify(call.input, null, 2)}</pre>
-      {r && <pre className="tool-result">{r.content}</pre>}
-    </details>
   );
 }

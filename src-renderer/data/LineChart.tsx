@@ -1,5 +1,7 @@
-import { useId } from 'react';
-import { decimalsFor, extent, linePath, linearScale, niceAxis, type Point } from './chart';
+import type { Chart, ChartDataset, Plugin } from 'chart.js';
+import { useRef } from 'react';
+import { type ChartColours, useChart } from '../charts';
+import { chartFrame, drawnCount, type Point, toChartPoints } from './chart';
 
 export interface ChartSeries {
   name: string;
@@ -8,13 +10,34 @@ export interface ChartSeries {
   style?: 'line' | 'dashed' | 'dots';
 }
 
-const W = 640;
-const H = 300;
-const M = { top: 14, right: 18, bottom: 44, left: 60 };
+const HEIGHT = 300;
+
+/** The colour of the i-th series, matching its legend key (`.chart-s1` … `.chart-s4` in data.css). */
+const seriesColour = (c: ChartColours, i: number) => [c.accent, c.warn, c.ok, c.danger][i % 4]!;
+
+/** A dashed vertical guide with its label, e.g. today's spot. */
+const markerLine = (x: number, label: string, colour: string): Plugin<'scatter'> => ({
+  id: 'markerX',
+  afterDatasetsDraw(chart: Chart<'scatter'>) {
+    const { ctx, chartArea, scales } = chart;
+    const px = scales.x!.getPixelForValue(x);
+    ctx.save();
+    ctx.strokeStyle = colour;
+    ctx.fillStyle = colour;
+    ctx.setLineDash([3, 3]);
+    ctx.beginPath();
+    ctx.moveTo(px, chartArea.top);
+    ctx.lineTo(px, chartArea.bottom);
+    ctx.stroke();
+    ctx.font = '11px system-ui, sans-serif';
+    ctx.fillText(label, px + 4, chartArea.top + 10);
+    ctx.restore();
+  },
+});
 
 /**
- * A line chart as plain SVG: axes with round ticks, axis labels, a legend, and a title and
- * description a screen reader announces (the numbers themselves are in the table beside it).
+ * A line chart drawn by chart.js: axes on round ticks, axis titles, a legend, and a label a
+ * screen reader announces (the numbers themselves are in the table beside it).
  */
 export function LineChart(props: {
   title: string;
@@ -28,82 +51,88 @@ export function LineChart(props: {
   markerX?: { value: number; label: string };
   testId?: string;
 }) {
-  const uid = useId();
-  const titleId = `${uid}-title`;
-  const descId = `${uid}-desc`;
-  const box = extent(props.series.map((s) => s.points));
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const frame = chartFrame(
+    props.series.map((s) => s.points),
+    props.markerX?.value,
+  );
   const fmtX = props.formatX ?? ((v: number, d: number) => v.toFixed(d));
   const fmtY = props.formatY ?? ((v: number, d: number) => v.toFixed(d));
+  const key = JSON.stringify([props.series, props.markerX, props.xLabel, props.yLabel]);
 
-  if (!box) {
+  useChart(canvas, key, (c) => {
+    if (!frame) return { type: 'scatter', data: { datasets: [] } };
+    const datasets: ChartDataset<'scatter'>[] = props.series.map((s, i) => {
+      const colour = seriesColour(c, i);
+      const dots = s.style === 'dots';
+      return {
+        label: s.name,
+        data: toChartPoints(s.points),
+        showLine: !dots,
+        spanGaps: false,
+        borderColor: colour,
+        backgroundColor: colour,
+        borderWidth: 2,
+        borderDash: s.style === 'dashed' ? [6, 4] : [],
+        pointRadius: dots ? 3.5 : 0,
+        pointHoverRadius: dots ? 5 : 3,
+      };
+    });
+    const marker = frame.markerX !== null && props.markerX ? [markerLine(frame.markerX, props.markerX.label, c.muted) as unknown as Plugin] : [];
+    return {
+      type: 'scatter',
+      data: { datasets },
+      options: {
+        responsive: true,
+        maintainAspectRatio: false,
+        animation: false,
+        scales: {
+          x: {
+            type: 'linear',
+            min: frame.x.min,
+            max: frame.x.max,
+            title: { display: true, text: props.xLabel, color: c.text },
+            ticks: { color: c.muted, stepSize: frame.x.stepSize, callback: (v) => fmtX(Number(v), frame.x.decimals) },
+            grid: { color: c.grid },
+          },
+          y: {
+            type: 'linear',
+            min: frame.y.min,
+            max: frame.y.max,
+            title: { display: true, text: props.yLabel, color: c.text },
+            ticks: { color: c.muted, stepSize: frame.y.stepSize, callback: (v) => fmtY(Number(v), frame.y.decimals) },
+            grid: { color: c.grid },
+          },
+        },
+        plugins: {
+          legend: { display: false },
+          tooltip: {
+            callbacks: {
+              label: (item) => {
+                const p = item.raw as { x: number; y: number };
+                return `${item.dataset.label}: ${fmtX(p.x, frame.x.decimals + 1)}, ${fmtY(p.y, frame.y.decimals + 2)}`;
+              },
+            },
+          },
+        },
+      },
+      plugins: marker,
+    };
+  });
+
+  if (!frame) {
     return <p className="hint">Nothing to chart yet.</p>;
   }
-  const xs = niceAxis(box.x, 6);
-  const ys = niceAxis(box.y, 5);
-  const sx = linearScale(xs.domain, [M.left, W - M.right]);
-  const sy = linearScale(ys.domain, [H - M.bottom, M.top]);
-  const xd = decimalsFor(xs.step);
-  const yd = decimalsFor(ys.step);
-  const marker = props.markerX && props.markerX.value >= xs.domain[0] && props.markerX.value <= xs.domain[1] ? props.markerX : null;
-
   return (
     <figure className="data-chart" data-testid={props.testId}>
-      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby={`${titleId} ${descId}`} preserveAspectRatio="xMidYMid meet">
-        <title id={titleId}>{props.title}</title>
-        <desc id={descId}>{props.description}</desc>
-        <g className="chart-grid">
-          {ys.ticks.map((t) => (
-            <line key={`y${t}`} x1={M.left} x2={W - M.right} y1={sy(t)} y2={sy(t)} />
-          ))}
-        </g>
-        <g className="chart-axis">
-          <line x1={M.left} x2={W - M.right} y1={H - M.bottom} y2={H - M.bottom} />
-          <line x1={M.left} x2={M.left} y1={M.top} y2={H - M.bottom} />
-          {xs.ticks.map((t) => (
-            <g key={`x${t}`}>
-              <line x1={sx(t)} x2={sx(t)} y1={H - M.bottom} y2={H - M.bottom + 4} />
-              <text x={sx(t)} y={H - M.bottom + 16} textAnchor="middle">
-                {fmtX(t, xd)}
-              </text>
-            </g>
-          ))}
-          {ys.ticks.map((t) => (
-            <text key={`yl${t}`} x={M.left - 6} y={sy(t) + 4} textAnchor="end">
-              {fmtY(t, yd)}
-            </text>
-          ))}
-          <text className="chart-label" x={(M.left + W - M.right) / 2} y={H - 6} textAnchor="middle">
-            {props.xLabel}
-          </text>
-          <text className="chart-label" transform={`translate(14 ${(M.top + H - M.bottom) / 2}) rotate(-90)`} textAnchor="middle">
-            {props.yLabel}
-          </text>
-        </g>
-        {marker && (
-          <g className="chart-marker">
-            <line x1={sx(marker.value)} x2={sx(marker.value)} y1={M.top} y2={H - M.bottom} />
-            <text x={sx(marker.value) + 4} y={M.top + 10}>
-              {marker.label}
-            </text>
-          </g>
-        )}
-        {props.series.map((s, i) =>
-          s.style === 'dots' ? (
-            <g key={s.name} className={`chart-series chart-s${(i % 4) + 1}`}>
-              {s.points
-                .filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y))
-                .map((p) => (
-                  <circle key={`${p.x}`} cx={sx(p.x)} cy={sy(p.y)} r={3.5} />
-                ))}
-            </g>
-          ) : (
-            <path key={s.name} className={`chart-series chart-s${(i % 4) + 1}${s.style === 'dashed' ? ' is-dashed' : ''}`} d={linePath(s.points, sx, sy)} />
-          ),
-        )}
-      </svg>
+      <div className="data-chart-canvas" style={{ position: 'relative', height: HEIGHT }}>
+        <canvas ref={canvas} role="img" aria-label={`${props.title}. ${props.description}`}>
+          {props.description}
+        </canvas>
+      </div>
       <figcaption className="chart-legend">
         {props.series.map((s, i) => (
-          <span key={s.name} className={`chart-key chart-s${(i % 4) + 1}${s.style ? ` is-${s.style}` : ''}`}>
+          <span key={s.name} className={`chart-key chart-s${(i % 4) + 1}${s.style ? ` is-${s.style}` : ''}`} data-points={drawnCount(s.points)}>
             <span className="chart-swatch" aria-hidden="true" />
             {s.name}
           </span>

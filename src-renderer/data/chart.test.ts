@@ -1,21 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { decimalsFor, extent, linePath, linearScale, niceAxis, niceStep } from './chart';
+import { chartFrame, decimalsFor, drawnCount, extent, niceAxis, niceStep, toChartPoints } from './chart';
 
 describe('chart scaling', () => {
-  it('maps data onto pixels, with y flipped when the range runs downward', () => {
-    const sx = linearScale([0, 30], [60, 622]);
-    expect(sx(0)).toBe(60);
-    expect(sx(30)).toBe(622);
-    expect(sx(15)).toBe(341);
-    const sy = linearScale([4, 5], [256, 14]);
-    expect(sy(4)).toBe(256);
-    expect(sy(5)).toBe(14);
-  });
-
-  it('puts a flat series in the middle instead of dividing by zero', () => {
-    expect(linearScale([3, 3], [0, 100])(3)).toBe(50);
-  });
-
   it('finds the extent over every series, skipping gaps (a fit not run gives NaN)', () => {
     expect(
       extent([
@@ -62,20 +48,37 @@ describe('chart scaling', () => {
     expect(decimalsFor(0.2)).toBe(1);
   });
 
-  it('draws a line as one path, breaking it where a value is missing', () => {
-    const id = (v: number) => v;
-    expect(
-      linePath(
-        [
-          { x: 0, y: 1 },
-          { x: 1, y: 2 },
-          { x: 2, y: Number.NaN },
-          { x: 3, y: 4 },
-          { x: 4, y: 5 },
-        ],
-        id,
-        id,
-      ),
-    ).toBe('M0 1L1 2M3 4L4 5');
+  it('keeps a missing value as a gap in the line, not a drop to zero', () => {
+    const points = [
+      { x: 0, y: 1 },
+      { x: 1, y: Number.NaN },
+      { x: Number.NaN, y: 3 },
+      { x: 3, y: 4 },
+    ];
+    expect(toChartPoints(points)).toEqual([
+      { x: 0, y: 1 },
+      { x: 1, y: null },
+      { x: 3, y: 4 },
+    ]);
+    expect(drawnCount(points)).toBe(2);
+  });
+
+  it('frames both axes on round ticks and keeps the spot guide only when it is on the chart', () => {
+    const spots = [
+      [
+        { x: 60, y: 0.2 },
+        { x: 140, y: 41.7 },
+      ],
+    ];
+    const frame = chartFrame(spots, 100)!;
+    expect(frame.x).toEqual({ min: 60, max: 140, stepSize: 20, decimals: 0 });
+    expect(frame.y.min).toBe(0);
+    expect(frame.y.max).toBeGreaterThanOrEqual(41.7);
+    expect(frame.markerX).toBe(100);
+    // A guide beyond the axis would be drawn over the labels: left out.
+    expect(chartFrame(spots, 200)!.markerX).toBeNull();
+    expect(chartFrame(spots)!.markerX).toBeNull();
+    // Nothing to draw (a fit not run yet): no frame, and the screen says so instead of an empty grid.
+    expect(chartFrame([[{ x: 1, y: Number.NaN }]])).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 /**
- * The arithmetic behind the Data screen's charts (plain SVG, no chart library): data extents,
- * round tick values, the mapping from data to pixels, and the path of a line.
+ * The data shaping behind the Data screen's charts (drawn by chart.js): data extents, axes that
+ * start and end on round values, and series with their missing values kept as gaps.
  */
 
 export interface Point {
@@ -9,15 +9,6 @@ export interface Point {
 }
 
 export type Domain = [number, number];
-
-/** Maps [d0, d1] onto [r0, r1]; a zero-width domain maps to the middle rather than dividing by zero. */
-export function linearScale(domain: Domain, range: Domain): (v: number) => number {
-  const [d0, d1] = domain;
-  const [r0, r1] = range;
-  if (d1 === d0) return () => (r0 + r1) / 2;
-  const k = (r1 - r0) / (d1 - d0);
-  return (v) => r0 + (v - d0) * k;
-}
 
 /** The smallest and largest x and y over all points that are numbers; null when there are none. */
 export function extent(series: Point[][]): { x: Domain; y: Domain } | null {
@@ -81,19 +72,43 @@ export function decimalsFor(step: number): number {
   return 10;
 }
 
-/** `M x y L x y …`, starting a new piece after a missing value so a gap stays a gap. */
-export function linePath(points: Point[], sx: (v: number) => number, sy: (v: number) => number): string {
-  let d = '';
-  let pen = false;
-  for (const p of points) {
-    if (!Number.isFinite(p.x) || !Number.isFinite(p.y)) {
-      pen = false;
-      continue;
-    }
-    d += `${pen ? 'L' : 'M'}${round2(sx(p.x))} ${round2(sy(p.y))}`;
-    pen = true;
-  }
-  return d;
+/** A point chart.js draws: a missing y (a fit that did not run) is `null`, which breaks the line there. */
+export interface ChartPoint {
+  x: number;
+  y: number | null;
 }
 
-const round2 = (v: number) => Math.round(v * 100) / 100;
+/** Points in chart.js's shape; a point with no x cannot be placed and is left out. */
+export function toChartPoints(points: Point[]): ChartPoint[] {
+  return points.filter((p) => Number.isFinite(p.x)).map((p) => ({ x: p.x, y: Number.isFinite(p.y) ? p.y : null }));
+}
+
+/** How many points of a series are drawn (the legend says so, and the e2e reads it). */
+export function drawnCount(points: Point[]): number {
+  return points.filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y)).length;
+}
+
+export interface AxisFrame {
+  min: number;
+  max: number;
+  stepSize: number;
+  /** Decimals a tick label needs. */
+  decimals: number;
+}
+
+/**
+ * Both axes on round ticks covering every series, and the vertical guide only when it falls
+ * inside the x axis (a guide off the edge would be drawn over the axis labels). Null: nothing to draw.
+ */
+export function chartFrame(series: Point[][], markerX?: number): { x: AxisFrame; y: AxisFrame; markerX: number | null } | null {
+  const box = extent(series);
+  if (!box) return null;
+  const frame = (domain: Domain, count: number): AxisFrame => {
+    const axis = niceAxis(domain, count);
+    return { min: axis.domain[0], max: axis.domain[1], stepSize: axis.step, decimals: decimalsFor(axis.step) };
+  };
+  const x = frame(box.x, 6);
+  const y = frame(box.y, 5);
+  const inside = markerX !== undefined && Number.isFinite(markerX) && markerX >= x.min && markerX <= x.max;
+  return { x, y, markerX: inside ? markerX : null };
+}

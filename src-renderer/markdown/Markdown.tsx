@@ -1,91 +1,75 @@
-// biome-ignore-all lint/suspicious/noArrayIndexKey: blocks, items and cells come wholly from the source text and hold no state; their position is their identity.
-import { useMemo, type ReactNode } from 'react';
-import { parseMarkdown, type Block, type Inline } from './parse';
+import { memo } from 'react';
+import ReactMarkdown, { type Components } from 'react-markdown';
+import rehypeSanitize from 'rehype-sanitize';
+import remarkGfm from 'remark-gfm';
+import { rehypeRawAsText, remarkLineBreaks } from './plugins';
+import { safeHref, safeImageSrc } from './urls';
 
-/** Renders markdown as React elements only; text is always text, never markup. */
-export function Markdown(props: { source: string; className?: string }) {
-  const blocks = useMemo(() => parseMarkdown(props.source), [props.source]);
-  return <div className={props.className ?? 'markdown'}>{blocks.map(renderBlock)}</div>;
-}
+/**
+ * Renders markdown from memory records and analyst output (written by an LLM, or by anyone who can
+ * write a file) as React elements. Raw HTML in the source is shown as text (never parsed: no
+ * rehype-raw), rehype-sanitize strips what the GitHub schema does not allow, and links
+ * and images go through `urls.ts`, so nothing in a record can run script or reach out on its own.
+ */
+export const Markdown = memo(function Markdown(props: { source: string; className?: string }) {
+  return (
+    <div className={props.className ?? 'markdown'}>
+      <ReactMarkdown
+        remarkPlugins={REMARK}
+        rehypePlugins={REHYPE}
+        urlTransform={(url, key) => (key === 'src' ? safeImageSrc(url) : safeHref(url))}
+        components={COMPONENTS}
+      >
+        {props.source}
+      </ReactMarkdown>
+    </div>
+  );
+});
 
-function renderBlock(block: Block, key: number): ReactNode {
-  switch (block.type) {
-    case 'heading': {
-      const H = `h${block.level}` as 'h1';
-      return <H key={key}>{block.children.map(renderInline)}</H>;
-    }
-    case 'paragraph':
-      return <p key={key}>{block.children.map(renderInline)}</p>;
-    case 'list': {
-      const items = block.items.map((item, n) => <li key={n}>{item.map(renderBlock)}</li>);
-      return block.ordered ? (
-        <ol key={key} start={block.start === 1 ? undefined : block.start}>
-          {items}
-        </ol>
-      ) : (
-        <ul key={key}>{items}</ul>
-      );
-    }
-    case 'code':
-      return (
-        <pre key={key} className="md-code" data-lang={block.lang || undefined}>
-          <code>{block.text}</code>
-        </pre>
-      );
-    case 'quote':
-      return <blockquote key={key}>{block.children.map(renderBlock)}</blockquote>;
-    case 'hr':
-      return <hr key={key} />;
-    case 'table':
-      return (
-        <div key={key} className="md-table-wrap">
-          <table>
-            <thead>
-              <tr>
-                {block.head.map((cell, c) => (
-                  <th key={c} style={block.align[c] ? { textAlign: block.align[c]! } : undefined}>
-                    {cell.map(renderInline)}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {block.rows.map((row, r) => (
-                <tr key={r}>
-                  {row.map((cell, c) => (
-                    <td key={c} style={block.align[c] ? { textAlign: block.align[c]! } : undefined}>
-                      {cell.map(renderInline)}
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      );
-  }
-}
+const REMARK = [remarkGfm, remarkLineBreaks];
+const REHYPE = [rehypeRawAsText, rehypeSanitize];
 
-function renderInline(node: Inline, key: number): ReactNode {
-  switch (node.type) {
-    case 'text':
-      return node.text;
-    case 'br':
-      return <br key={key} />;
-    case 'code':
-      return <code key={key}>{node.text}</code>;
-    case 'strong':
-      return <strong key={key}>{node.children.map(renderInline)}</strong>;
-    case 'em':
-      return <em key={key}>{node.children.map(renderInline)}</em>;
-    case 'del':
-      return <del key={key}>{node.children.map(renderInline)}</del>;
-    case 'link':
-      // The shell opens external links in the system browser; the window itself never navigates.
-      return (
-        <a key={key} href={node.href} target="_blank" rel="noreferrer noopener">
-          {node.children.map(renderInline)}
-        </a>
-      );
-  }
-}
+const COMPONENTS: Components = {
+  a({ node: _node, href, children, title }) {
+    // A link whose address was refused (javascript:, data:, a bare fragment) reads as its text.
+    if (!href) return <span>{children}</span>;
+    // `#/…` is a screen of this app: follow it in the window.
+    if (href.startsWith('#/')) return <a href={href}>{children}</a>;
+    // The shell opens external links in the system browser; the window itself never navigates.
+    return (
+      <a href={href} title={title} target="_blank" rel="noreferrer noopener">
+        {children}
+      </a>
+    );
+  },
+  img({ src, alt }) {
+    // Untrusted content must not make the app fetch from a remote host (a tracking pixel would tell
+    // its author who read the record, and when): show what the image is and where, never load it.
+    const label = `Image: ${alt || 'no description'}`;
+    if (typeof src !== 'string' || !src) return <span className="md-image">{label}</span>;
+    return (
+      <a className="md-image" href={src} target="_blank" rel="noreferrer noopener">
+        {label}
+      </a>
+    );
+  },
+  pre({ node, children }) {
+    const code = node?.children[0];
+    const classes = code && code.type === 'element' ? code.properties.className : undefined;
+    const lang = Array.isArray(classes) ? classes.map(String).find((c) => c.startsWith('language-')) : undefined;
+    return (
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a long code line scrolls sideways; a keyboard user has to be able to focus the block to scroll it.
+      <pre className="md-code" data-lang={lang?.slice('language-'.length)} tabIndex={0}>
+        {children}
+      </pre>
+    );
+  },
+  table({ children }) {
+    return (
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a wide table scrolls sideways inside its wrapper; focus lets the keyboard scroll it.
+      <div className="md-table-wrap" tabIndex={0}>
+        <table>{children}</table>
+      </div>
+    );
+  },
+};

@@ -1,3 +1,1 @@
 export { Markdown } from './Markdown';
-export { parseMarkdown, parseInline, safeHref } from './parse';
-export type { Block, Inline, Align } from './parse';

@@ -40,6 +40,7 @@ export function CallLog(props: { calls: McpCall[] | undefined; error: unknown; f
           // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take keyboard focus so it can be scrolled without a mouse (WCAG 2.1.1).
           tabIndex={0}
           aria-label="Recent calls, newest first"
+          data-testid="mcp-calls-scroll"
         >
           <table className="mcp-table mcp-call-table">
             <thead>

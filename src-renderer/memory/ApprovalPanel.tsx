@@ -111,7 +111,8 @@ export function ApprovalPanel(props: {
             id={`reject-${props.id}`}
             data-testid="reject-reason"
             rows={2}
-            maxLength={300}
+            // No maxLength: a paste past the limit would be cut without a word. Over 300, the counter says so and Reject waits.
+            aria-invalid={reason.length > 300 ? true : undefined}
             value={reason}
             onChange={(e) => setReason(e.target.value)}
             placeholder="e.g. Too much US rates risk already; wait for the payrolls print"
@@ -121,12 +122,12 @@ export function ApprovalPanel(props: {
               if (e.key === 'Escape') setRejecting(false);
             }}
           />
-          <p className="hint" data-testid="reject-reason-count" aria-live="polite">
-            {reason.length} / 300 characters
+          <p className={reason.length > 300 ? 'hint field-error' : 'hint'} data-testid="reject-reason-count" aria-live="polite">
+            {reason.length} / 300 characters{reason.length > 300 ? ' — the reason can be at most 300 characters; shorten it to reject' : ''}
           </p>
           <p className="hint">The reason is kept with the record and a Counterfactual tracks what declining it cost or saved.</p>
           <div className="approval-actions">
-            <button type="submit" className="button danger" data-testid="reject-confirm" disabled={busy || !cleanReason(reason)}>
+            <button type="submit" className="button danger" data-testid="reject-confirm" disabled={busy || !cleanReason(reason) || reason.length > 300}>
               {reject.isPending ? 'Rejecting…' : `Reject ${props.id}`}
             </button>
             <button type="button" className="button" onClick={() => setRejecting(false)} disabled={busy}>

@@ -11,6 +11,12 @@ import { ApprovalPanel } from './ApprovalPanel';
 import { canEdit } from './draft';
 import { ErrorPanel } from '../app/ErrorPanel';
 
+/** The full View or Expression page for a current record (not an archived version). */
+function pageHash(path: string): string | null {
+  const m = /^\/memory\/(views|expressions)\/([VE]-\d+)\.md$/.exec(path);
+  return m ? formatHash({ screen: m[1] as 'views' | 'expressions', rest: [m[2]] }) : null;
+}
+
 type Decision = { kind: 'approved' | 'rejected'; message: string };
 
 /** Header fields already shown as the record's title and chips. */
@@ -34,6 +40,16 @@ export function RecordView(props: {
     <article className="record-view" data-testid="record-view" aria-label={`Record ${props.path}`}>
       <div className="record-toolbar">
         <code className="record-path">{shownPath}</code>
+        {pageHash(shownPath) && (
+          <a
+            className="button small"
+            data-testid="record-open-page"
+            href={pageHash(shownPath)!}
+            title="Scenarios, confidence history, conditions, links and checks"
+          >
+            Open page
+          </a>
+        )}
         {editable && (
           <button type="button" className="button small" data-testid="record-edit" onClick={props.onEdit}>
             Edit

@@ -8,8 +8,22 @@ export type SearchHitView = SearchResultView['results'][number];
 export type SearchStatusView = ProcedureOutput<'search/status'>;
 export type ReindexProgressView = ProcedureOutput<'search/reindex'>;
 
-export function searchMemory(client: ForgeClient, input: SearchInputView): Promise<SearchResultView> {
-  return client.call('memory/search', input);
+/**
+ * Below these a hit is there only because it is recent: no query word in it (keyword 0) and a
+ * meaning no closer than unrelated text usually sits (raw cosine; unrelated notes score about
+ * 0–0.15 with the embedders Forge uses). Its score is then recency alone, which is not relevance.
+ */
+export const RELEVANCE_FLOOR = { semantic: 0.02, vector: 0.2 } as const;
+
+export function isRelevant(hit: SearchHitView): boolean {
+  if (hit.semantic < RELEVANCE_FLOOR.semantic) return false;
+  return hit.keyword > 0 || hit.vector >= RELEVANCE_FLOOR.vector;
+}
+
+/** Search by meaning, without the hits that match the query in no way (the list would otherwise always be full). */
+export async function searchMemory(client: ForgeClient, input: SearchInputView): Promise<SearchResultView> {
+  const r = await client.call('memory/search', input);
+  return { ...r, results: r.results.filter(isRelevant) };
 }
 
 export function searchIndexStatus(client: ForgeClient): Promise<SearchStatusView> {

@@ -1,4 +1,5 @@
 import { type ForgeClient, readableMessage } from '../api';
+import { enterDemo } from '../app/DemoBanner';
 import { useNotices } from '../app/Notices';
 import type { Screen } from '../app/routes';
 import { runningTurn, useChat } from '../chat/store';
@@ -42,8 +43,8 @@ export async function runAction(action: ActionId, deps: { client: ForgeClient; g
           notify('info', 'A run is already in progress on the Chat screen.');
           return;
         }
-        const r = await client.call('agent/demo', {});
-        useChat.getState().start({ runId: r.runId, sessionId: r.sessionId, prompt: 'Offline demo: morning check on the sample workspace', demo: true });
+        // Into the demo's own sample workspace (every screen follows, under the DEMO banner).
+        await enterDemo(client);
         return;
       }
       case 'search-memory':

@@ -5,9 +5,9 @@ import { baseCommands, detectRecordId, filterCommands, fuzzyScore, isTypingTarge
 const labels = (q: string) => filterCommands(q).map((c) => c.label);
 
 describe('jump to a record by id', () => {
-  it('opens an Expression or a View on its own screen, by the file name the route uses', () => {
-    expect(detectRecordId('E-004')).toMatchObject({ id: 'E-004', screen: 'expressions', rest: ['E-004.md'], label: 'Open E-004' });
-    expect(detectRecordId('V-001')).toMatchObject({ id: 'V-001', screen: 'views', rest: ['V-001.md'] });
+  it('opens an Expression or a View on its full record page (a bare id in the route, not the pane’s file name)', () => {
+    expect(detectRecordId('E-004')).toMatchObject({ id: 'E-004', screen: 'expressions', rest: ['E-004'], label: 'Open E-004' });
+    expect(detectRecordId('V-001')).toMatchObject({ id: 'V-001', screen: 'views', rest: ['V-001'] });
   });
 
   it('forgives how the PM types it: lower case, no dash, no leading zeros', () => {

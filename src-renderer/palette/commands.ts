@@ -15,7 +15,7 @@ export type PaletteCommand =
 
 const actions: { action: ActionId; label: string; hint: string; words: string }[] = [
   { action: 'new-chat', label: 'New chat', hint: 'Start a new conversation with the analyst', words: 'conversation' },
-  { action: 'run-demo', label: 'Run the demo', hint: 'A scripted session on a copy of the sample workspace, no API key needed', words: '' },
+  { action: 'run-demo', label: 'Run the demo', hint: 'A scripted session in a sample workspace (marked DEMO), no API key needed', words: '' },
   { action: 'search-memory', label: 'Search memory', hint: 'Views, Expressions and research by meaning', words: 'find' },
   { action: 'next-expression', label: 'Review the next Expression awaiting approval', hint: 'Opens the oldest proposed Expression', words: 'approve' },
   { action: 'next-proposal', label: 'Approve next proposal', hint: 'Opens the first pending skill-edit proposal', words: 'skill' },
@@ -67,7 +67,8 @@ export function detectRecordId(text: string): Extract<PaletteCommand, { kind: 'r
   const info = RECORDS[prefix]!;
   const id = `${prefix}-${m[2]!.replace(/^0+(?=\d)/, '').padStart(3, '0')}`;
   let rest: string[];
-  if (info.screen === 'proposals') rest = [id];
+  // Proposals, Views and Expressions open on their own page (`#/views/V-001`); the rest in the memory pane.
+  if (info.screen === 'proposals' || prefix === 'E' || prefix === 'V') rest = [id];
   else if (info.folder) rest = [`${info.folder}${id}.md`];
   else rest = [`${id}.md`];
   return { kind: 'record', key: `record:${id}`, label: `Open ${id}`, hint: `The ${info.noun} ${id}`, id, screen: info.screen, rest };

@@ -6,9 +6,10 @@ import { currentTheme, followAppTheme, loadMonaco } from '../skills/monaco-loade
 type Engine = 'loading' | 'monaco' | 'plain';
 
 /**
- * The target file before and after the proposed edit, side by side in Monaco's diff editor
- * (read-only: the PM approves or rejects, never edits here). If Monaco cannot load, the two texts
- * are shown side by side as plain numbered text, so the decision can still be made.
+ * The target file before and after the proposed edit in Monaco's diff editor, side by side or
+ * inline (the PM's choice: inline reads better in a narrow window), read-only: the PM approves or
+ * rejects, never edits here. If Monaco cannot load, the two texts are shown side by side as plain
+ * numbered text, so the decision can still be made.
  */
 export function DiffViewer(props: {
   original: string;
@@ -23,6 +24,7 @@ export function DiffViewer(props: {
   const models = useRef<{ original: Monaco.editor.ITextModel; modified: Monaco.editor.ITextModel } | null>(null);
   const [engine, setEngine] = useState<Engine>('loading');
   const [failure, setFailure] = useState<string | null>(null);
+  const [sideBySide, setSideBySide] = useState(true);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: created once; the effect below follows later texts.
   useEffect(() => {
@@ -38,7 +40,7 @@ export function DiffViewer(props: {
           domReadOnly: true,
           originalEditable: false,
           readOnlyMessage: { value: 'Read-only: approve or reject the proposal; a skill is never edited by hand here.' },
-          renderSideBySide: true,
+          renderSideBySide: sideBySide,
           // Keep two columns even in a narrow window: the PM compares before and after.
           useInlineViewWhenSpaceIsLimited: false,
           automaticLayout: true,
@@ -94,16 +96,39 @@ export function DiffViewer(props: {
     if (m.modified.getValue() !== props.modified) m.modified.setValue(props.modified);
   }, [props.original, props.modified, engine]);
 
+  useEffect(() => {
+    editor.current?.updateOptions({ renderSideBySide: sideBySide });
+  }, [sideBySide]);
+
   return (
     <div
       className="diff-viewer"
       data-testid="proposal-diff"
       data-engine={engine}
+      data-layout={sideBySide ? 'side-by-side' : 'inline'}
       style={props.rows ? { height: `min(55vh, ${props.rows * 19 + 44}px)` } : undefined}
     >
-      <div className="diff-viewer-heads" aria-hidden="true">
-        <span>Now</span>
-        <span>As proposed</span>
+      <div className="diff-viewer-bar">
+        {sideBySide || engine === 'plain' ? (
+          <div className="diff-viewer-heads" aria-hidden="true">
+            <span>Now</span>
+            <span>As proposed</span>
+          </div>
+        ) : (
+          <div className="diff-viewer-heads is-inline" aria-hidden="true">
+            <span>Removed lines in red, added lines in green</span>
+          </div>
+        )}
+        {engine === 'monaco' && (
+          <fieldset className="diff-viewer-layout" aria-label="Diff layout">
+            <button type="button" className="chip" aria-pressed={sideBySide} data-testid="diff-side-by-side" onClick={() => setSideBySide(true)}>
+              Side by side
+            </button>
+            <button type="button" className="chip" aria-pressed={!sideBySide} data-testid="diff-inline" onClick={() => setSideBySide(false)}>
+              Inline
+            </button>
+          </fieldset>
+        )}
       </div>
       {engine !== 'plain' && <div className="diff-viewer-monaco" ref={host} aria-busy={engine === 'loading'} />}
       {engine === 'loading' && <p className="diff-viewer-loading muted">Opening the diff…</p>}

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { ProposalDetail as ProposalDetailView } from '../../src-main/api/proposals';
 import { procedureKey, useProcedure, useProcedureMutation } from '../api/hooks';
 import { ErrorPanel } from '../app/ErrorPanel';
+import { inputLimits, TextArea } from '../app/TextField';
 import { Icon } from '../app/Icon';
 import { formatHash } from '../app/routes';
 import { languageFor, skillRoute } from '../skills/model';
@@ -215,20 +216,21 @@ function Decision(props: { view: ProposalDetailView; onFailure: (error: unknown)
           }}
         >
           <label htmlFor={`reject-${p.id}`}>Why are you rejecting {p.id}?</label>
-          <textarea
+          <TextArea
+            label="The reason"
+            limit={inputLimits.proposalReason}
             id={`reject-${p.id}`}
             data-testid="proposal-reject-reason"
             rows={3}
-            maxLength={2000}
             value={reason}
             aria-invalid={Boolean(reasonError)}
             aria-describedby={reasonError ? `reject-${p.id}-error` : `reject-${p.id}-hint`}
-            onChange={(e) => {
-              setReason(e.target.value);
+            onChange={(value) => {
+              setReason(value);
               if (reasonError) setReasonError(null);
             }}
             placeholder="e.g. The lesson is about FOMC weeks only; the rule as written would halve every ECB trade too"
-            // biome-ignore lint/a11y/noAutofocus: the field appears only because the PM just asked to reject, so focus follows their action.
+            // Autofocus: the field appears only because the PM just asked to reject, so focus follows their action.
             autoFocus
             onKeyDown={(e) => {
               if (e.key === 'Escape') setMode('idle');

@@ -9,6 +9,8 @@ import { SecretsSection } from './SecretsSection';
 import { SearchIndexCard } from './SearchIndexCard';
 import { SkillScriptsSection } from './SkillScriptsSection';
 import { BuilderSection } from './BuilderSection';
+import { useUnsavedGuard } from '../app/useUnsavedGuard';
+import { inputLimits, TextInput } from '../app/TextField';
 import './builder.css';
 
 type SettingsView = ProcedureOutput<'settings/get'>;
@@ -87,6 +89,11 @@ function SettingsForm(props: { view: SettingsView }) {
   }, [serverDraft, base, draft]);
 
   const dirty = !sameDraft(draft, base);
+  // Leaving Settings (sidebar, palette, address bar) or closing the tab with edits asks first.
+  useUnsavedGuard(dirty, 'Settings', () => {
+    setDraft(base);
+    setLocalErrors({});
+  });
   const serverErrors = fieldErrors(save.error, 'settings');
   const errors: Record<string, string | undefined> = { ...serverErrors, ...localErrors };
   const formError = save.error && Object.keys(serverErrors).length === 0 ? `${errorHeadline(save.error)}: ${readableMessage(save.error)}` : null;
@@ -145,12 +152,13 @@ function SettingsForm(props: { view: SettingsView }) {
 
       <fieldset>
         <legend>You</legend>
-        <TextField label="Display name" hint="How the analyst addresses you." {...field('displayName')} autoComplete="name" />
+        <TextField label="Display name" hint="How the analyst addresses you." {...field('displayName')} autoComplete="name" limit={inputLimits.displayName} />
         <TextField
           label="Time zone"
           hint="Schedules (morning review, end of day) run in this zone. An IANA name, e.g. America/New_York."
           list="forge-timezones"
           {...field('timezone')}
+          limit={inputLimits.timezone}
         />
         <datalist id="forge-timezones">
           {timezones.map((tz) => (
@@ -280,22 +288,39 @@ function TextField(props: {
   list?: string;
   autoComplete?: string;
   inputMode?: 'numeric' | 'decimal' | 'url';
+  /** Free text with a limit in the schema: show the counter and say when it is over. */
+  limit?: number;
 }) {
   return (
     <Field label={props.label} name={props.name} hint={props.hint} error={props.error}>
-      {(a) => (
-        <input
-          {...a}
-          type="text"
-          value={props.value}
-          placeholder={props.placeholder}
-          list={props.list}
-          autoComplete={props.autoComplete ?? 'off'}
-          inputMode={props.inputMode}
-          spellCheck={false}
-          onChange={(e) => props.onChange(e.target.value)}
-        />
-      )}
+      {(a) =>
+        props.limit !== undefined ? (
+          <TextInput
+            {...a}
+            label={props.label}
+            limit={props.limit}
+            type="text"
+            value={props.value}
+            placeholder={props.placeholder}
+            list={props.list}
+            autoComplete={props.autoComplete ?? 'off'}
+            spellCheck={false}
+            onChange={props.onChange}
+          />
+        ) : (
+          <input
+            {...a}
+            type="text"
+            value={props.value}
+            placeholder={props.placeholder}
+            list={props.list}
+            autoComplete={props.autoComplete ?? 'off'}
+            inputMode={props.inputMode}
+            spellCheck={false}
+            onChange={(e) => props.onChange(e.target.value)}
+          />
+        )
+      }
     </Field>
   );
 }

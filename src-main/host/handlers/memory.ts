@@ -1,6 +1,7 @@
-import { atDepth, countLines, type ReadDepth } from '../../fs';
+import { atDepth, compileQuery, countLines, parseQuery, type ReadDepth } from '../../fs';
 import { limitsFromConstraints } from '../../tools';
 import { recordVersion, writeAsPm } from './memory-write';
+import { expressionChecks, expressionReview } from './expression-checks';
 import type { PartialHandlerMap } from './types';
 
 /** Default read depth by path, as the analyst's read tool (seed §3.1): memory opens at its header. */
@@ -10,10 +11,44 @@ function defaultDepth(path: string): ReadDepth {
   return 'full';
 }
 
+// Header fields are whatever the record says: a table cell shows text or a number, never an object.
+const text = (v: unknown): string | null => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null);
+// `notional: 12.0` stays text in the header so it round-trips; the table shows it as the number it is.
+const number = (v: unknown): number | null => {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : Number.NaN;
+  return Number.isFinite(n) ? n : null;
+};
+
 export const memoryHandlers: PartialHandlerMap = {
   'memory/list': async (input, ctx) => {
     await ctx.memory.ready;
     return ctx.memory.fs.listDir(input.path, input.query, { limit: input.limit, offset: input.offset });
+  },
+  'memory/table': async (input, ctx) => {
+    await ctx.memory.ready;
+    const filter = input.query?.trim() ? compileQuery(parseQuery(input.query)) : null;
+    const { rows, total } = ctx.memory.store.tables.page({ ...input, filter });
+    return {
+      category: input.category,
+      rows: rows.map((r) => ({
+        id: r.id,
+        path: `/memory/${input.category}/${r.id}.md`,
+        title: r.title,
+        status: r.status,
+        confidence: r.confidence,
+        horizon: text(r.horizon),
+        category: text(r.view_category),
+        scope: r.scope,
+        instrument: text(r.instrument),
+        notional: number(r.notional),
+        maxLossPct: number(r.max_loss_pct),
+        viewId: r.view_id,
+        updatedAt: r.updated_at,
+      })),
+      total,
+      offset: input.offset,
+      limit: input.limit,
+    };
   },
   'memory/read': async (input, ctx) => {
     await ctx.memory.ready;
@@ -57,6 +92,14 @@ export const memoryHandlers: PartialHandlerMap = {
     // The same limits the analyst's write tool and expressions/approve check against.
     const limits = limitsFromConstraints(fs.exists('/portfolio/constraints.md') ? fs.readFile('/portfolio/constraints.md') : null);
     return writeAsPm(fs, input, limits);
+  },
+  'expressions/checks': async (input, ctx) => {
+    await ctx.memory.ready;
+    const fs = ctx.memory.fs;
+    // The same limits approval checks against, so a row that passes here passes at Approve.
+    const limits = limitsFromConstraints(fs.exists('/portfolio/constraints.md') ? fs.readFile('/portfolio/constraints.md') : null);
+    const checked = expressionChecks(fs, input.id, limits);
+    return { id: input.id, ...checked, review: expressionReview(fs, input.id) };
   },
   'memory/audit': async (input, ctx) => {
     await ctx.memory.ready;

@@ -10,6 +10,7 @@ import { researchVectors } from './009_research_vectors';
 import { calibrationForecasts } from './010_calibration_forecasts';
 import { scheduleRuns } from './011_schedule';
 import { reviewReports } from './012_review_reports';
+import { recordTables } from './013_record_tables';
 import type { Migration } from './types';
 
 /** Every schema version in order; version N is at index N-1. Version 2 is the search index. */
@@ -26,6 +27,7 @@ export const migrations: readonly Migration[] = [
   calibrationForecasts,
   scheduleRuns,
   reviewReports,
+  recordTables,
 ];
 
 export type { Migration } from './types';

@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { LocalModelRef } from '../embedders';
+import { MINILM_MANIFEST, type ModelManifest } from './manifest';
+import { isDownloaded, modelFolderIn, validateModelFolder } from './model-folder';
+
+export interface InstalledModel extends LocalModelRef {
+  source: 'download' | 'folder';
+}
+
+/**
+ * The local model this workspace can use, or null: a folder the PM pointed at (when it still holds
+ * a model), else a finished, checked download in `<dataDir>/models/`. Nothing here loads the model.
+ */
+export function findInstalledModel(dataDir: string, folderSetting: string | undefined, manifest: ModelManifest = MINILM_MANIFEST): InstalledModel | null {
+  if (folderSetting) {
+    try {
+      const { folder, dtype } = validateModelFolder(folderSetting);
+      const dims = hiddenSize(folder) ?? manifest.dims;
+      // A pointed-at folder may hold another model: its id names the folder and size, so vectors from two models never mix.
+      const slug =
+        basename(folder)
+          .toLowerCase()
+          .replace(/[^a-z0-9.]+/g, '-')
+          .replace(/^-|-$/g, '') || 'model';
+      return { folder, dtype, dims, id: `local-${slug}-${dims}`, source: 'folder' };
+    } catch {
+      // A folder that went away (unplugged drive) falls through to the download or the fallback.
+    }
+  }
+  const folder = modelFolderIn(dataDir, manifest);
+  if (isDownloaded(folder, manifest)) {
+    const { dtype } = validateModelFolder(folder);
+    return { folder, dtype, dims: manifest.dims, id: manifest.embedderId, source: 'download' };
+  }
+  return null;
+}
+
+function hiddenSize(folder: string): number | null {
+  try {
+    const config = JSON.parse(readFileSync(join(folder, 'config.json'), 'utf8')) as { hidden_size?: unknown };
+    return typeof config.hidden_size === 'number' && Number.isInteger(config.hidden_size) && config.hidden_size > 0 ? config.hidden_size : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,2 @@
+export { chartColours, useChart, useThemeKey } from './use-chart';
+export type { ChartColours } from './use-chart';

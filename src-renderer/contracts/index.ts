@@ -1,0 +1,2 @@
+export { ContractsScreen } from './ContractsScreen';
+export { languageOf, markersOf, saveBlock, storedScope, storeScope } from './model';

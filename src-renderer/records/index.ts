@@ -1,0 +1,3 @@
+export { ViewPage } from './ViewPage';
+export { ExpressionPage } from './ExpressionPage';
+export { recordPageOf } from './route';
