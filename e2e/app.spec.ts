@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { expect, screenshotDir, test } from './fixtures';
+import { screenshotsInBothThemes } from './shots';
 
 test('the app loads and the status bar shows mode, version and health from the API', async ({ page, forge }) => {
   await page.goto(forge.url);
@@ -12,6 +13,7 @@ test('the app loads and the status bar shows mode, version and health from the A
   // The token leaves the address bar once the page has it.
   expect(page.url()).not.toContain('token=');
   await page.screenshot({ path: join(screenshotDir, 'home.png'), fullPage: true });
+  await screenshotsInBothThemes(page, 'app');
 });
 
 test('a setting survives a reload and a server restart', async ({ page, forge }) => {

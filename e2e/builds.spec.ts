@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { type MockAnthropicServer, type MockStep, type RecordedRequest, startMockAnthropicServer } from '../src-main/llm/testing';
 import { expect, type ForgeServer, screenshotDir, test } from './fixtures';
+import { screenshotsInBothThemes } from './shots';
 
 test.beforeAll(() => mkdirSync(screenshotDir, { recursive: true }));
 
@@ -232,4 +233,5 @@ test('the Builds screen drives a two-phase build: phases signed off after Forge 
   expect(steps).toHaveLength(0);
   expect(builderRequests.some((r) => lastUserText(r).includes(ANSWER))).toBe(true);
   expect(problems).toEqual([]);
+  await screenshotsInBothThemes(page, 'builds');
 });

@@ -67,6 +67,8 @@ test('edit a contract: a YAML error shows inline and blocks Save; the fix saves 
     await editor.locator('.view-lines').click();
     await page.keyboard.press('Control+End');
     await page.keyboard.type('extra: a: b');
+    // Close Monaco's word suggestions, which could otherwise take the next key.
+    await page.keyboard.press('Escape');
     const problems = page.getByTestId('contract-problems');
     await expect(problems).toContainText('YAML syntax');
     await expect(problems.locator('.contract-problem-where').first()).toHaveText(/^5:/);
@@ -80,6 +82,7 @@ test('edit a contract: a YAML error shows inline and blocks Save; the fix saves 
     await page.keyboard.press('Control+End');
     for (let i = 0; i < ' a: b'.length; i++) await page.keyboard.press('Backspace');
     await page.keyboard.type(' fine');
+    await page.keyboard.press('Escape');
     await expect(problems).toContainText('No problems');
     await expect(save).toBeEnabled();
     await save.click();

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, screenshotDir, test } from './fixtures';
+import { screenshotsInBothThemes } from './shots';
 
 test.beforeAll(() => mkdirSync(screenshotDir, { recursive: true }));
 
@@ -77,6 +78,7 @@ test('the sample market source is healthy and a test fetch shows what the analys
   await economic.getByTestId('test-fetch-open').click();
   await expect(economic.getByTestId('fetch-run')).toBeDisabled();
   expect(problems).toEqual([]);
+  await screenshotsInBothThemes(page, 'data');
 });
 
 test('the PM switches a source off and edits the news feeds, with mistakes shown on their row', async ({ page, forge }) => {

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
 import { expect, screenshotDir, test, type ForgeServer } from './fixtures';
+import { screenshotsInBothThemes } from './shots';
 
 test.beforeAll(() => mkdirSync(screenshotDir, { recursive: true }));
 
@@ -99,4 +100,5 @@ test('the app opens on Home: the book against its limits, live approvals with th
   await page.getByTestId('home-schedule-open').click();
   await expect(page.getByTestId('screen-schedule')).toBeVisible();
   expect(problems).toEqual([]);
+  await screenshotsInBothThemes(page, 'home');
 });

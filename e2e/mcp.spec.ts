@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Page } from '@playwright/test';
 import { expect, screenshotDir, test } from './fixtures';
+import { screenshotsInBothThemes } from './shots';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -97,6 +98,7 @@ test('the MCP screen shows the HTTP endpoint, the tool catalogue and valid Claud
   await expect(page.getByTestId('mcp-snippet-text')).toContainText(`Bearer ${rotated}`);
 
   expect(problems).toEqual([]);
+  await screenshotsInBothThemes(page, 'mcp');
 });
 
 test('a real MCP client attached with the configuration shown appears on the screen, and its call is logged with its duration', async ({

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, screenshotDir, test } from './fixtures';
+import { screenshotsInBothThemes } from './shots';
 
 test.beforeAll(() => mkdirSync(screenshotDir, { recursive: true }));
 
@@ -95,6 +96,7 @@ test('the PM creates a View, edits it to version 2, and sees a broken line marke
 
   // The one refused save is an HTTP 400 the browser logs; nothing else went wrong on the page.
   expect(problems).toEqual(['console: Failed to load resource: the server responded with a status of 400 (Bad Request)']);
+  await screenshotsInBothThemes(page, 'memory-write');
 });
 
 test('an Expression the PM writes is checked against the limits on save and lands proposed', async ({ page, forge }) => {

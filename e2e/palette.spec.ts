@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, type ForgeServer, screenshotDir, test } from './fixtures';
+import { screenshotsInBothThemes } from './shots';
 
 test.beforeAll(() => mkdirSync(screenshotDir, { recursive: true }));
 
@@ -93,6 +94,7 @@ test('Ctrl+K opens the palette; typing E-001 and Enter opens that Expression; Es
   await expect(help).toBeHidden();
   await expect(page.getByTestId('memory-search')).toHaveValue('?');
   expect(problems).toEqual([]);
+  await screenshotsInBothThemes(page, 'palette');
 });
 
 test('a double-click on Reject records one rejection and shows no error', async ({ page, forge, request }) => {

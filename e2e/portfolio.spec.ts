@@ -1,6 +1,7 @@
 import type { APIRequestContext } from '@playwright/test';
 import { expect, screenshotDir, test, type ForgeServer } from './fixtures';
 import { join } from 'node:path';
+import { screenshotsInBothThemes } from './shots';
 
 async function api<T>(
   request: APIRequestContext,
@@ -44,6 +45,7 @@ test('three PM-written 30%-notional Expressions approved in turn: one goes live,
   const book = await api<{ gross: number }>(request, forge, 'portfolio/book');
   expect(book.value?.gross).toBe(172.5);
   await expect(page.getByTestId('book-open').getByTestId('open-expression')).toHaveCount(4);
+  await screenshotsInBothThemes(page, 'portfolio');
 });
 
 test('the PM imports positions from a CSV: a bad file names row and column and changes nothing; a good one replaces the snapshot', async ({ page, forge }) => {

@@ -5,6 +5,7 @@ import { DEFAULT_ALLOWED_COMMANDS } from '../src-main/builder/workspace/argv';
 import { renderProposal, writePk } from '../src-main/evolution';
 import { openWorkspace, renderRecord, sha256 } from '../src-main/fs';
 import { expect, type ForgeServer, screenshotDir, test } from './fixtures';
+import { screenshotsInBothThemes } from './shots';
 
 test.beforeAll(() => mkdirSync(screenshotDir, { recursive: true }));
 
@@ -215,6 +216,7 @@ test('approves a proposal from its diff and sees the skill change on the Skills 
   await page.screenshot({ path: join(screenshotDir, 'proposals-stale.png') });
   // The refused approval is the one failed request the browser logs; nothing else went wrong.
   expect(problems).toEqual(['console: Failed to load resource: the server responded with a status of 409 (Conflict)']);
+  await screenshotsInBothThemes(page, 'proposals');
 });
 
 /**

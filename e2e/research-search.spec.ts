@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, screenshotDir, test } from './fixtures';
+import { screenshotsInBothThemes } from './shots';
 
 test.beforeAll(() => mkdirSync(screenshotDir, { recursive: true }));
 
@@ -34,4 +35,5 @@ test('the Research chip searches broker notes; a hit opens its passage as plain 
   await expect(view.locator('img')).toHaveCount(0);
   expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
   await page.screenshot({ path: join(screenshotDir, 'research-passage.png') });
+  await screenshotsInBothThemes(page, 'research-search');
 });

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, screenshotDir, test } from './fixtures';
+import { screenshotsInBothThemes } from './shots';
 
 const screens = [
   'home',
@@ -38,6 +39,7 @@ test('every screen is reachable from the sidebar and keeps its place on reload',
     // Let lists and health settle so the screenshot shows the screen as a PM sees it.
     await expect(page.getByTestId('status-health')).not.toContainText(/checking/i);
     await page.screenshot({ path: join(screenshotDir, `${screen}.png`) });
+    await screenshotsInBothThemes(page, `screen-${screen}`);
   }
   await page.reload();
   await expect(page.getByTestId('screen-settings')).toBeVisible();

@@ -2,6 +2,7 @@ import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, screenshotDir, test } from './fixtures';
+import { screenshotsInBothThemes } from './shots';
 
 const PUBLISHED = fileURLToPath(new URL('../src-main/skills/fixtures/published-skills/csv-insights', import.meta.url));
 
@@ -66,6 +67,7 @@ test('the Skills screen lists the ten skills and opens SKILL.md and a reference 
 
   // No script errors, CSP violations (workers, fonts) or failed loads along the way.
   expect(problems).toEqual([]);
+  await screenshotsInBothThemes(page, 'skills');
 });
 
 test('a skill with a broken frontmatter is listed with its problems by file and field', async ({ page, forge }) => {

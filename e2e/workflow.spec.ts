@@ -5,6 +5,7 @@ import { openWorkspace } from '../src-main/fs';
 import { TaskStore } from '../src-main/executor';
 import type { TaskRecord, TaskSpec } from '../src-main/executor/types';
 import { expect, screenshotDir, startServer, stop, test, type ForgeServer } from './fixtures';
+import { screenshotsInBothThemes } from './shots';
 
 test.beforeAll(() => mkdirSync(screenshotDir, { recursive: true }));
 
@@ -198,6 +199,7 @@ test("the Tasks screen shows a session's tasks under their dependencies, opens o
   await expect(detail.getByTestId('task-failure')).toContainText('API key');
   await expect(page.locator('[data-testid="task-row"][data-id="sa_growth-r1"]')).toHaveAttribute('data-status', 'failed');
   await page.screenshot({ path: join(screenshotDir, 'tasks-retried.png') });
+  await screenshotsInBothThemes(page, 'workflow');
 });
 
 test('the offline demo runs from Chat: labelled demo, a guardrail block, then a proposal awaiting approval', async ({ page, forge }) => {
