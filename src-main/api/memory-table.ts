@@ -53,6 +53,8 @@ export const memoryTableRow = z.object({
   viewId: z.string().nullable(),
   /** When the live version was written (the store's timestamp, ISO-8601 UTC). */
   updatedAt: z.string(),
+  /** The confidence of the version before this one (null for a first version): Home flags a View whose confidence fell. */
+  previousConfidence: z.number().nullable(),
 });
 export type MemoryTableRow = z.infer<typeof memoryTableRow>;
 

@@ -57,12 +57,14 @@ export interface RecordTableRow {
   instrument: unknown;
   notional: unknown;
   max_loss_pct: unknown;
+  previous_confidence: number | null;
 }
 
 const ROW_COLUMNS = `r.id, r.title, r.status, r.confidence, r.scope, r.view_id, r.updated_at,
   json_extract(r.header, '$.horizon') AS horizon, json_extract(r.header, '$.category') AS view_category,
   json_extract(r.header, '$.instrument') AS instrument, json_extract(r.header, '$.notional') AS notional,
-  json_extract(r.header, '$.max_loss_pct') AS max_loss_pct`;
+  json_extract(r.header, '$.max_loss_pct') AS max_loss_pct,
+  (SELECT a.confidence FROM memory_archive a WHERE a.category = r.category AND a.id = r.id ORDER BY a.aid DESC LIMIT 1) AS previous_confidence`;
 
 export interface RecordTableQuery {
   category: TableCategory;

@@ -110,7 +110,9 @@ function ViewsPanel() {
   const invalidated = useProcedure('memory/list', { path: VIEWS, query: 'status:invalidated', limit: LIST_LIMIT });
   const review = useProcedure('memory/list', { path: VIEWS, query: 'status:review_required', limit: LIST_LIMIT });
   const stale = useProcedure('memory/list', { path: VIEWS, query: `updated<${staleCutoff(now)}`, limit: LIST_LIMIT });
-  const queries = [invalidated, review, stale];
+  // The most recently edited live Views, each with the confidence its previous version had.
+  const recent = useProcedure('memory/table', { category: 'views', query: 'status:active', sort: 'updated', dir: 'desc', offset: 0, limit: 200 });
+  const queries = [invalidated, review, stale, recent];
   const failed = queries.find((q) => q.isError);
   const state = {
     isPending: queries.some((q) => q.isPending),
@@ -119,8 +121,10 @@ function ViewsPanel() {
     refetch: () => Promise.all(queries.map((q) => q.refetch())),
   };
   const views = viewsNeedingAttention(
-    queries.flatMap((q) => q.data?.entries ?? []),
+    [invalidated, review, stale].flatMap((q) => q.data?.entries ?? []),
     now,
+    undefined,
+    recent.data?.rows ?? [],
   );
   return (
     <Panel
@@ -131,7 +135,7 @@ function ViewsPanel() {
       count={state.isPending || state.isError ? null : views.length}
       query={state}
       isEmpty={views.length === 0}
-      empty="Every View is current. A View shows here when one of its invalidation conditions fires, it is flagged for review, or it goes 14 days without an update."
+      empty="Every View is current. A View shows here when one of its invalidation conditions fires, it is flagged for review, its confidence falls, or it goes 14 days without an update."
     >
       <ul className="home-list">
         {views.map((v) => (
@@ -140,7 +144,7 @@ function ViewsPanel() {
             <span className="home-title">{v.title}</span>
             {v.reasons.map((r) => (
               <span key={r} className={`badge home-reason reason-${r}`}>
-                {reasonText(r, v.ageDays)}
+                {reasonText(r, v.ageDays, v.fell)}
               </span>
             ))}
           </ItemLink>

@@ -109,6 +109,23 @@ describe('Views needing attention', () => {
     expect(reasonText('stale', list[3]!.ageDays)).toBe('not updated for 40 days');
     expect(reasonText('invalidated', 1)).toBe('invalidation fired');
   });
+
+  it('flags a live View whose latest edit lowered its confidence, after reviews and before stale ones', () => {
+    const recent = [
+      { id: 'V-020', title: 'Fed cuts', status: 'active', updatedAt: daysAgo(1), confidence: 0.5, previousConfidence: 0.7 },
+      // Rising or unchanged confidence, a first version, and a closed View are not falling.
+      { id: 'V-021', title: 'Curve', status: 'active', updatedAt: daysAgo(1), confidence: 0.7, previousConfidence: 0.5 },
+      { id: 'V-022', title: 'Yen', status: 'active', updatedAt: daysAgo(1), confidence: 0.6, previousConfidence: 0.6 },
+      { id: 'V-023', title: 'Oil', status: 'active', updatedAt: daysAgo(1), confidence: 0.4, previousConfidence: null },
+      { id: 'V-024', title: 'Gold', status: 'closed', updatedAt: daysAgo(1), confidence: 0.2, previousConfidence: 0.6 },
+      // Also stale: one line with both reasons, falling first.
+      { id: 'V-011', title: 'Copper', status: 'active', updatedAt: daysAgo(40), confidence: 0.3, previousConfidence: 0.4 },
+    ];
+    const list = viewsNeedingAttention([view('V-013', 'review_required', daysAgo(30)), view('V-011', 'active', daysAgo(40))], NOW, undefined, recent);
+    expect(list.map((v) => v.id)).toEqual(['V-013', 'V-011', 'V-020']);
+    expect(list[1]!.reasons).toEqual(['confidence_falling', 'stale']);
+    expect(reasonText('confidence_falling', 1, list[2]!.fell)).toBe('confidence falling 0.7 → 0.5');
+  });
 });
 
 describe('next scheduled runs', () => {

@@ -91,7 +91,28 @@ export function staleCutoff(now: number, days = STALE_DAYS): string {
 /** Statuses that close a View: nobody needs to refresh a retired thesis. */
 const CLOSED_VIEW_STATUSES = new Set(['retired', 'closed', 'archived', 'expired', 'resolved']);
 
-export type AttentionReason = 'invalidated' | 'review_required' | 'stale';
+export type AttentionReason = 'invalidated' | 'review_required' | 'confidence_falling' | 'stale';
+
+/** A View whose latest version lowered its confidence (from the Views table's previous-version column). */
+export interface FallingConfidence {
+  id: string;
+  title: string;
+  status: string | null;
+  updatedAt: string | null;
+  confidence: number | null;
+  previousConfidence: number | null;
+}
+
+/** Live Views whose confidence went down with their latest edit. */
+export function fallingConfidence<T extends FallingConfidence>(rows: readonly T[]): T[] {
+  return rows.filter(
+    (r) =>
+      r.confidence !== null &&
+      r.previousConfidence !== null &&
+      r.confidence < r.previousConfidence &&
+      !(r.status && CLOSED_VIEW_STATUSES.has(r.status.toLowerCase())),
+  );
+}
 
 export interface ViewAttention {
   id: string;
@@ -101,6 +122,8 @@ export interface ViewAttention {
   /** Whole days since the last write; null when the date is unknown. */
   ageDays: number | null;
   reasons: AttentionReason[];
+  /** For `confidence_falling`: the confidence before and after the latest edit. */
+  fell?: { from: number; to: number };
 }
 
 export function ageInDays(updatedAt: string | null, now: number): number | null {
@@ -115,14 +138,19 @@ export function isStale(entry: Pick<MemoryEntry, 'status' | 'updatedAt'>, now: n
   return age !== null && age > days;
 }
 
-const reasonRank: Record<AttentionReason, number> = { invalidated: 0, review_required: 1, stale: 2 };
+const reasonRank: Record<AttentionReason, number> = { invalidated: 0, review_required: 1, confidence_falling: 2, stale: 3 };
 
 /**
  * One line per View that needs attention, from any mix of listings (the invalidated, the
  * under-review and the stale candidates), each View once with every reason it has. Fired
  * invalidations come first, then reviews, then the oldest untouched.
  */
-export function viewsNeedingAttention(entries: readonly MemoryEntry[], now: number, days = STALE_DAYS): ViewAttention[] {
+export function viewsNeedingAttention(
+  entries: readonly MemoryEntry[],
+  now: number,
+  days = STALE_DAYS,
+  falling: readonly FallingConfidence[] = [],
+): ViewAttention[] {
   const byId = new Map<string, ViewAttention>();
   for (const e of entries) {
     if (e.isDir || !e.id) continue;
@@ -134,6 +162,25 @@ export function viewsNeedingAttention(entries: readonly MemoryEntry[], now: numb
     if (reasons.length === 0 || byId.has(e.id)) continue;
     byId.set(e.id, { id: e.id, title: e.title, status: e.status, updatedAt: e.updatedAt, ageDays: ageInDays(e.updatedAt, now), reasons });
   }
+  for (const f of fallingConfidence(falling)) {
+    const fell = { from: f.previousConfidence!, to: f.confidence! };
+    const known = byId.get(f.id);
+    if (known) {
+      if (!known.reasons.includes('confidence_falling')) known.reasons.push('confidence_falling');
+      known.reasons.sort((a, b) => reasonRank[a] - reasonRank[b]);
+      known.fell = fell;
+    } else {
+      byId.set(f.id, {
+        id: f.id,
+        title: f.title,
+        status: f.status,
+        updatedAt: f.updatedAt,
+        ageDays: ageInDays(f.updatedAt, now),
+        reasons: ['confidence_falling'],
+        fell,
+      });
+    }
+  }
   return [...byId.values()].sort((a, b) => {
     const r = reasonRank[a.reasons[0]!] - reasonRank[b.reasons[0]!];
     if (r !== 0) return r;
@@ -142,9 +189,10 @@ export function viewsNeedingAttention(entries: readonly MemoryEntry[], now: numb
   });
 }
 
-export function reasonText(reason: AttentionReason, ageDays: number | null): string {
+export function reasonText(reason: AttentionReason, ageDays: number | null, fell?: { from: number; to: number }): string {
   if (reason === 'invalidated') return 'invalidation fired';
   if (reason === 'review_required') return 'review required';
+  if (reason === 'confidence_falling') return fell ? `confidence falling ${fell.from} → ${fell.to}` : 'confidence falling';
   return ageDays === null ? 'not updated recently' : `not updated for ${ageDays} days`;
 }
 

@@ -31,6 +31,7 @@ const row: MemoryTableRow = {
   maxLossPct: 1.2,
   viewId: 'V-001',
   updatedAt: '2026-11-23T10:00:00.000Z',
+  previousConfidence: null,
 };
 
 describe('table columns', () => {

@@ -63,7 +63,9 @@ describe('memory/table: the Views and Expressions tables', () => {
     await fs.writeFile('/memory/views/V-002.md', fs.readFile('/memory/views/V-002.md').replace('confidence: 0.6', 'confidence: 0.4'), { actor: 'pm' });
     const byUpdated = await table({ sort: 'updated', dir: 'desc' });
     // The edited View is the most recent, dated by the store's write time of its live version.
-    expect(byUpdated.rows[0]).toMatchObject({ id: 'V-002', confidence: 0.4 });
+    // …and it carries the confidence it had before the edit, so Home can say the confidence fell.
+    expect(byUpdated.rows[0]).toMatchObject({ id: 'V-002', confidence: 0.4, previousConfidence: 0.6 });
+    expect(byUpdated.rows.find((r) => r.id === 'V-001')?.previousConfidence).toBeNull();
     expect(byUpdated.rows[0].updatedAt > before.updatedAt).toBe(true);
     expect(byUpdated.rows[0].updatedAt).toBe(core.context.memory.fs.recordInfo('/memory/views/V-002.md')!.updatedAt);
   });

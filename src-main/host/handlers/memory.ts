@@ -44,6 +44,7 @@ export const memoryHandlers: PartialHandlerMap = {
         maxLossPct: number(r.max_loss_pct),
         viewId: r.view_id,
         updatedAt: r.updated_at,
+        previousConfidence: r.previous_confidence,
       })),
       total,
       offset: input.offset,
