@@ -102,6 +102,8 @@ export const searchProcedures = {
   'memory/search': { input: memorySearchInput, output: memorySearchOutput },
   'search/status': { input: z.object({}).strict(), output: searchStatus },
   'search/reindex': { input: z.object({}).strict(), output: reindexProgress },
+  /** Stops a running rebuild (search/reindex then fails with `cancelled`); false when none was running. */
+  'search/reindex-cancel': { input: z.object({}).strict(), output: z.object({ cancelled: z.boolean() }) },
   'search/model-status': { input: z.object({}).strict(), output: searchModelStatus },
   'search/model-download': { input: z.object({}).strict(), output: searchModelStatus },
   'search/model-cancel': { input: z.object({}).strict(), output: z.object({ cancelled: z.boolean() }) },

@@ -1,3 +1,4 @@
+import { AppError } from '../common/errors';
 import { renderRecord } from '../fs';
 import type { Db, IndexableRecord, MemoryIndexer } from '../store';
 import { asBlob, dayNumber, encodeVector, ensureVectorTable, VEC_TABLE } from './vectors';
@@ -333,7 +334,8 @@ export async function reindex(
   let after = 0;
   onProgress?.({ done, total, embedder: embedder.id });
   for (;;) {
-    if (signal?.aborted) throw new Error('Reindex cancelled; run it again to finish.');
+    // Typed as `cancelled`: the PM stopped it; what was rebuilt stays, and the index reads as stale until a full run.
+    if (signal?.aborted) throw new AppError('cancelled', 'Rebuild stopped; run it again to finish.');
     const rows = page.all(after, batch) as RecordSource[];
     if (!rows.length) break;
     const vectors = await embedder.embed(

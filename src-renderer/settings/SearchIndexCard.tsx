@@ -89,6 +89,11 @@ export function SearchIndexCard() {
         <button type="button" className="button" onClick={() => rebuild.mutate()} disabled={running || !s} data-testid="search-reindex">
           {running ? 'Rebuilding…' : 'Rebuild index'}
         </button>
+        {running && (
+          <button type="button" className="button" data-testid="search-reindex-cancel" onClick={() => void client.call('search/reindex-cancel', {})}>
+            Cancel
+          </button>
+        )}
         {pct !== null && (
           <span className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct} aria-label="Rebuild progress">
             <span className="progress-bar" style={{ width: `${pct}%` }} />

@@ -73,4 +73,29 @@ describe('search/status and search/reindex', () => {
     expect(seen[0].done).toBe(0);
     expect(seen.at(-1)).toEqual({ done: s.value.records, total: s.value.records, embedder: 'hash-ngram-384' });
   });
+
+  it('a rebuild the PM cancels stops between batches with `cancelled`, and the next rebuild finishes', async () => {
+    const fs = core.context.memory.fs;
+    for (let i = 0; i < 300; i++) {
+      await fs.writeFile(
+        '/memory/observations/new.md',
+        `# new — Note ${i} on curve steepening\ncategory: macro_regime\n---\n## SUMMARY\nTerm premium ${i}.\n`,
+        { actor: 'pm' },
+      );
+    }
+    expect(await core.invoke('search/reindex-cancel', {})).toEqual({ ok: true, value: { cancelled: false } });
+    let cancel: Promise<unknown> | undefined;
+    const off = core.context.events.subscribe((m) => {
+      // After the first batch: the stop lands while batches remain.
+      if (m.event === 'search/reindex-progress' && (m.payload as { done: number }).done > 0) cancel ??= core.invoke('search/reindex-cancel', {});
+    });
+    const stopped = await core.invoke('search/reindex', {});
+    off();
+    expect(await cancel).toEqual({ ok: true, value: { cancelled: true } });
+    // If this fails, Cancel on the Settings screen does nothing and the PM waits for the whole rebuild.
+    expect(stopped.ok).toBe(false);
+    if (!stopped.ok) expect(stopped.error).toMatchObject({ code: 'cancelled', message: 'Rebuild stopped; run it again to finish.' });
+    const again = await core.invoke('search/reindex', {});
+    expect(again.ok && again.value.done).toBe(again.ok && again.value.total);
+  });
 });

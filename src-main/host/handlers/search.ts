@@ -34,6 +34,7 @@ export function embedderFor(dataDir: string, settings: Settings, secrets: Secret
 export function searchHandlers(getIndex: () => SearchIndex): PartialHandlerMap {
   let draining: Promise<unknown> | null = null;
   let reindexing: Promise<{ done: number; total: number; embedder: string }> | null = null;
+  let reindexStop: AbortController | null = null;
   let download: AbortController | null = null;
 
   function sync(ctx: CoreContext): SearchIndex {
@@ -102,8 +103,22 @@ export function searchHandlers(getIndex: () => SearchIndex): PartialHandlerMap {
       await ctx.memory.ready;
       const index = sync(ctx);
       // One rebuild at a time; a second request joins the running one.
-      reindexing ??= index.reindex((p) => ctx.events.emit('search/reindex-progress', p)).finally(() => (reindexing = null));
+      if (!reindexing) {
+        const stop = new AbortController();
+        reindexStop = stop;
+        reindexing = index
+          .reindex((p) => ctx.events.emit('search/reindex-progress', p), stop.signal)
+          .finally(() => {
+            reindexing = null;
+            if (reindexStop === stop) reindexStop = null;
+          });
+      }
       return reindexing;
+    },
+    'search/reindex-cancel': async () => {
+      if (!reindexStop) return { cancelled: false };
+      reindexStop.abort();
+      return { cancelled: true };
     },
     'search/model-status': async (_input, ctx) => {
       await ctx.memory.ready;
