@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../api/envelope';
+import { errorCodes, type ErrorCode } from '../api/envelope';
 
 /**
  * An infrastructure fault the app understands: a string `code` (checked across boundaries, never
@@ -38,6 +38,13 @@ export class ConflictError extends AppError {
   }
 }
 
+const knownCodes: ReadonlySet<string> = new Set(errorCodes);
+
+/**
+ * Ours, or shaped like ours with one of the API's codes. A Node or SQLite error also carries a
+ * string `code` (`SQLITE_IOERR`, `EACCES`): it must not pass as a typed error and leak its raw
+ * code into the envelope; it stays an unexpected fault and is reported as `internal`.
+ */
 export function isAppError(e: unknown): e is AppError {
-  return typeof e === 'object' && e !== null && typeof (e as AppError).code === 'string' && e instanceof Error;
+  return e instanceof Error && typeof (e as AppError).code === 'string' && knownCodes.has((e as AppError).code);
 }

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { AppError } from '../common/errors';
 import { AuditLog } from './audit';
 import { PortfolioDocuments, Sessions } from './documents';
 import { openDatabase, type Db, type OpenDatabaseOptions } from './open';
@@ -35,8 +36,12 @@ export class Store {
 
   /** Runs `fn` in an IMMEDIATE transaction; nested calls become savepoints. */
   writeTransaction<T>(fn: () => T): T {
-    if (this.db.inTransaction) return this.runInTransaction(fn) as T;
-    return this.runInTransaction.immediate(fn) as T;
+    try {
+      if (this.db.inTransaction) return this.runInTransaction(fn) as T;
+      return this.runInTransaction.immediate(fn) as T;
+    } catch (e) {
+      throw storageFault(e) ?? e;
+    }
   }
 
   getMeta(key: string): string | undefined {
@@ -57,4 +62,25 @@ export class Store {
     }
     this.db.close();
   }
+}
+
+/**
+ * The machine, not the input, refused a write: a full disk or a data folder that became
+ * read-only. SQLite rolled the transaction back, so the PM is told that nothing was half-written
+ * (a raw SqliteError would reach the app as its bare code, e.g. "SQLITE_FULL").
+ */
+function storageFault(e: unknown): AppError | undefined {
+  const code = (e as { code?: unknown })?.code;
+  if (typeof code !== 'string') return undefined;
+  if (code === 'SQLITE_FULL')
+    return new AppError('unavailable', 'The disk is full: Forge could not save this change; free some space and try again. Nothing was half-written.', {
+      cause: e,
+    });
+  if (code.startsWith('SQLITE_READONLY'))
+    return new AppError(
+      'unavailable',
+      "Forge's data folder is read-only, so this change could not be saved; check the folder's permissions (or the disk) and try again. Nothing was half-written.",
+      { cause: e },
+    );
+  return undefined;
 }
