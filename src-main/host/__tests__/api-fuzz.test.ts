@@ -134,6 +134,8 @@ describe('every API procedure survives hostile input (in-process)', () => {
       const cases = mutationsOf(sample, props);
       if (!STARTS_WORK.test(name)) cases.unshift({ label: 'the schema sample', input: sample });
       for (const c of cases) {
+        // A mutation that happens to be valid would start real work (a demo run, a rebuild): only refusals are sent there.
+        if (STARTS_WORK.test(name) && procedures[name].input.safeParse(c.input ?? {}).success) continue;
         const what = `${name} with ${c.label}`;
         const env = await withTimeout(t.core.invokeUnknown(name, c.input), 15_000, what);
         expectTyped(env, what);
