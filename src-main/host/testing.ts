@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { EventMessage } from '../api/events';
 import { EnvSecretStore } from '../config/secrets';
 import { createCore, type Core } from './core';
 
@@ -16,4 +17,26 @@ export function tempCore(env: Record<string, string | undefined> = {}): { core: 
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Waits for the first event (already seen in `seen`, or arriving later) that matches `pred`; fails
+ * after `ms` naming what it waited for. For tests that drive a run and wait for its end.
+ */
+export function untilEvent(core: Core, seen: readonly EventMessage[], pred: (m: EventMessage) => boolean, ms = 20_000): Promise<EventMessage> {
+  return new Promise((resolve, reject) => {
+    const hit = seen.find(pred);
+    if (hit) return resolve(hit);
+    const timer = setTimeout(() => {
+      off();
+      reject(new Error(`no matching event in ${ms} ms`));
+    }, ms);
+    const off = core.context.events.subscribe((m) => {
+      if (pred(m)) {
+        clearTimeout(timer);
+        off();
+        resolve(m);
+      }
+    });
+  });
 }

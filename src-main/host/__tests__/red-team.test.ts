@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventMessage } from '../../api/events';
 import { runCommand } from '../../builder/workspace/commands';
 import { startMockAnthropicServer, type MockAnthropicServer, type MockStep, type RecordedRequest } from '../../llm/testing';
-import { tempCore } from '../testing';
+import { tempCore, untilEvent } from '../testing';
 
 /**
  * The red team. Hostile text arrives through every door content comes in by (a memory record, a
@@ -43,20 +43,7 @@ afterAll(async () => {
   await mock?.close();
 });
 
-function until(pred: (m: EventMessage) => boolean, ms = 20_000): Promise<EventMessage> {
-  return new Promise((resolve, reject) => {
-    const hit = events.find(pred);
-    if (hit) return resolve(hit);
-    const timer = setTimeout(() => reject(new Error(`no matching event in ${ms} ms`)), ms);
-    const off = t.core.context.events.subscribe((m) => {
-      if (pred(m)) {
-        clearTimeout(timer);
-        off();
-        resolve(m);
-      }
-    });
-  });
-}
+const until = (pred: (m: EventMessage) => boolean, ms = 20_000) => untilEvent(t.core, events, pred, ms);
 
 interface ToolResult {
   name: string;

@@ -5,7 +5,7 @@ import type { EventMessage } from '../../api/events';
 import { procedureNames } from '../../api/procedures';
 import { startMockAnthropicServer, type MockAnthropicServer } from '../../llm/testing';
 import { startHeadlessHost, type HeadlessHost } from '../http/server';
-import { tempCore } from '../testing';
+import { tempCore, untilEvent } from '../testing';
 
 /**
  * The keys a PM gives Forge must never be written anywhere a person or another program could read
@@ -54,20 +54,7 @@ afterAll(async () => {
   await mock?.close();
 });
 
-function until(pred: (m: EventMessage) => boolean, ms = 20_000): Promise<EventMessage> {
-  return new Promise((resolve, reject) => {
-    const hit = events.find(pred);
-    if (hit) return resolve(hit);
-    const timer = setTimeout(() => reject(new Error(`no matching event in ${ms} ms`)), ms);
-    const off = t.core.context.events.subscribe((m) => {
-      if (pred(m)) {
-        clearTimeout(timer);
-        off();
-        resolve(m);
-      }
-    });
-  });
-}
+const until = (pred: (m: EventMessage) => boolean, ms = 20_000) => untilEvent(t.core, events, pred, ms);
 const ended = (runId: string) => until((m) => (m.event === 'agent/done' || m.event === 'agent/error') && (m.payload as { runId: string }).runId === runId);
 
 function filesUnder(dir: string): string[] {
