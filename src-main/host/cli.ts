@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveDataDir } from '../config/paths';
 import type { HeadlessHost } from './http/server';
@@ -22,6 +22,11 @@ Commands:
              the terminal: forge build <folder> [--mini] [--mode mcp|dump] (forge build --help)
   reindex    Rebuild the search index of a workspace (after switching embedders).
              --data DIR    workspace folder
+  export     Save the whole workspace (memory with its versions and audit trail, the book,
+             skills with their versions, contracts, broker notes, settings; never keys) as
+             one file: forge export <file> [--data DIR]
+  import     Replace a workspace with an exported one, after checking all of it; the old
+             workspace is kept beside it as a backup: forge import <file> [--data DIR]
   version    Print the version.
   help       Show this text.
 `;
@@ -36,6 +41,9 @@ export async function main(argv: string[]): Promise<number> {
       return (await import('../mcp/cli')).runMcpCli(rest, appVersion());
     case 'reindex':
       return reindexCli(rest);
+    case 'export':
+    case 'import':
+      return archiveCli(command, rest);
     case 'build':
       return (await import('./build-cli')).forgeBuildCli(rest);
     case 'demo':
@@ -106,6 +114,38 @@ async function serve(args: string[]): Promise<number> {
   await host.close();
   await core.close();
   return 0;
+}
+
+async function archiveCli(command: 'export' | 'import', args: string[]): Promise<number> {
+  let parsed: { values: { data?: string }; positionals: string[] };
+  try {
+    parsed = parseArgs({ args, options: { data: { type: 'string' } }, allowPositionals: true, strict: true });
+  } catch (e) {
+    console.error(`forge ${command}: ${(e as Error).message}`);
+    return 2;
+  }
+  const file = parsed.positionals[0];
+  if (!file || parsed.positionals.length > 1) {
+    console.error(`forge ${command}: give one archive file, e.g. forge ${command} ~/forge-2026-11-23.forge`);
+    return 2;
+  }
+  const dataDir = resolveDataDir(parsed.values.data);
+  const { exportWorkspace, importWorkspace } = await import('./workspace-archive');
+  try {
+    if (command === 'export') {
+      const s = exportWorkspace(dataDir, resolve(file));
+      console.log(`forge export: ${s.records} records and ${s.files} files from ${dataDir} → ${resolve(file)} (no keys).`);
+    } else {
+      const s = importWorkspace(resolve(file), dataDir);
+      console.log(`forge import: ${s.records} records and ${s.files} files → ${dataDir}.`);
+      console.log(s.backup ? `The workspace that was there is kept in ${s.backup}.` : 'The folder was empty; nothing needed a backup.');
+      console.log('API keys are not in archives: add them again in Settings → API keys (or the environment).');
+    }
+    return 0;
+  } catch (e) {
+    console.error(`forge ${command}: ${(e as Error).message}`);
+    return 1;
+  }
 }
 
 async function reindexCli(args: string[]): Promise<number> {

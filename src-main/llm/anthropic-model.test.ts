@@ -200,11 +200,18 @@ describe('AnthropicModel against the mock Anthropic server', () => {
   it('Stop cancels a call waiting on a slow first byte within 500 ms', async () => {
     mock.enqueue({ fault: 'slow_first_byte', delayMs: 10_000 });
     const ac = new AbortController();
-    const t0 = Date.now();
-    setTimeout(() => ac.abort(), 30);
+    let t0 = 0;
+    // Stop once the request is at the server and waiting (on a loaded machine it may take a while to get there).
+    const waitThenStop = setInterval(() => {
+      if (mock.messageRequests().length === 0) return;
+      clearInterval(waitThenStop);
+      t0 = Date.now();
+      ac.abort();
+    }, 5);
     const err = (await model()
       .stream({ system: 's', messages: [{ role: 'user', content: 'hi' }], maxTokens: 16, signal: ac.signal }, () => {})
       .catch((e: unknown) => e)) as ModelError;
+    clearInterval(waitThenStop);
     const elapsed = Date.now() - t0;
     expect(err.kind).toBe('cancelled');
     expect(err.code).toBe('cancelled');
@@ -213,15 +220,18 @@ describe('AnthropicModel against the mock Anthropic server', () => {
   });
 
   it('Stop during a slow streamed answer ends it within 500 ms, with no result passed off as complete', async () => {
-    mock.enqueue({ text: 'A long answer that trickles in. '.repeat(20), eventDelayMs: 20 });
+    // Long enough (about 10 s of events) that the Stop always lands mid-answer, even on a loaded machine.
+    mock.enqueue({ text: 'A long answer that trickles in. '.repeat(200), eventDelayMs: 20 });
     const ac = new AbortController();
     const events: ModelStreamEvent[] = [];
     let t0 = 0;
     const done = model().stream({ system: 's', messages: [{ role: 'user', content: 'hi' }], maxTokens: 500, signal: ac.signal }, (e) => {
       events.push(e);
       if (e.type === 'text_delta' && !t0) {
-        t0 = Date.now();
-        setTimeout(() => ac.abort(), 30);
+        setTimeout(() => {
+          t0 = Date.now();
+          ac.abort();
+        }, 30);
       }
     });
     const err = (await done.catch((e: unknown) => e)) as ModelError;

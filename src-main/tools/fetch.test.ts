@@ -32,7 +32,8 @@ beforeEach(async () => {
     secret: (name) => (name === 'fredApiKey' ? key : undefined),
     settings: () => ({ economic: { enabled: true, baseUrl: fred.base } }),
     now: () => now,
-    http: { timeoutMs: 400, retries: 1, retryBaseMs: 5, maxBytes: 64 * 1024 },
+    // A timeout a loaded CI machine cannot hit by accident; the slow-server case waits well past it.
+    http: { timeoutMs: 1500, retries: 1, retryBaseMs: 5, maxBytes: 64 * 1024 },
   });
 });
 afterEach(() => t.close());
@@ -83,10 +84,10 @@ describe('economic faults through the fetch tool: one FETCH FAILED line each, no
     [
       'a response slower than the timeout',
       async (res) => {
-        await new Promise((r) => setTimeout(r, 1500));
+        await new Promise((r) => setTimeout(r, 5000));
         sendJson(res, 200, {});
       },
-      /^\[FETCH FAILED \| economic \| unavailable\] 127\.0\.0\.1:\d+\/fred\/series did not answer within 0\.4 s\.$/,
+      /^\[FETCH FAILED \| economic \| unavailable\] 127\.0\.0\.1:\d+\/fred\/series did not answer within 1\.5 s\.$/,
     ],
     [
       'an HTML page instead of JSON',
