@@ -187,12 +187,16 @@ export function importWorkspace(archivePath: string, dataDir: string, now: () =>
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true, mode: 0o700 });
   try {
-    const source = new Database(archivePath, { readonly: true, fileMustExist: true });
-    const files = source.prepare('SELECT path, content FROM archive_files').all() as { path: string; content: Buffer }[];
     const dbFile = join(staging, 'forge.db');
-    createPrivateFile(dbFile);
-    source.prepare('VACUUM INTO ?').run(dbFile);
-    source.close();
+    const source = new Database(archivePath, { readonly: true, fileMustExist: true });
+    let files: { path: string; content: Buffer }[];
+    try {
+      files = source.prepare('SELECT path, content FROM archive_files').all() as { path: string; content: Buffer }[];
+      createPrivateFile(dbFile);
+      source.prepare('VACUUM INTO ?').run(dbFile);
+    } finally {
+      source.close();
+    }
     const db = new Database(dbFile);
     db.exec('DROP TABLE archive_files; DROP TABLE archive_meta; VACUUM;');
     db.close();
