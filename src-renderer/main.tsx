@@ -7,7 +7,7 @@ import { ForgeProvider, makeQueryClient, procedureKey } from './api/hooks';
 import { App } from './app/App';
 // Event handlers come from the features' live/store files, not their index: an index also exports
 // the screen, which would pull it out of its lazy chunk into the first load.
-import { chatEvents, handleChatEvent } from './chat/store';
+import { chatEvents, handleChatEvent, useChat } from './chat/store';
 import { handleTaskEvent } from './tasks/live';
 import { buildEventNames, handleBuildChanged, handleBuildLog } from './builds/live';
 import { handleProposalsChanged, proposalEventNames } from './proposals/live';
@@ -75,6 +75,9 @@ function onEvent(message: EventMessage) {
       break;
     case 'app/workspace-changed':
       // Into or out of the demo workspace: everything on screen belonged to the other workspace.
+      // The conversation is cleared here, when the switch happens and before the demo's first event,
+      // never after demo/enter answers (by then a fast demo has already streamed its tool calls).
+      useChat.getState().reset();
       void queryClient.invalidateQueries();
       break;
     default:

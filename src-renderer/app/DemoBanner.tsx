@@ -73,8 +73,8 @@ export function DemoSpeedSelect(props: { value: DemoSpeed; onChange: (speed: Dem
  */
 export async function enterDemo(client: ForgeClient, speed?: DemoSpeed) {
   const r = await client.call('demo/enter', speed ? { speed } : {});
+  // The conversation was cleared by app/workspace-changed; the run's events may already be in it.
   const chat = useChat.getState();
-  chat.reset();
   chat.start({ runId: r.runId, sessionId: r.sessionId, prompt: 'Offline demo: morning check on the sample workspace', demo: true });
   return r;
 }
