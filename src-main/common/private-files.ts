@@ -24,7 +24,8 @@ function tighten(path: string, ownerBits = 0): void {
     chmodSync(path, mode);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'EPERM' && code !== 'EACCES') throw e;
+    // EROFS: a read-only data folder; opening it then fails with a clear message (store/read-only-folder.ts).
+    if (code !== 'ENOENT' && code !== 'EPERM' && code !== 'EACCES' && code !== 'EROFS') throw e;
   }
 }
 

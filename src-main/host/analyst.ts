@@ -35,6 +35,8 @@ export interface AnalystDeps {
   providers?: ProviderRegistry;
   /** The search index's embedder and hybrid ranking for the broker notes (see host/research.ts); without them `research` ranks by bm25. */
   research?: ProviderDeps['research'];
+  /** Tests only: HTTP timing of the data providers, and web pages from 127.0.0.1 (see CoreConfig.providerHttp). */
+  providerHttp?: ProviderDeps['http'];
   /** Where the sample CSV data lives (default: bundled resources/demo/data). */
   csvDir?: string;
   /** Retry and timeout policy of model calls (default: DEFAULT_RETRY — 3 attempts — and 10 minutes). */
@@ -84,6 +86,7 @@ export function buildAnalyst(deps: AnalystDeps): AnalystService {
       csvDir: csvDir && existsSync(csvDir) ? csvDir : null,
       researchDir: researchFolder(deps.dataDir),
       research: deps.research,
+      http: deps.providerHttp,
     });
   const ownSkills = deps.skills
     ? null

@@ -1,5 +1,6 @@
 import type { SecretStore } from '../config/secrets';
 import type { DemoSpeed } from '../agent';
+import type { ProviderDeps } from '../providers';
 
 export type AppMode = 'electron' | 'headless' | 'test';
 
@@ -23,4 +24,11 @@ export interface CoreConfig {
    * demo's scripted model over the demo material, never Claude, and market data come from its CSVs.
    */
   demo?: { demoDir: string; speed: DemoSpeed };
+  /**
+   * Tests only (the app sets none): the data providers' HTTP timing, and `allowLoopback` so a
+   * local server can stand in for a web page end to end. Every other private address stays refused.
+   */
+  providerHttp?: ProviderDeps['http'];
+  /** Where Settings → Search downloads the semantic model from (default: Hugging Face); the pinned checksums still apply. */
+  modelBaseUrl?: string;
 }

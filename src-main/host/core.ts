@@ -139,6 +139,7 @@ export function createCore(config: CoreConfig): Core {
     events,
     skills,
     demo: config.demo,
+    providerHttp: config.providerHttp,
     search: (request) => search.search(request),
     // Broker notes get vectors from the search index's embedder and are ranked as search ranks them.
     research: {
@@ -150,6 +151,14 @@ export function createCore(config: CoreConfig): Core {
     },
   });
   attachResearch(search, analyst.providers);
+  // Read the search index's vectors before the PM's first search rather than inside it.
+  setImmediate(() => {
+    try {
+      search.warm();
+    } catch {
+      // The core was closed before it ran: nothing to warm.
+    }
+  }).unref();
   analyst.executor.onChange((t) => events.emit('tasks/changed', toTaskView(t)));
   // Attached IDEs read the PM's memory only when the PM turns it on (MCP screen): read and search, as actor mcp.
   setMcpAnalystTools(context, () => {
@@ -208,7 +217,7 @@ export function createCore(config: CoreConfig): Core {
     settingsHandlers,
     memoryHandlers,
     agentHandlers(analyst),
-    searchHandlers(() => search),
+    searchHandlers(() => search, { modelBaseUrl: config.modelBaseUrl }),
     taskHandlers(analyst.executor, () => memory.fs),
     skillsHandlers(() => skills),
     mcpHandlers as PartialHandlerMap,

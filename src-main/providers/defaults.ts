@@ -28,7 +28,14 @@ export interface ProviderDeps {
   research?: { embedder?: PassageEmbedder; rank?: PassageRanker };
   now?: () => Date;
   /** HTTP timing for vendor calls (tests shorten it). */
-  http?: { timeoutMs?: number; retries?: number; retryBaseMs?: number; maxBytes?: number };
+  http?: {
+    timeoutMs?: number;
+    retries?: number;
+    retryBaseMs?: number;
+    maxBytes?: number;
+    /** Tests only: the web provider may read pages from a server on 127.0.0.1 (never other private addresses). */
+    allowLoopback?: boolean;
+  };
 }
 
 /**

@@ -1,10 +1,10 @@
 import { AppError } from '../common/errors';
 import { renderRecord } from '../fs';
 import type { Db, IndexableRecord, MemoryIndexer } from '../store';
-import { asBlob, dayNumber, encodeVector, ensureVectorTable, VEC_TABLE } from './vectors';
+import { dayNumber, dropLegacyVectorTable } from './vectors';
 import type { Embedder } from './embedder';
-import { DEFAULT_BITS, Quantizer } from './quantizer';
-import { VectorCache } from './vector-cache';
+import { CODE_VERSION, Quantizer } from './quantizer';
+import { BLOCK_SLOTS, type BlockEntry, BlockIndex, type BlockLayout, quantizeInt8, readLayout, removeEntries, resetBlocks, writeEntries } from './block-store';
 import { searchMemory, type SearchRequest, type SearchResponse } from './search';
 import type { ResearchSource } from './research-search';
 import { PassageVectorCache } from './passage-cache';
@@ -60,8 +60,7 @@ function contentOf(row: RecordSource): string {
  * When the embedder fails, the write still commits and the record waits in `search_queue`.
  */
 export class SearchIndex implements MemoryIndexer {
-  readonly cache: VectorCache;
-  readonly dfCache = new Map<string, { df: number; at: number }>();
+  readonly blocks: BlockIndex;
   readonly passageCache = new PassageVectorCache();
   private quantizers = new Map<number, Quantizer>();
   private researchRef: ResearchSource | undefined;
@@ -70,12 +69,14 @@ export class SearchIndex implements MemoryIndexer {
     readonly db: Db,
     private embedderRef: Embedder,
   ) {
-    ensureVectorTable(db, DEFAULT_BITS);
-    this.cache = new VectorCache(db);
+    this.blocks = new BlockIndex(db);
     if (!this.state('embedder')) {
       this.setState('embedder', embedderRef.id);
       this.setState('dims', String(embedderRef.dims));
     }
+    convertFloatEntries(db, this.quantizer);
+    reencodeCodes(db, this.quantizer);
+    dropLegacyVectorTable(db);
   }
 
   get embedder(): Embedder {
@@ -93,9 +94,22 @@ export class SearchIndex implements MemoryIndexer {
     return q;
   }
 
-  /** Loads the in-memory codes now (a few seconds at 100k notes) so the first search is fast. */
+  /**
+   * Reads the vector blocks into memory and runs one scan, so neither the reading (tens of ms at
+   * 100k notes) nor the compiling of the scan loops falls on the PM's first search.
+   */
   warm(): void {
-    this.cache.nearest(new Uint8Array(this.quantizer.bits / 8), 1, { category: null, status: null, sinceDay: null, allowed: null });
+    this.blocks.warm();
+    const q = new Float32Array(this.embedderRef.dims);
+    q[0] = 1;
+    const slots = this.blocks.nearest(this.quantizer.encode(q), 50, {
+      category: null,
+      status: null,
+      sinceDay: null,
+      allowed: null,
+      embedder: this.embedderRef.id,
+    });
+    this.blocks.scoreSlots(q, slots);
   }
 
   /** The broker notes (attached by the host): searched with memory, re-embedded by `reindex`, counted by `status`. */
@@ -135,10 +149,16 @@ export class SearchIndex implements MemoryIndexer {
       this.enqueue(db, record.rid, record.category, record.id, p && 'error' in p ? p.error : 'not embedded before the write');
       return;
     }
+    const layout = readLayout(db);
+    if (layout && layout.dims !== p.vector.length) {
+      // The blocks hold another embedder's size: this record waits for the rebuild that switches them.
+      this.enqueue(db, record.rid, record.category, record.id, 'waiting for the search index to be rebuilt for the new embedder');
+      return;
+    }
     const row = db.prepare('SELECT status, updated_at FROM memory_records WHERE rid = ?').get(record.rid) as
       | { status: string | null; updated_at: string }
       | undefined;
-    writeEntry(
+    const touched = writeEntry(
       db,
       this.embedderRef.id,
       { rid: record.rid, category: record.category, status: row?.status ?? null, updated_at: row?.updated_at ?? new Date().toISOString() },
@@ -146,13 +166,12 @@ export class SearchIndex implements MemoryIndexer {
       this.quantizer,
     );
     db.prepare('DELETE FROM search_queue WHERE rid = ?').run(record.rid);
-    this.cache.touch(record.rid);
+    this.blocks.touch(touched);
   }
 
   remove(db: Db, ref: { rid: number; category: string; id: string }): void {
-    removeEntry(db, ref.rid);
+    this.blocks.touch(removeEntry(db, ref.rid));
     db.prepare('DELETE FROM search_queue WHERE rid = ?').run(ref.rid);
-    this.cache.touch(ref.rid);
   }
 
   private enqueue(db: Db, rid: number, category: string, id: string, error: string): void {
@@ -180,17 +199,23 @@ export class SearchIndex implements MemoryIndexer {
           'document',
         );
         const tx = this.db.transaction(() => {
+          const batch: IndexRow[] = [];
+          const batchVectors: Float32Array[] = [];
           queued.forEach((r, i) => {
             // Skip a record rewritten while we embedded: its own write handles it.
             const now = this.db.prepare('SELECT content_hash, status, updated_at FROM memory_records WHERE rid = ?').get(r.rid) as
               | { content_hash: string; status: string | null; updated_at: string }
               | undefined;
             if (!now || now.content_hash !== r.content_hash) return;
-            writeEntry(this.db, this.embedderRef.id, { ...r, status: now.status, updated_at: now.updated_at }, vectors[i], this.quantizer);
-            this.db.prepare('DELETE FROM search_queue WHERE rid = ?').run(r.rid);
-            this.cache.touch(r.rid);
-            indexed++;
+            batch.push({ ...r, status: now.status, updated_at: now.updated_at });
+            batchVectors.push(vectors[i]);
           });
+          if (!batch.length) return;
+          ensureLayout(this.db, { dims: this.embedderRef.dims, bits: this.quantizer.bits });
+          this.blocks.touch(writeEntryBatch(this.db, this.embedderRef.id, batch, batchVectors, this.quantizer));
+          const dequeue = this.db.prepare('DELETE FROM search_queue WHERE rid = ?');
+          for (const r of batch) dequeue.run(r.rid);
+          indexed += batch.length;
         });
         tx.immediate();
       } catch (e) {
@@ -258,7 +283,7 @@ export class SearchIndex implements MemoryIndexer {
         this.quantizer,
       );
     } finally {
-      this.cache.invalidate();
+      this.blocks.invalidate();
     }
     if (!research) return memory;
     const embedder = memory.embedder;
@@ -282,38 +307,111 @@ function setState(db: Db, key: string, value: string): void {
   db.prepare('INSERT INTO search_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
 }
 
-/** Writes one record's vector (float for rescoring, bits for the fast scan). Call inside a transaction. */
-export function writeEntry(
-  db: Db,
-  embedderId: string,
-  r: { rid: number; category: string; status: string | null; updated_at: string },
-  vector: Float32Array,
-  quantizer: Quantizer,
-): void {
-  db.prepare(
-    `INSERT INTO search_entries (rid, category, embedder, vector) VALUES (?, ?, ?, ?)
-     ON CONFLICT (rid) DO UPDATE SET category = excluded.category, embedder = excluded.embedder, vector = excluded.vector`,
-  ).run(r.rid, r.category, embedderId, encodeVector(vector));
-  // vec0 has no upsert: replace the row. Its rowids must be BigInt.
-  db.prepare(`DELETE FROM ${VEC_TABLE} WHERE rowid = ?`).run(BigInt(r.rid));
-  db.prepare(`INSERT INTO ${VEC_TABLE} (rowid, category, status, updated_day, embedding) VALUES (?, ?, ?, ?, vec_bit(?))`).run(
-    BigInt(r.rid),
-    r.category,
-    r.status ?? '',
-    BigInt(dayNumber(r.updated_at)),
-    asBlob(quantizer.encode(vector)),
-  );
+interface IndexRow {
+  rid: number;
+  category: string;
+  status: string | null;
+  updated_at: string;
 }
 
-export function removeEntry(db: Db, rid: number): void {
-  db.prepare('DELETE FROM search_entries WHERE rid = ?').run(rid);
-  db.prepare(`DELETE FROM ${VEC_TABLE} WHERE rowid = ?`).run(BigInt(rid));
+/** Sets the blocks' layout on first use, or empties them when the embedder's size changed. Inside a transaction. */
+function ensureLayout(db: Db, want: BlockLayout): void {
+  const have = readLayout(db);
+  if (!have || have.dims !== want.dims || have.bits !== want.bits) {
+    resetBlocks(db, want);
+    setState(db, 'block_code', CODE_VERSION);
+  }
+}
+
+/**
+ * Writes these records' vectors into the blocks: the int8 vector for rescoring and its SimHash code
+ * for the candidate scan. Inside a transaction; returns the blocks touched.
+ */
+export function writeEntryBatch(db: Db, embedderId: string, rows: IndexRow[], vectors: Float32Array[], quantizer: Quantizer): Set<number> {
+  let layout = readLayout(db);
+  if (!layout) {
+    layout = { dims: quantizer.dims, bits: quantizer.bits };
+    resetBlocks(db, layout);
+    setState(db, 'block_code', CODE_VERSION);
+  }
+  const entries: BlockEntry[] = rows.map((r, i) => ({
+    rid: r.rid,
+    category: r.category,
+    status: r.status,
+    day: dayNumber(r.updated_at),
+    embedder: embedderId,
+    code: quantizer.encode(vectors[i]),
+    ...quantizeInt8(vectors[i]),
+  }));
+  return writeEntries(db, layout, entries);
+}
+
+/** Writes one record's vector (see `writeEntryBatch`). Call inside a transaction. */
+export function writeEntry(db: Db, embedderId: string, r: IndexRow, vector: Float32Array, quantizer: Quantizer): Set<number> {
+  return writeEntryBatch(db, embedderId, [r], [vector], quantizer);
+}
+
+export function removeEntry(db: Db, rid: number): Set<number> {
+  return removeEntries(db, readLayout(db), [rid]);
+}
+
+/**
+ * Codes written by another quantiser version (CODE_VERSION) are re-encoded from the stored int8
+ * vectors, block by block, so a change of code family needs no re-embedding.
+ */
+function reencodeCodes(db: Db, quantizer: Quantizer): void {
+  const layout = readLayout(db);
+  const have = (db.prepare("SELECT value FROM search_state WHERE key = 'block_code'").get() as { value: string } | undefined)?.value;
+  if (!layout || have === CODE_VERSION) return;
+  db.transaction(() => {
+    if (layout.dims === quantizer.dims && layout.bits === quantizer.bits) {
+      const codeBytes = layout.bits / 8;
+      const update = db.prepare('UPDATE search_blocks SET codes = ? WHERE block = ?');
+      for (const row of db.prepare('SELECT block, vectors FROM search_blocks').all() as { block: number; vectors: Buffer }[]) {
+        const vectors = new Int8Array(row.vectors.buffer, row.vectors.byteOffset, row.vectors.byteLength);
+        const codes = new Uint8Array(BLOCK_SLOTS * codeBytes);
+        for (let i = 0; i < BLOCK_SLOTS; i++) codes.set(quantizer.encode(vectors.subarray(i * layout.dims, (i + 1) * layout.dims)), i * codeBytes);
+        update.run(Buffer.from(codes.buffer), row.block);
+      }
+    }
+    setState(db, 'block_code', CODE_VERSION);
+  }).immediate();
+}
+
+/**
+ * Indexes written before migration 014 kept a float32 vector per row; this moves them into the
+ * blocks (int8) once, on open, so an upgrade needs no re-embedding. Vectors of another size than
+ * the quantiser's are stale anyway and are dropped (the index then reads as stale).
+ */
+function convertFloatEntries(db: Db, quantizer: Quantizer): void {
+  // Blocks with a layout exist once anything was written or converted: nothing left to do.
+  if (readLayout(db) || !db.prepare('SELECT 1 FROM search_entries LIMIT 1').get()) return;
+  db.transaction(() => {
+    ensureLayout(db, { dims: quantizer.dims, bits: quantizer.bits });
+    const rows = db
+      .prepare(
+        `SELECT e.rid, e.category, e.embedder, e.vector, r.status, r.updated_at FROM search_entries e
+         JOIN memory_records r ON r.rid = e.rid WHERE e.slot IS NULL`,
+      )
+      .all() as (IndexRow & { embedder: string; vector: Buffer })[];
+    const byEmbedder = new Map<string, { rows: IndexRow[]; vectors: Float32Array[] }>();
+    for (const r of rows) {
+      if (r.vector.byteLength !== quantizer.dims * 4) continue;
+      const g = byEmbedder.get(r.embedder) ?? { rows: [], vectors: [] };
+      g.rows.push(r);
+      g.vectors.push(new Float32Array(new Uint8Array(r.vector).buffer));
+      byEmbedder.set(r.embedder, g);
+    }
+    for (const [embedder, g] of byEmbedder) writeEntryBatch(db, embedder, g.rows, g.vectors, quantizer);
+    // Left without a slot: another size, or the record is gone.
+    db.prepare('DELETE FROM search_entries WHERE slot IS NULL').run();
+  }).immediate();
 }
 
 /**
  * Rebuilds the whole index with `embedder`, in batches (each batch embedded outside, written inside
  * a short transaction, so memory writes keep flowing). Reports progress after every batch. The
- * vector table is recreated when the size changes. `forge reindex` and `search/reindex` call this.
+ * vector tables are recreated when the size changes. `forge reindex` and `search/reindex` call this.
  */
 export async function reindex(
   db: Db,
@@ -321,15 +419,16 @@ export async function reindex(
   onProgress?: (p: ReindexProgress) => void,
   signal?: AbortSignal,
   quantizer: Quantizer = new Quantizer(embedder.dims),
-  batch = 64,
+  batch = 256,
 ): Promise<ReindexProgress> {
   db.transaction(() => {
-    if (ensureVectorTable(db, quantizer.bits)) db.prepare('DELETE FROM search_entries').run();
+    ensureLayout(db, { dims: embedder.dims, bits: quantizer.bits });
     setState(db, 'embedder', embedder.id);
     setState(db, 'dims', String(embedder.dims));
   }).immediate();
   const total = (db.prepare('SELECT count(*) AS n FROM memory_records').get() as { n: number }).n;
   const page = db.prepare('SELECT rid, category, id, title, status, updated_at, header, body FROM memory_records WHERE rid > ? ORDER BY rid LIMIT ?');
+  const dequeue = db.prepare('DELETE FROM search_queue WHERE rid = ?');
   let done = 0;
   let after = 0;
   onProgress?.({ done, total, embedder: embedder.id });
@@ -343,16 +442,17 @@ export async function reindex(
       'document',
     );
     db.transaction(() => {
-      rows.forEach((r, i) => {
-        writeEntry(db, embedder.id, r, vectors[i], quantizer);
-        db.prepare('DELETE FROM search_queue WHERE rid = ?').run(r.rid);
-      });
+      writeEntryBatch(db, embedder.id, rows, vectors, quantizer);
+      for (const r of rows) dequeue.run(r.rid);
     }).immediate();
     after = rows[rows.length - 1].rid;
     done += rows.length;
     onProgress?.({ done, total: Math.max(total, done), embedder: embedder.id });
   }
   // Vectors of records deleted while we ran.
-  db.prepare('DELETE FROM search_entries WHERE rid NOT IN (SELECT rid FROM memory_records)').run();
+  db.transaction(() => {
+    const gone = db.prepare('SELECT rid FROM search_entries WHERE rid NOT IN (SELECT rid FROM memory_records)').all() as { rid: number }[];
+    for (const g of gone) removeEntry(db, g.rid);
+  }).immediate();
   return { done, total: Math.max(total, done), embedder: embedder.id };
 }

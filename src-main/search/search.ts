@@ -3,13 +3,14 @@ import { compileQuery, extractHeader, parseQuery, renderRecord, type QueryAst } 
 import type { Db } from '../store';
 import type { Embedder } from './embedder';
 import type { Quantizer } from './quantizer';
-import type { VectorCache } from './vector-cache';
+import type { BlockIndex } from './block-store';
 import { tokenize } from './hash-embedder';
+import { type FieldWeights, keywordCandidates } from './keywords';
 import type { PassageVectorCache } from './passage-cache';
 import { passageHit, queryVectorFor, type ResearchSource, searchPassages } from './research-search';
 import { ALL_SCOPE_PATH, parseScope, type SearchScope } from './scope';
 import { searchSessionFiles } from './session-search';
-import { asBlob, dayNumber, dotStored, VEC_TABLE } from './vectors';
+import { dayNumber } from './vectors';
 
 export const MAX_SEARCH_QUERY_CHARS = 2000;
 export const MAX_SEARCH_RESULTS = 50;
@@ -23,27 +24,33 @@ export type FusionMethod = 'rrf' | 'score';
 
 /** Tuning of the candidate stages; defaults were measured with bench/search.ts and bench/search-quality.ts. */
 export interface SearchTuning {
-  /** Bit-vector (hamming) candidates fetched from sqlite-vec before float rescoring. */
+  /** Vector candidates (best cosine first) that go into fusion. */
   vectorCandidates: number;
+  /** Hamming-nearest candidates rescored with the int8 vectors before the best `vectorCandidates` are kept. */
+  rescoreCandidates: number;
   /** BM25 candidates fetched from FTS5. */
   keywordCandidates: number;
   /** Weight of vector similarity vs BM25 inside the semantic score (score fusion). */
   vectorShare: number;
   fusion: FusionMethod;
-  /** Filters that sqlite-vec cannot apply are resolved in SQL first when they leave at most this many records. */
+  /** Filters the block scan cannot apply are resolved in SQL first when they leave at most this many records. */
   exactFilterLimit: number;
-  /** Where hamming candidates come from: the in-memory scan (fast at any k) or vec0's own KNN. */
-  candidateSource: 'memory' | 'vec0';
+  /** BM25 weights of a note's title, header lines and body (keywords.ts). */
+  fieldWeights: FieldWeights;
+  /** RM3-style pseudo-relevance feedback: words of the best keyword hits join the query (keywords.ts). */
+  prf: boolean;
+  /** Feedback: how many top notes lend words, how many words are added, and their weight against the query's. */
+  prfDocs: number;
+  prfTerms: number;
+  prfWeight: number;
 }
 
-/** What a search needs: the database, the embedder, its quantiser and (optionally) the code cache. */
+/** What a search needs: the database, the embedder, its quantiser and the vector blocks. */
 export interface SearchContext {
   readonly db: Db;
   readonly embedder: Embedder;
   readonly quantizer: Quantizer;
-  readonly cache?: VectorCache;
-  /** Document counts of query words (FTS5), kept a minute. */
-  readonly dfCache?: Map<string, { df: number; at: number }>;
+  readonly blocks: BlockIndex;
   /** The broker notes (attached by the host); without it passages are not searched. */
   readonly research?: ResearchSource;
   /** Passage vectors kept in memory between searches. */
@@ -52,13 +59,24 @@ export interface SearchContext {
 
 export const DEFAULT_TUNING: SearchTuning = {
   vectorCandidates: 200,
+  // Measured with bench/search.ts on two generated corpora: recall@10 against exact cosine reaches
+  // 0.95 unscoped from ~200 hamming candidates (0.98 at 20k notes); 500 leaves room at 100k for ~0.6 ms.
+  rescoreCandidates: 500,
   keywordCandidates: 60,
-  // Measured on resources/eval (bench/search-quality.ts): score fusion at 0.2–0.4 beat RRF and both
-  // single signals with the lexical local embedder; a semantic HTTP embedder may deserve more weight.
-  vectorShare: 0.3,
+  // Chosen on the tuning split of resources/eval by bench/search-quality.ts (best nDCG@10 that keeps
+  // keyword-only recall@20) with the hashed embedder; 0.3 and RRF fell below keyword recall@20 on Cranfield 1400.
+  // The semantic model's share is unmeasured here (no weights): rerun the bench with --model-dir.
+  vectorShare: 0.1,
   fusion: 'score',
   exactFilterLimit: 20_000,
-  candidateSource: 'memory',
+  // Measured with bench/search-quality.ts --prf (keyword nDCG@10 off → on): tuning split 0.675 → 0.723,
+  // held-out 0.733 → 0.741, Cranfield 1400 0.360 → 0.371; recall@20 up on all three, hybrid too. Field
+  // weights [1,1,1], [2,1,1], [5,1,1], [3,0.5,1] and other feedback sizes were no better on the tuning split.
+  fieldWeights: [3, 1, 1],
+  prf: true,
+  prfDocs: 5,
+  prfTerms: 10,
+  prfWeight: 0.5,
 };
 
 export interface SearchRequest {
@@ -120,7 +138,7 @@ export function cleanText(s: string): string {
 interface Pushdown {
   status: string | null;
   sinceDay: number | null;
-  /** Terms sqlite-vec cannot apply; they are applied in SQL on the candidates. */
+  /** Terms the block scan cannot apply; they are applied in SQL on the candidates. */
   residual: boolean;
 }
 
@@ -144,8 +162,8 @@ interface Candidate {
 
 /**
  * Hybrid search over memory (and, when the scope includes them, the current session's files by
- * keyword — see session-search.ts): sqlite-vec bit-vector KNN (scope and common filters applied inside
- * vec0) rescored with float vectors, fused with FTS5 BM25 into a semantic score, blended with
+ * keyword — see session-search.ts): a SimHash scan of the vector blocks (scope and common filters
+ * applied inside the scan) rescored with the int8 vectors, fused with FTS5 BM25 into a semantic score, blended with
  * recency `1/(1+age_days/30)`. Over-fetches candidates, then re-ranks.
  */
 export async function searchMemory(ctx: SearchContext, req: SearchRequest): Promise<SearchResponse> {
@@ -263,7 +281,7 @@ interface MemoryQuery {
   qv: Float32Array | null;
 }
 
-/** The memory part of a search: sqlite-vec candidates and FTS5 BM25, fused and blended with recency. */
+/** The memory part of a search: vector-block candidates and FTS5 BM25, fused and blended with recency. */
 async function memoryResults(ctx: SearchContext, req: SearchRequest, q: MemoryQuery): Promise<SearchHit[]> {
   const { db, embedder } = ctx;
   const { scope, words, ast, compiled, mode, t, weights, maxResults, qv } = q;
@@ -300,35 +318,15 @@ async function memoryResults(ctx: SearchContext, req: SearchRequest, q: MemoryQu
     let allowed: Set<number> | null = null;
     let overFetch = 1;
     if (push.residual) {
-      // Resolve what sqlite-vec cannot express in SQL first; if that leaves too many, over-fetch and post-filter.
+      // Resolve what the scan cannot express in SQL first; if that leaves too many, over-fetch and post-filter.
       const rows = db.prepare(`SELECT r.rid FROM memory_records r WHERE ${where} LIMIT ?`).all(...condParams, t.exactFilterLimit + 1) as { rid: number }[];
       if (rows.length <= t.exactFilterLimit) allowed = new Set(rows.map((r) => r.rid));
       else overFetch = 4;
     }
     const code = ctx.quantizer.encode(qv);
-    const want = Math.min(4096, k * overFetch);
-    let ids: number[];
-    if (t.candidateSource === 'memory' && ctx.cache) {
-      ids = ctx.cache.nearest(code, want, { category: scope.category, status: push.status, sinceDay: push.sinceDay, allowed });
-    } else {
-      const vc: string[] = ['embedding MATCH vec_bit(?)', 'k = ?'];
-      const vp: unknown[] = [asBlob(code), want];
-      if (scope.category) {
-        vc.push('category = ?');
-        vp.push(scope.category);
-      }
-      if (push.status !== null) {
-        vc.push('status = ?');
-        vp.push(push.status);
-      }
-      if (push.sinceDay !== null) {
-        vc.push('updated_day >= ?');
-        vp.push(BigInt(push.sinceDay));
-      }
-      ids = (db.prepare(`SELECT rowid FROM ${VEC_TABLE} WHERE ${vc.join(' AND ')}`).all(...vp) as { rowid: number | bigint }[]).map((r) => Number(r.rowid));
-      if (allowed) ids = ids.filter((id) => allowed!.has(id));
-    }
-    const scored = rescore(db, embedder.id, qv, ids);
+    const want = Math.min(8192, Math.max(k, t.rescoreCandidates) * overFetch);
+    const slots = ctx.blocks.nearest(code, want, { category: scope.category, status: push.status, sinceDay: push.sinceDay, allowed, embedder: embedder.id });
+    const scored = ctx.blocks.scoreSlots(qv, slots);
     scored.sort((a, b) => b[1] - a[1]);
     // Equal scores share a rank, so identical notes are not split by fusion.
     scored.slice(0, k).forEach(([rid, cos], i) => {
@@ -339,7 +337,13 @@ async function memoryResults(ctx: SearchContext, req: SearchRequest, q: MemoryQu
   }
 
   if (mode !== 'vector') {
-    const rows = keywordCandidates(ctx, words, where, condParams, Math.max(t.keywordCandidates, maxResults * 4));
+    const rows = keywordCandidates(db, words, {
+      limit: Math.max(t.keywordCandidates, maxResults * 4),
+      where,
+      params: condParams,
+      fieldWeights: t.fieldWeights,
+      feedback: t.prf ? { docs: t.prfDocs, terms: t.prfTerms, weight: t.prfWeight } : null,
+    });
     rows.forEach((r, i) => {
       const c = cand(r.rid);
       c.bm25 = r.score;
@@ -348,7 +352,7 @@ async function memoryResults(ctx: SearchContext, req: SearchRequest, q: MemoryQu
     // Keyword-only hits still get their vector similarity, so fusion compares like with like.
     if (qv) {
       const missing = rows.filter((r) => cands.get(r.rid)!.vRank === Infinity).map((r) => r.rid);
-      for (const [rid, cos] of rescore(db, embedder.id, qv, missing)) cands.get(rid)!.cos = cos;
+      for (const [rid, cos] of ctx.blocks.scoreRecords(qv, missing, embedder.id)) cands.get(rid)!.cos = cos;
     }
   }
 
@@ -356,7 +360,9 @@ async function memoryResults(ctx: SearchContext, req: SearchRequest, q: MemoryQu
 
   // Final check of scope and filter in SQL (candidates from the bit scan saw only the pushed-down part).
   const rows = db
-    .prepare(`SELECT r.rid, r.updated_at FROM memory_records r WHERE r.rid IN (SELECT value FROM json_each(?)) AND ${where}`)
+    // CROSS JOIN fixes the order: look each candidate up by rid, rather than let the planner walk a
+    // whole category or status index checking membership (measured: 2+ ms at 20k notes).
+    .prepare(`SELECT r.rid, r.updated_at FROM json_each(?) AS j CROSS JOIN memory_records r ON r.rid = j.value WHERE ${where}`)
     .all(JSON.stringify([...cands.keys()]), ...condParams) as { rid: number; updated_at: string }[];
 
   const list = rows.map((r) => ({ row: r, c: cands.get(r.rid)! }));
@@ -415,70 +421,6 @@ const round = (x: number) => Math.round(x * 10_000) / 10_000;
 function headerLines(row: { id: string; title: string; header: string; body: string | null }): string {
   const content = renderRecord({ id: row.id, title: row.title, header: JSON.parse(row.header), body: row.body });
   return extractHeader(content).split('\n').slice(0, 8).join('\n');
-}
-
-/** Above this many matching documents a BM25 OR-query gets slow (FTS5 scores every match). */
-const OR_MATCH_BUDGET = 4000;
-const DF_TTL_MS = 60_000;
-
-/**
- * BM25 candidates from FTS5 (`memory_fts`). An OR over all query words is the best ranking but
- * FTS5 scores every matching row (~20 ms for 15k matches at 100k notes), so words are taken rarest
- * first while their document counts fit a budget; when common words are left out, notes holding
- * every word (an AND query, cheap) are ranked first. Small workspaces always get the full OR.
- */
-function keywordCandidates(ctx: SearchContext, words: string[], where: string, params: unknown[], limit: number): { rid: number; score: number }[] {
-  const { db } = ctx;
-  const terms = [...new Set(words)].slice(0, 24);
-  const quote = (w: string) => `"${w.replace(/"/g, '""')}"`;
-  const run = (match: string) =>
-    (
-      db
-        .prepare(
-          `SELECT f.rowid AS rid, bm25(memory_fts, 3.0, 1.0, 1.0) AS bm FROM memory_fts f JOIN memory_records r ON r.rid = f.rowid
-         WHERE memory_fts MATCH ? AND ${where} ORDER BY bm LIMIT ?`,
-        )
-        .all(match, ...params, limit) as { rid: number; bm: number }[]
-    ).map((r) => ({ rid: r.rid, score: -r.bm })); // FTS5's bm25 is negative
-  const withDf = terms.map((w) => ({ w, df: documentFrequency(ctx, quote(w)) })).sort((a, b) => a.df - b.df);
-  const chosen: string[] = [];
-  let budget = 0;
-  for (const t of withDf) {
-    if (t.df === 0) continue;
-    if (budget + t.df > OR_MATCH_BUDGET && chosen.length) break;
-    if (t.df > OR_MATCH_BUDGET) break;
-    chosen.push(t.w);
-    budget += t.df;
-  }
-  const present = withDf.filter((t) => t.df > 0);
-  if (chosen.length === present.length) return present.length ? run(chosen.map(quote).join(' OR ')) : [];
-  const all = run(present.map((t) => quote(t.w)).join(' AND '));
-  const seen = new Set(all.map((r) => r.rid));
-  const rare = chosen.length ? run(chosen.map(quote).join(' OR ')).filter((r) => !seen.has(r.rid)) : [];
-  // Scores of the two queries are not on one scale: keep AND hits first, on top of the rare-word hits.
-  const top = Math.max(0, ...rare.map((r) => r.score));
-  return [...all.map((r) => ({ rid: r.rid, score: r.score + top })), ...rare].slice(0, limit);
-}
-
-function documentFrequency(ctx: SearchContext, match: string): number {
-  const cache = ctx.dfCache;
-  const hit = cache?.get(match);
-  if (hit && Date.now() - hit.at < DF_TTL_MS) return hit.df;
-  const df = (ctx.db.prepare('SELECT count(*) AS n FROM memory_fts WHERE memory_fts MATCH ?').get(match) as { n: number }).n;
-  if (cache) {
-    if (cache.size > 5000) cache.clear();
-    cache.set(match, { df, at: Date.now() });
-  }
-  return df;
-}
-
-/** Float cosine of the query against stored vectors of these records (made by the current embedder). */
-function rescore(db: Db, embedderId: string, qv: Float32Array, rids: number[]): [number, number][] {
-  if (!rids.length) return [];
-  const rows = db
-    .prepare('SELECT rid, vector FROM search_entries WHERE rid IN (SELECT value FROM json_each(?)) AND +embedder = ?')
-    .all(JSON.stringify(rids), embedderId) as { rid: number; vector: Buffer }[];
-  return rows.map((r) => [r.rid, r.vector.byteLength === qv.length * 4 ? dotStored(qv, r.vector) : 0]);
 }
 
 function respond(query: string, scope: SearchScope, filters: string, results: SearchHit[], degraded: string | null): SearchResponse {

@@ -1,10 +1,11 @@
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { AppError } from '../common/errors';
 import { createPrivateFile, makePrivate } from '../common/private-files';
 import { migrations, type Migration } from './migrations';
+import { inReadOnlyFolder, readOnlyFolderError } from './read-only-folder';
 
 export type Db = Database.Database;
 
@@ -27,6 +28,17 @@ export interface OpenDatabaseOptions {
  */
 export function openDatabase(path: string, options: OpenDatabaseOptions = {}): Db {
   const onDisk = path !== ':memory:' && path !== '' && !path.startsWith('file:');
+  if (onDisk && !existsSync(path) && inReadOnlyFolder(path)) throw readOnlyFolderError(path);
+  try {
+    return openAt(path, options, onDisk);
+  } catch (e) {
+    // A raw "unable to open database file" would tell the PM nothing.
+    if (onDisk && !(e instanceof AppError) && inReadOnlyFolder(path)) throw readOnlyFolderError(path, e);
+    throw e;
+  }
+}
+
+function openAt(path: string, options: OpenDatabaseOptions, onDisk: boolean): Db {
   // SQLite would create the file 0644 (less the umask): create it owner-only first, and tighten
   // a database an older version left readable. SQLite gives the -wal and -shm files it creates
   // the database file's mode.

@@ -1,6 +1,9 @@
-import { chmodSync, copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventMessage } from '../../api/events';
 import { EnvSecretStore } from '../../config/secrets';
@@ -17,6 +20,41 @@ import { tempCore } from '../testing';
 
 const KEY = { ANTHROPIC_API_KEY: 'sk-ant-api03-resource-faults-0000' };
 const isRoot = process.getuid?.() === 0;
+/** bubblewrap mounts a folder read-only for one process: a read-only disk that root cannot write either. */
+const bwrap = spawnSync('bwrap', ['--version'], { encoding: 'utf8' }).status === 0 ? 'bwrap' : null;
+const REPO = fileURLToPath(new URL('../../..', import.meta.url));
+
+/** Runs `args` with `dir` mounted read-only (the rest of the machine as it is); resolves when it exits or after `ms`. */
+function underReadOnlyMount(dir: string, args: string[], ms: number): Promise<{ code: number | null; stdout: string; stderr: string; elapsed: number }> {
+  const started = performance.now();
+  const child = spawn('bwrap', ['--dev-bind', '/', '/', '--ro-bind', dir, dir, '--die-with-parent', ...args], {
+    cwd: REPO,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, FORGE_SCHEDULER: 'off' },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += String(d)));
+  child.stderr.on('data', (d) => (stderr += String(d)));
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), ms);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, elapsed: performance.now() - started });
+    });
+  });
+}
+
+/** Every file in the folder with its content hash: what "nothing was changed" is checked against. */
+function fingerprint(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!e.isFile()) continue;
+    const path = join(e.parentPath, e.name);
+    out[path.slice(dir.length)] = createHash('sha256').update(readFileSync(path)).digest('hex');
+  }
+  return out;
+}
 
 let cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -150,6 +188,43 @@ describe('read-only data folder', () => {
     await core.context.memory.ready;
     await expectReadOnlyBehaviour(core, path, content);
   });
+
+  it.skipIf(!bwrap)(
+    `on a read-only mount that root cannot write either (bubblewrap), \`forge serve\` stops at once with a clear message, changes nothing, and the workspace opens intact once writable${bwrap ? '' : ' — SKIPPED: bwrap (bubblewrap) is not installed, so no read-only mount can be made here'}`,
+    async () => {
+      const { dataDir, path, content } = await preparedFolder();
+      // The mount really is read-only for this user (root included): the fault is real, not a file mode root ignores.
+      const probe = await underReadOnlyMount(dataDir, ['sh', '-c', `touch ${dataDir}/probe`], 10_000);
+      expect(probe.code).not.toBe(0);
+      expect(probe.stderr).toMatch(/Read-only file system/);
+      const before = fingerprint(dataDir);
+
+      // The real headless app on it: it must not hang or crash with a stack; it says what is wrong and what to do.
+      const run = await underReadOnlyMount(
+        dataDir,
+        [process.execPath, '--import', 'tsx', 'src-main/host/cli.ts', 'serve', '--port', '0', '--data', dataDir],
+        60_000,
+      );
+      expect(run.code, run.stderr).toBe(1);
+      expect(run.elapsed).toBeLessThan(30_000);
+      expect(run.stdout).not.toMatch(/is running/);
+      expect(run.stderr).toMatch(/data folder .+ is read-only, so Forge cannot open this workspace/);
+      expect(run.stderr).toMatch(/Nothing in the folder was changed\. Make it writable/);
+      expectReadable(run.stderr);
+
+      // Nothing in the folder changed: no file added, none altered.
+      expect(fingerprint(dataDir)).toEqual(before);
+      // Writable again: the workspace opens intact, with the write acknowledged before, and saves again.
+      const core = createCore({ dataDir, mode: 'test', secrets: new EnvSecretStore(KEY) });
+      cleanup.push(() => core.close());
+      await core.context.memory.ready;
+      expect(integrity(core)).toBe('ok');
+      const read = await core.invoke('memory/read', { path });
+      expect(read.ok && read.value.content).toContain(content.split('\n').at(-1));
+      expect((await core.invoke('memory/write', { path: '/memory/views/new.md', content: view(4) })).ok).toBe(true);
+    },
+    90_000,
+  );
 
   it('with the database switched to read-only under a running app (query_only; runs as root too), reads work and a write gives a typed "read-only" message', async () => {
     const { dataDir, path, content } = await preparedFolder();

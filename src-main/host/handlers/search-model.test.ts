@@ -1,9 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventMessage } from '../../api/events';
 import { EnvSecretStore } from '../../config/secrets';
+import { MINILM_MANIFEST } from '../../search';
 import { writeTinyModel } from '../../search/semantic/testing/tiny-model';
 import { createCore, type Core } from '../core';
 
@@ -39,11 +42,33 @@ describe('search/model/* and search/embedder', () => {
     expect(status).toMatchObject({ model: 'all-MiniLM-L6-v2', installed: false, source: null, choice: 'auto', active: 'hash-ngram-384', downloading: false });
   });
 
-  it('refuses the download while the pinned checksums are missing, instead of installing unchecked files', async () => {
-    const r = await core.invoke('search/model-download', {});
-    expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.error.message).toMatch(/no pinned checksums/);
-    expect(ok(await core.invoke('search/model-status', {})).installed).toBe(false);
+  it('offers the download (the files are pinned) and refuses bytes that do not match the pins, installing nothing', async () => {
+    expect(ok(await core.invoke('search/model-status', {})).downloadable).toBe(true);
+    // A mirror serving the right sizes but the wrong bytes: a tampered or truncated copy.
+    const sizes = new Map(MINILM_MANIFEST.files.map((f) => [`/${f.path}`, f.size ?? 0]));
+    const server = createServer((req, res) => {
+      const size = sizes.get(req.url ?? '');
+      if (size === undefined) return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-length': String(size) }).end(Buffer.alloc(size, 7));
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const mirrored = createCore({
+      dataDir: join(dataDir, 'mirrored'),
+      mode: 'test',
+      secrets: new EnvSecretStore({}),
+      modelBaseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    });
+    try {
+      const r = await mirrored.invoke('search/model-download', {});
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.error.message).toMatch(/checksum|SHA-256|does not match/i);
+      const status = ok(await mirrored.invoke('search/model-status', {}));
+      expect(status.installed).toBe(false);
+      expect(status.active).toBe('hash-ngram-384');
+    } finally {
+      await mirrored.close();
+      server.close();
+    }
   });
 
   it('a folder pointed at by path becomes the embedder, and a reindex moves every note to it', async () => {

@@ -31,7 +31,11 @@ export function embedderFor(dataDir: string, settings: Settings, secrets: Secret
  * choice takes effect without a restart; the index then reports itself stale until a reindex).
  * Notes queued while an embedder was failing are retried in the background whenever search is used.
  */
-export function searchHandlers(getIndex: () => SearchIndex): PartialHandlerMap {
+/**
+ * `modelBaseUrl`: where the semantic model is downloaded from instead of the manifest's Hugging Face
+ * address — a desk's internal mirror, or a local server in tests. The pinned checksums apply either way.
+ */
+export function searchHandlers(getIndex: () => SearchIndex, options: { modelBaseUrl?: string } = {}): PartialHandlerMap {
   let draining: Promise<unknown> | null = null;
   let reindexing: Promise<{ done: number; total: number; embedder: string }> | null = null;
   let reindexStop: AbortController | null = null;
@@ -134,6 +138,7 @@ export function searchHandlers(getIndex: () => SearchIndex): PartialHandlerMap {
         await downloadModel({
           manifest: MINILM_MANIFEST,
           folder: modelFolderIn(ctx.dataDir, MINILM_MANIFEST),
+          baseUrl: options.modelBaseUrl,
           signal: controller.signal,
           onProgress: (p) => {
             // A few events a second are enough for a progress bar.

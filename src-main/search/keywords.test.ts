@@ -1,0 +1,198 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { compileQuery, parseQuery } from '../fs';
+import { Store } from '../store';
+import { HashNgramEmbedder, tokenize } from './hash-embedder';
+import { type KeywordOptions, keywordCandidates } from './keywords';
+import { DEFAULT_TUNING } from './search';
+import { SearchIndex } from './search-index';
+
+let dir: string;
+let store: Store;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'forge-keywords-'));
+  store = Store.open(join(dir, 'forge.db'));
+});
+afterEach(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+let seq = 0;
+/** Writes a memory record the way ForgeFS does (the FTS5 triggers index it in the same statement). */
+function note(category: string, title: string, body: string, status = 'active'): string {
+  const id = `N-${String(++seq).padStart(5, '0')}`;
+  store.records.upsert({
+    category,
+    id,
+    title,
+    status,
+    confidence: null,
+    weight: null,
+    scope: null,
+    view_id: null,
+    meta: '',
+    created_at: '2026-05-01T00:00:00.000Z',
+    updated_at: '2026-05-01T00:00:00.000Z',
+    header: JSON.stringify({ status }),
+    body,
+    content_hash: id,
+  });
+  return id;
+}
+const idOf = (rid: number) => (store.db.prepare('SELECT id FROM memory_records WHERE rid = ?').get(rid) as { id: string }).id;
+const opts = (extra: Partial<KeywordOptions> = {}): KeywordOptions => ({ limit: 10, fieldWeights: [3, 1, 1], ...extra });
+const search = (query: string, extra: Partial<KeywordOptions> = {}) => keywordCandidates(store.db, tokenize(query), opts(extra));
+
+/** A seeded generator, so a failing corpus can be rebuilt exactly. */
+function rng(seed: number) {
+  let s = seed;
+  return () => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return (s >>> 0) / 4294967296;
+  };
+}
+
+describe('BM25 with field weights', () => {
+  it('a note with the words in its title ranks above one that only mentions them in the body', () => {
+    const bodyOnly = note('views', 'Rates outlook', 'We like a curve steepener into the cuts.');
+    const titled = note('views', 'Curve steepener', 'Into the cuts, with carry.');
+    note('views', 'Copper demand', 'China stimulus.');
+    const hits = search('curve steepener');
+    expect(hits.map((h) => idOf(h.rid))).toEqual([titled, bodyOnly]);
+    // With the title weighted like the body, the title no longer wins by its field alone.
+    const flat = search('curve steepener', { fieldWeights: [0, 0, 1] });
+    expect(flat.map((h) => idOf(h.rid))).toEqual([bodyOnly, titled]);
+  });
+
+  it('refuses field weights that are not three non-negative numbers, saying what is expected', () => {
+    note('views', 'Curve steepener', 'x');
+    expect(() => search('curve', { fieldWeights: [3, -1, 1] })).toThrow(/three non-negative numbers/);
+    expect(() => search('curve', { fieldWeights: [3, 1] as unknown as KeywordOptions['fieldWeights'] })).toThrow(
+      expect.objectContaining({ code: 'invalid_input' }),
+    );
+  });
+});
+
+describe('pruning of common words', () => {
+  function crowdedMemory() {
+    store.writeTransaction(() => {
+      for (let i = 0; i < 2000; i++) note('observations', `Positioning looks crowded ${i % 7}`, `Positioning crowded per the flow desk, week ${i}.`);
+    });
+  }
+
+  it("a rare word's note is found first among 2,000 notes full of a common word, without scoring them all", () => {
+    crowdedMemory();
+    const zloty = note('observations', 'Zloty carry', 'Positioning in the zloty is light.');
+    const hits = search('crowded positioning zloty');
+    expect(idOf(hits[0].rid)).toBe(zloty);
+    expect(hits).toHaveLength(10);
+    // Asked for the best note only, the rare word leads every query: none scores the 2,000 common-word notes on their own.
+    const matches: string[] = [];
+    const best = search('crowded positioning zloty', { limit: 1, onQuery: (m) => matches.push(m) });
+    expect(best.map((h) => idOf(h.rid))).toEqual([zloty]);
+    expect(matches.length).toBeGreaterThan(0);
+    expect(matches.every((m) => m.startsWith('("zloty")'))).toBe(true);
+  });
+
+  it('gives the same notes in the same order, with the same scores, as scoring every match', () => {
+    const r = rng(7);
+    const common = ['positioning', 'crowded', 'carry', 'curve', 'spreads', 'inflation'];
+    const rare = ['zloty', 'forint', 'kospi', 'tankan', 'ifo', 'jolts', 'lifers', 'cdx', 'itraxx', 'rand', 'brent', 'copper'];
+    const pick = (xs: string[]) => xs[Math.floor(r() * xs.length)];
+    store.writeTransaction(() => {
+      for (let i = 0; i < 3000; i++) {
+        const title = [pick(common), r() < 0.3 ? pick(rare) : pick(common)].join(' ');
+        const body = Array.from({ length: 4 + Math.floor(r() * 20) }, () =>
+          r() < 0.15 ? pick(rare) : r() < 0.6 ? pick(common) : `w${Math.floor(r() * 500)}`,
+        ).join(' ');
+        note(r() < 0.5 ? 'views' : 'observations', title, body);
+      }
+    });
+    let pruned = 0;
+    for (let i = 0; i < 40; i++) {
+      const words = Array.from({ length: 2 + Math.floor(r() * 4) }, () => (r() < 0.35 ? pick(rare) : pick(common)));
+      const matches: string[] = [];
+      const fast = keywordCandidates(store.db, words, opts({ limit: 20, onQuery: (m) => matches.push(m) }));
+      const full = keywordCandidates(store.db, words, opts({ limit: 20, prune: false }));
+      expect(fast, words.join(' ')).toEqual(full);
+      if (matches.some((m) => m.includes(' AND '))) pruned++;
+    }
+    // The comparison is only worth something if the pruned path actually ran.
+    expect(pruned).toBeGreaterThan(10);
+  });
+
+  it('a note written after a search is found by the next one (word counts are never stale)', () => {
+    crowdedMemory();
+    expect(search('crowded positioning zloty', { limit: 1 })).toHaveLength(1);
+    // Before this write "zloty" was in no note; a cached count of 0 would drop the word from the query.
+    const zloty = note('observations', 'Zloty carry', 'Positioning in the zloty is light.');
+    const fast = search('crowded positioning zloty', { limit: 3 });
+    expect(idOf(fast[0].rid)).toBe(zloty);
+    expect(fast).toEqual(search('crowded positioning zloty', { limit: 3, prune: false }));
+  });
+
+  it('applies the scope and filter to what it returns, pruned or not', () => {
+    crowdedMemory();
+    const draft = note('views', 'Zloty carry', 'Positioning crowded in the zloty.', 'draft');
+    const active = note('views', 'Forint carry', 'Positioning crowded in the forint.', 'active');
+    const { where, params } = compileQuery(parseQuery('status:active'));
+    const inViews = (p: boolean) =>
+      search('crowded positioning zloty forint', { where: `r.category = ? AND ${where}`, params: ['views', ...params], prune: p });
+    expect(inViews(true).map((h) => idOf(h.rid))).toEqual([active]);
+    expect(inViews(false).map((h) => idOf(h.rid))).toEqual([active]);
+    expect(search('crowded positioning zloty').map((h) => idOf(h.rid))).toContain(draft);
+  });
+
+  it('memory search in keyword mode keeps the scope and the filter (the wiring in search.ts)', async () => {
+    crowdedMemory();
+    note('views', 'Zloty carry', 'Positioning crowded in the zloty.', 'draft');
+    const active = note('views', 'Forint carry', 'Positioning crowded in the forint.', 'active');
+    const index = new SearchIndex(store.db, new HashNgramEmbedder());
+    const r = await index.search({
+      query: 'crowded positioning zloty forint',
+      scope: '/memory/views/',
+      filters: 'status:active',
+      mode: 'keyword',
+      maxResults: 10,
+    });
+    expect(r.results.map((h) => h.id)).toEqual([active]);
+    // A quoted phrase in the filter is its own FTS5 match (fs/query/compile.ts), applied on top.
+    const phrase = await index.search({ query: 'crowded positioning', filters: '"zloty carry"', mode: 'keyword', maxResults: 10 });
+    expect(phrase.results.map((h) => h.title)).toEqual(['Zloty carry']);
+  });
+});
+
+describe('pseudo-relevance feedback', () => {
+  function ecbMemory() {
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) ids.push(note('observations', `ECB dovish ${i}`, `ECB dovish again; Bund front-end rallied, Schatz yields lower ${i}.`));
+    for (let i = 0; i < 30; i++) note('observations', `Copper inventories ${i}`, `LME copper stocks fell; China imports ${i}.`);
+    const target = note('observations', 'Schatz rally', 'Bund front-end rallied; Schatz yields lower on easing bets.');
+    return target;
+  }
+
+  it('finds a note that shares no word with the query but shares words with its best answers', () => {
+    const target = ecbMemory();
+    const without = search('ecb dovish', { limit: 10 }).map((h) => idOf(h.rid));
+    expect(without).not.toContain(target);
+    const withPrf = search('ecb dovish', { limit: 10, feedback: { docs: 3, terms: 5, weight: 0.5 } }).map((h) => idOf(h.rid));
+    expect(withPrf).toContain(target);
+    // The query's own notes still come first.
+    expect(withPrf.slice(0, 4).every((id) => id !== target)).toBe(true);
+  });
+
+  it('is on by default in memory search (it measured better), and tuning can switch it off', async () => {
+    const target = ecbMemory();
+    expect(DEFAULT_TUNING.prf).toBe(true);
+    const index = new SearchIndex(store.db, new HashNgramEmbedder());
+    const fed = await index.search({ query: 'ecb dovish', mode: 'keyword', maxResults: 10 });
+    expect(fed.results.map((h) => h.id)).toContain(target);
+    const plain = await index.search({ query: 'ecb dovish', mode: 'keyword', maxResults: 10, tuning: { prf: false } });
+    expect(plain.results.map((h) => h.id)).not.toContain(target);
+  });
+});
