@@ -1,5 +1,5 @@
-import type { Db } from '../store';
 import { popcount32 } from './quantizer';
+import type { Db } from '../store';
 
 /**
  * Where memory's vectors live: contiguous blocks of BLOCK_SLOTS notes in `search_blocks`
@@ -242,6 +242,9 @@ export class BlockIndex {
   private labels = new Uint16Array(0);
   private days = new Int32Array(0);
   private codes = new Uint32Array(0);
+  /** The first PREFIX_WORDS words of every code again, contiguous: the first pass reads 16 bytes a note, not a strided 96. */
+  private prefix = new Uint32Array(0);
+  private pw = 0;
   private vectors = new Int8Array(0);
   private norms = new Float32Array(0);
   /** Slot + 1 of each record id (0 = none): a typed array indexed by rid, cheaper to fill at start than a Map. */
@@ -301,6 +304,7 @@ export class BlockIndex {
     this.readLabels();
     if (!this.layout) return;
     this.words = this.layout.bits / 32;
+    this.pw = Math.min(PREFIX_WORDS, this.words);
     const last = (this.db.prepare('SELECT coalesce(max(block), -1) AS b FROM search_blocks').get() as { b: number }).b;
     this.grow(last + 1);
     for (const row of this.db.prepare('SELECT * FROM search_blocks').iterate() as IterableIterator<BlockRow>) this.place(row.block, row);
@@ -321,6 +325,7 @@ export class BlockIndex {
     this.labels = g(this.labels, LABELS);
     this.days = g(this.days, 1);
     this.codes = g(this.codes, this.words);
+    this.prefix = g(this.prefix, this.pw);
     this.vectors = g(this.vectors, L.dims);
     this.norms = g(this.norms, 1);
     this.capacity = cap;
@@ -350,6 +355,9 @@ export class BlockIndex {
     into(this.labels, LABELS * 2, row?.labels);
     into(this.days, 4, row?.days);
     into(this.codes, this.words * 4, row?.codes);
+    const P = this.pw;
+    const W = this.words;
+    for (let i = base; i < base + BLOCK_SLOTS; i++) for (let w = 0; w < P; w++) this.prefix[i * P + w] = this.codes[i * W + w];
     into(this.vectors, L.dims, row?.vectors);
     into(this.norms, 4, row?.norms);
     for (let i = base; i < base + BLOCK_SLOTS; i++) {
@@ -381,52 +389,29 @@ export class BlockIndex {
     const stat = filter.status === null ? 0 : (this.labelCode.get(filter.status) ?? -1);
     const emb = this.labelCode.get(filter.embedder) ?? -1;
     if (cat < 0 || stat < 0 || emb < 0) return [];
-    const since = filter.sinceDay ?? -Infinity;
-    const allowed = filter.allowed;
-    const { rids, labels, days, codes } = this;
-    const P = Math.min(PREFIX_WORDS, W);
+    const P = this.pw;
     const NONE = P * 32 + 1;
     const d1 = new Uint16Array(n);
     const hist1 = new Uint32Array(NONE + 1);
-    let passing = 0;
-    for (let i = 0; i < n; i++) {
-      const l = i * LABELS;
-      if (
-        rids[i] === 0 ||
-        labels[l + 2] !== emb ||
-        (cat && labels[l] !== cat) ||
-        (stat && labels[l + 1] !== stat) ||
-        days[i] < since ||
-        (allowed && !allowed.has(rids[i]))
-      ) {
-        d1[i] = NONE;
-        continue;
-      }
-      const o = i * W;
-      let d = 0;
-      for (let w = 0; w < P; w++) d += popcount32(codes[o + w] ^ q[w]);
-      d1[i] = d;
-      hist1[d]++;
-      passing++;
-    }
+    const passing = prefixPass(
+      { capacity: n, pw: P, prefix: this.prefix, rids: this.rids, labels: this.labels, days: this.days },
+      q,
+      { emb, cat, stat, since: filter.sinceDay ?? -2147483648, allowed: filter.allowed },
+      d1,
+      hist1,
+    );
     const keep = Math.min(passing, Math.max(count * PREFILTER_FACTOR, MIN_PREFILTER));
     const th1 = threshold(hist1, keep, NONE);
-    const idx: number[] = [];
-    const d2: number[] = [];
+    let kept = 0;
+    for (let d = 0; d <= th1 && d < NONE; d++) kept += hist1[d];
+    const idx = new Int32Array(kept);
+    const d2 = new Uint16Array(kept);
     const hist2 = new Uint32Array(W * 32 + 1);
-    for (let i = 0; i < n; i++) {
-      if (d1[i] > th1 || d1[i] === NONE) continue;
-      const o = i * W;
-      let d = d1[i];
-      for (let w = P; w < W; w++) d += popcount32(codes[o + w] ^ q[w]);
-      idx.push(i);
-      d2.push(d);
-      hist2[d]++;
-    }
+    fullPass(this.codes, n, P, W, q, d1, Math.min(th1, NONE - 1), idx, d2, hist2);
     const th2 = threshold(hist2, count, W * 32 + 1);
     const out: number[] = [];
     const atTh: number[] = [];
-    for (let j = 0; j < idx.length; j++) {
+    for (let j = 0; j < kept; j++) {
       if (d2[j] < th2) out.push(idx[j]);
       else if (d2[j] === th2) atTh.push(idx[j]);
     }
@@ -485,6 +470,77 @@ export class BlockIndex {
       if (s >= 0 && this.labels[s * LABELS + 2] === emb) slots.push(s);
     }
     return this.scoreSlots(query, slots);
+  }
+}
+
+interface PassFilter {
+  emb: number;
+  cat: number;
+  stat: number;
+  since: number;
+  allowed: Set<number> | null;
+}
+
+/**
+ * Pass one of `nearest`: the prefix distance of every note passing the filter (NONE for the others),
+ * counted into `hist`. Its own small function over typed arrays, so V8 keeps it optimised.
+ */
+function prefixPass(
+  ix: { capacity: number; pw: number; prefix: Uint32Array; rids: Int32Array; labels: Uint16Array; days: Int32Array },
+  q: Uint32Array,
+  f: PassFilter,
+  d1: Uint16Array,
+  hist: Uint32Array,
+): number {
+  const { capacity: n, pw: P, prefix, rids, labels, days } = ix;
+  const NONE = P * 32 + 1;
+  const { emb, cat, stat, since, allowed } = f;
+  let passing = 0;
+  for (let i = 0; i < n; i++) {
+    const l = i * LABELS;
+    if (
+      rids[i] === 0 ||
+      labels[l + 2] !== emb ||
+      (cat !== 0 && labels[l] !== cat) ||
+      (stat !== 0 && labels[l + 1] !== stat) ||
+      days[i] < since ||
+      (allowed !== null && !allowed.has(rids[i]))
+    ) {
+      d1[i] = NONE;
+      continue;
+    }
+    const o = i * P;
+    let d = 0;
+    for (let w = 0; w < P; w++) d += popcount32(prefix[o + w] ^ q[w]);
+    d1[i] = d;
+    hist[d]++;
+    passing++;
+  }
+  return passing;
+}
+
+/** Pass two: full distances of the notes within `th1` after pass one, into `idx`/`d2`, counted into `hist`. */
+function fullPass(
+  codes: Uint32Array,
+  n: number,
+  P: number,
+  W: number,
+  q: Uint32Array,
+  d1: Uint16Array,
+  th1: number,
+  idx: Int32Array,
+  d2: Uint16Array,
+  hist: Uint32Array,
+): void {
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    if (d1[i] > th1) continue;
+    const o = i * W;
+    let d = d1[i];
+    for (let w = P; w < W; w++) d += popcount32(codes[o + w] ^ q[w]);
+    idx[k] = i;
+    d2[k++] = d;
+    hist[d]++;
   }
 }
 
