@@ -58,11 +58,14 @@ export interface SearchContext {
 }
 
 export const DEFAULT_TUNING: SearchTuning = {
-  vectorCandidates: 200,
-  // Measured with bench/search.ts on two generated corpora: recall@10 against exact cosine reaches
-  // 0.95 unscoped from ~200 hamming candidates (0.98 at 20k notes); 500 leaves room at 100k for ~0.6 ms.
-  rescoreCandidates: 500,
-  keywordCandidates: 60,
+  // Fusion pools: 100 vector and 40 keyword candidates scored the same nDCG@10 and recall@20 as 200
+  // and 60 on all three sets of bench/search-quality.ts, for less SQL per search.
+  vectorCandidates: 100,
+  // Measured with bench/search.ts at 100,000 notes: unscoped recall@10 against exact cosine was 0.965
+  // with 500 on the template corpus but 0.92–0.94 on the cross-topic PM corpus, whose neighbours
+  // crowd together; 1,000 gave 0.968 and 1,500 0.980 there, for ~1.5 ms more than 500.
+  rescoreCandidates: 1500,
+  keywordCandidates: 40,
   // Chosen on the tuning split of resources/eval by bench/search-quality.ts (best nDCG@10 that keeps
   // keyword-only recall@20) with the hashed embedder; 0.3 and RRF fell below keyword recall@20 on Cranfield 1400.
   // The semantic model's share is unmeasured here (no weights): rerun the bench with --model-dir.
