@@ -217,6 +217,22 @@ async function measure(c: Corpus, makeQ: (r: () => number) => string, seed: numb
   const db = c.store.db;
   const hybrid = await timeRuns(Q, (i) => c.index.search({ ...scoped[i], maxResults: 10, now }));
   const keyword = await timeRuns(Q, (i) => c.index.search({ ...unscoped[i], maxResults: 10, mode: 'keyword', now }));
+  // How much of the exact BM25 top 10 the keyword half returns (below 1 where queries of common words are ranked conjunction-first).
+  let same = 0;
+  for (const q of unscoped) {
+    const fast = await c.index.search({ ...q, maxResults: 10, mode: 'keyword', now, weights: { semantic: 1, recency: 0 }, tuning: { prf: false } });
+    const exact = await c.index.search({
+      ...q,
+      maxResults: 10,
+      mode: 'keyword',
+      now,
+      weights: { semantic: 1, recency: 0 },
+      tuning: { prf: false, keywordMatchBudget: null },
+    });
+    const ids = new Set(exact.results.map((x) => x.id));
+    same += exact.results.length ? fast.results.filter((x) => ids.has(x.id)).length / exact.results.length : 1;
+  }
+  const keywordExact = same / unscoped.length;
   const unscopedHybrid = await timeRuns(Q, (i) => c.index.search({ ...unscoped[i], maxResults: 10, now }));
 
   // The baseline: exact float KNN with each query's own scope (category partition) and status filter.
@@ -248,6 +264,7 @@ async function measure(c: Corpus, makeQ: (r: () => number) => string, seed: numb
     baselineP50: median(baseline),
     unscopedHybridP50: median(unscopedHybrid),
     keywordP50: median(keyword),
+    keywordExact,
     recallScoped,
     recallUnscoped,
     buildPerS: c.n / ((rebuildMs - c.embedder.ms) / 1000),
@@ -263,7 +280,7 @@ async function measure(c: Corpus, makeQ: (r: () => number) => string, seed: numb
   console.log(
     `  baseline: sqlite-vec float brute force, same scopes and filter, p50 ${f.baselineP50.toFixed(2)} ms; ratio ${(f.baselineP50 / f.p50).toFixed(2)}`,
   );
-  console.log(`  keyword-only, unscoped, 2–6 words: p50 ${f.keywordP50.toFixed(2)} ms`);
+  console.log(`  keyword-only, unscoped, 2–6 words: p50 ${f.keywordP50.toFixed(2)} ms; share of the exact BM25 top 10 returned ${keywordExact.toFixed(3)}`);
   console.log(`  recall@10 vs exact cosine: scoped+filtered ${recallScoped.toFixed(3)}, unscoped ${recallUnscoped.toFixed(3)}`);
   console.log(`  rebuild (reindex) ${f.buildPerS.toFixed(0)} notes/s with embedding excluded`);
   console.log(`  embedding (${c.embedder.id}) ${f.embedPerS.toFixed(0)} notes/s, on its own`);
@@ -296,6 +313,7 @@ report({
   recall_at_10_pm_scoped: round(p.recallScoped, 3),
   recall_at_10_pm_unscoped: round(p.recallUnscoped, 3),
   keyword_p50_ms_unscoped: r2(Math.max(m.keywordP50, p.keywordP50)),
+  keyword_top10_vs_exact: round(Math.min(m.keywordExact, p.keywordExact), 3),
   cold_first_query_ms: r2(m.firstMs),
   cold_open_ms: r2(m.openMs),
   bytes_per_note: Math.round(m.bytesPerNote),

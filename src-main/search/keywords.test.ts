@@ -126,6 +126,30 @@ describe('pruning of common words', () => {
     expect(pruned).toBeGreaterThan(10);
   });
 
+  it('with a match budget, a query of common words ranks the notes holding them all first; a rare word keeps it exact', () => {
+    const holdingBoth = new Set<string>();
+    store.writeTransaction(() => {
+      for (let i = 0; i < 1600; i++) holdingBoth.add(note('observations', `Carry and positioning ${i}`, `carry positioning note ${i}`));
+      for (let i = 0; i < 1000; i++) note('observations', `Carry ${i}`, `carry carry carry ${i}`);
+      for (let i = 0; i < 1000; i++) note('observations', `Positioning ${i}`, `positioning positioning ${i}`);
+      note('views', 'Zloty carry', 'zloty carry trade');
+    });
+    const both = (id: string) => holdingBoth.has(id);
+    const matches: string[] = [];
+    const top = search('carry positioning', { matchBudget: 100, onQuery: (m) => matches.push(m) });
+    expect(top).toHaveLength(10);
+    expect(top.every((h) => both(idOf(h.rid)))).toBe(true);
+    // Neither common word's full list was scored.
+    expect(matches).toEqual(['"positioning" AND "carry"']);
+    // Fewer notes than asked hold every word: the rest come from the rarest word, ranked after them.
+    const wide = search('carry positioning', { matchBudget: 100, limit: 1700 });
+    expect(wide.slice(0, 1600).every((h) => both(idOf(h.rid)))).toBe(true);
+    expect(wide.slice(1600).some((h) => !both(idOf(h.rid)))).toBe(true);
+    expect(wide[1600].score).toBeLessThan(wide[1599].score);
+    // With a rare word in the query the ranking is the exact one.
+    expect(search('zloty carry', { matchBudget: 100 })).toEqual(search('zloty carry', { prune: false }));
+  });
+
   it('a note written after a search is found by the next one (word counts are never stale)', () => {
     crowdedMemory();
     expect(search('crowded positioning zloty', { limit: 1 })).toHaveLength(1);
