@@ -10,8 +10,12 @@ export async function screenshotsInBothThemes(page: Page, name: string): Promise
   mkdirSync('test-results/screens', { recursive: true });
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    // A string: the e2e project type-checks without the DOM library.
-    await page.waitForFunction(`document.documentElement.dataset.theme === '${scheme}'`, undefined, { timeout: 5_000 }).catch(() => undefined);
+    // A selector, not waitForFunction: a string predicate is polled with eval, which the app's CSP
+    // refuses — a page error that failed the screens spec whenever the theme was slow to switch.
+    await page
+      .locator(`html[data-theme="${scheme}"]`)
+      .waitFor({ state: 'attached', timeout: 5_000 })
+      .catch(() => undefined);
     await page.screenshot({ path: `test-results/screens/${name}-${scheme}.png`, fullPage: true });
   }
   await page.emulateMedia({ colorScheme: null });
