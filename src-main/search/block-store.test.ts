@@ -83,6 +83,14 @@ describe('the vector blocks on disk', () => {
     expect(after.results[0].id).toBe('V-001');
   });
 
+  it('a new workspace searched before its first note finds that note by meaning once it is written', async () => {
+    const index = new SearchIndex(store.db, new HashNgramEmbedder());
+    index.warm();
+    expect((await index.search({ query: 'gold miners', mode: 'vector' })).results).toEqual([]);
+    await fsWith(index).writeFile('/memory/views/V-001.md', note('V-001', 'Gold miners rerating', 'Miners lag bullion.'), pm);
+    expect((await index.search({ query: 'gold miners', mode: 'vector' })).results[0]?.id).toBe('V-001');
+  });
+
   it("a deleted note's slot is reused, so a workspace that churns notes does not grow its blocks", async () => {
     const index = new SearchIndex(store.db, new HashNgramEmbedder());
     const fs = fsWith(index);

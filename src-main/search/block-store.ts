@@ -282,6 +282,13 @@ export class BlockIndex {
       return;
     }
     if (!this.dirty.size) return;
+    // The first write of a new index sets the layout, and a rebuild for another size replaces it:
+    // then every block is re-read, not only the ones written.
+    const layout = readLayout(this.db);
+    if (!layout || !this.layout || layout.dims !== this.layout.dims || layout.bits !== this.layout.bits) {
+      this.load(version);
+      return;
+    }
     const read = this.db.prepare('SELECT * FROM search_blocks WHERE block = ?');
     this.readLabels();
     for (const b of this.dirty) this.place(b, read.get(b) as BlockRow | undefined);
