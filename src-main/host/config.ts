@@ -29,6 +29,6 @@ export interface CoreConfig {
    * local server can stand in for a web page end to end. Every other private address stays refused.
    */
   providerHttp?: ProviderDeps['http'];
-  /** Where Settings → Search downloads the semantic model from (default: Hugging Face); the pinned checksums still apply. */
+  /** Where Settings → Search downloads the semantic model from (default: `$FORGE_MODEL_BASE_URL`, else Hugging Face); the pinned checksums still apply. */
   modelBaseUrl?: string;
 }

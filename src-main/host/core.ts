@@ -217,7 +217,8 @@ export function createCore(config: CoreConfig): Core {
     settingsHandlers,
     memoryHandlers,
     agentHandlers(analyst),
-    searchHandlers(() => search, { modelBaseUrl: config.modelBaseUrl }),
+    // FORGE_MODEL_BASE_URL: a desk's internal mirror of the model files (the pinned checksums still apply).
+    searchHandlers(() => search, { modelBaseUrl: config.modelBaseUrl ?? (process.env.FORGE_MODEL_BASE_URL || undefined) }),
     taskHandlers(analyst.executor, () => memory.fs),
     skillsHandlers(() => skills),
     mcpHandlers as PartialHandlerMap,

@@ -52,12 +52,10 @@ describe('search/model/* and search/embedder', () => {
       res.writeHead(200, { 'content-length': String(size) }).end(Buffer.alloc(size, 7));
     });
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    const mirrored = createCore({
-      dataDir: join(dataDir, 'mirrored'),
-      mode: 'test',
-      secrets: new EnvSecretStore({}),
-      modelBaseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    });
+    // The way a desk points Forge at its internal mirror.
+    process.env.FORGE_MODEL_BASE_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const mirrored = createCore({ dataDir: join(dataDir, 'mirrored'), mode: 'test', secrets: new EnvSecretStore({}) });
+    delete process.env.FORGE_MODEL_BASE_URL;
     try {
       const r = await mirrored.invoke('search/model-download', {});
       expect(r.ok).toBe(false);
