@@ -29,11 +29,15 @@ function copySources(from: string, to: string) {
   for (const f of readdirSync(from)) if (/\.ts$/.test(f) && !/\.test\.ts$/.test(f)) copyFileSync(join(from, f), join(to, f));
 }
 
+type Sarif = { runs: { results: { ruleId: string; locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[] }[] };
+
 function scan(): Promise<string> {
   copySources(join(root, 'src-main', 'app'), join(stage, 'app'));
   copySources(join(root, 'src-preload'), join(stage, 'preload'));
   copyFileSync(join(root, 'src-renderer', 'index.html'), join(stage, 'index.html'));
-  const out = join(stage, 'findings.csv');
+  // SARIF, not CSV: the scanner writes its CSV header and rows with two unsynchronised async writes,
+  // so the file sometimes held a row cut short or lost the header (an intermittent failure here).
+  const out = join(stage, 'findings.sarif');
   const cli = join(root, 'node_modules', '@doyensec', 'electronegativity', 'dist', 'index.js');
   const electron = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).devDependencies.electron;
   return new Promise((resolve, reject) => {
@@ -46,15 +50,8 @@ function scan(): Promise<string> {
 
 describe('static Electron security scan (Electronegativity)', () => {
   it('reports no finding that is not explained', { timeout: 180_000 }, async () => {
-    const csv = await scan();
-    const findings = csv
-      .trim()
-      .split('\n')
-      .slice(1)
-      .map((line) => {
-        const [issue, , , file] = line.split(',');
-        return `${issue} ${file.replace(/"/g, '')}`;
-      });
+    const sarif = JSON.parse(await scan()) as Sarif;
+    const findings = sarif.runs[0].results.map((r) => `${r.ruleId} ${r.locations[0]?.physicalLocation.artifactLocation.uri ?? 'N/A'}`);
     // The scan must have looked at the shell (a scan that found nothing to read would pass vacuously).
     expect(findings.length).toBeGreaterThan(0);
     const unexplained = [...new Set(findings)].filter((f) => !explained[f]);
