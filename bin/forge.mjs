@@ -16,7 +16,12 @@ if (process.argv[2] === 'mcp' && existsSync(mcpEntry)) {
   await import(pathToFileURL(mcpEntry).href);
 } else if (existsSync(built)) {
   const { main } = await import(pathToFileURL(built).href);
-  process.exit(await main(process.argv.slice(2)));
+  // One sentence, never a stack: what the PM can act on (the CLI's own errors are already worded).
+  const code = await main(process.argv.slice(2)).catch((e) => {
+    console.error(`forge: ${e?.message ?? String(e)}`);
+    return 1;
+  });
+  process.exit(code);
 } else if (existsSync(tsx)) {
   const r = spawnSync(tsx, [join(root, 'src-main', 'host', 'cli.ts'), ...process.argv.slice(2)], { stdio: 'inherit' });
   process.exit(r.status ?? 1);

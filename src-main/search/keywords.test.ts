@@ -150,6 +150,29 @@ describe('pruning of common words', () => {
     expect(search('zloty carry', { matchBudget: 100 })).toEqual(search('zloty carry', { prune: false }));
   });
 
+  it('when too few notes hold every common word, notes holding more of the words come before notes holding fewer', () => {
+    const threeWords = new Set<string>();
+    const twoRarest = new Set<string>();
+    store.writeTransaction(() => {
+      for (let i = 0; i < 5; i++) threeWords.add(note('observations', `All three ${i}`, `carry positioning crowded ${i}`));
+      for (let i = 0; i < 20; i++) twoRarest.add(note('observations', `Two ${i}`, `crowded positioning ${i}`));
+      for (let i = 0; i < 1000; i++) note('observations', `Crowded ${i}`, `crowded crowded crowded crowded ${i}`);
+      for (let i = 0; i < 1100; i++) note('observations', `Positioning ${i}`, `positioning positioning ${i}`);
+      for (let i = 0; i < 1200; i++) note('observations', `Carry ${i}`, `carry carry carry ${i}`);
+    });
+    // Over 3,000 matches in all, so the query is not simply scored in full.
+    const matches: string[] = [];
+    const top = search('carry positioning crowded', { matchBudget: 100, limit: 40, onQuery: (m) => matches.push(m) });
+    expect(top).toHaveLength(40);
+    // A PM reading the list sees the notes that mention all three first, then those with the two rarer words.
+    expect(top.slice(0, 5).every((h) => threeWords.has(idOf(h.rid)))).toBe(true);
+    expect(top.slice(5, 25).every((h) => twoRarest.has(idOf(h.rid)))).toBe(true);
+    expect(top.slice(25).every((h) => !threeWords.has(idOf(h.rid)) && !twoRarest.has(idOf(h.rid)))).toBe(true);
+    for (let i = 1; i < top.length; i++) expect(top[i].score).toBeLessThanOrEqual(top[i - 1].score);
+    // Looser tiers are intersections of fewer words, rarest kept: the commonest word's whole list is never scored.
+    expect(matches).toEqual(['"crowded" AND "positioning" AND "carry"', '"crowded" AND "positioning"', '"crowded"']);
+  });
+
   it('a note written after a search is found by the next one (word counts are never stale)', () => {
     crowdedMemory();
     expect(search('crowded positioning zloty', { limit: 1 })).toHaveLength(1);

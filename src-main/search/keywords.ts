@@ -246,18 +246,29 @@ function topK(q: Query, words: string[]): KeywordHit[] {
 
 /**
  * Every query word is common (the rarest is in more notes than the budget): rank the notes that hold
- * all of them — FTS5 intersects the lists without scoring the rest, ~6–12 ms at 100,000 notes where
- * an exact OR took ~18 and more — then fill from the rarest word's best notes if too few hold them
- * all. An approximation of the exact order, measured against it in bench/search.ts.
+ * all of them — FTS5 intersects the lists without scoring the rest — then, while fewer than asked,
+ * the notes holding all but the commonest word, then all but the two commonest, and so on down to
+ * the rarest word alone. A note holding more of the words ranks after none holding fewer, the way a
+ * reader scans results. Each relaxation is an intersection of shorter lists: measured ~3× cheaper
+ * than scoring every note of the rarest word (~22 ms at 100,000 notes with a scope). An
+ * approximation of the exact order, measured against it in bench/search.ts.
  */
 function conjunctiveFirst(q: Query, all: string[]): KeywordHit[] {
-  const every = run(q, all.map(quote).join(' AND '));
-  if (every.length >= q.limit) return every;
-  const seen = new Set(every.map((h) => h.rid));
-  const fill = run(q, quote(all[0])).filter((h) => !seen.has(h.rid));
-  // A fill note holds fewer of the words: it ranks after every note that holds them all.
-  const floor = every.length ? every[every.length - 1].score : Infinity;
-  return [...every, ...fill.map((h) => ({ rid: h.rid, score: Math.min(h.score, floor * 0.999) }))].slice(0, q.limit);
+  const out: KeywordHit[] = [];
+  const seen = new Set<number>();
+  let floor = Infinity;
+  for (let n = all.length; n >= 1 && out.length < q.limit; n--) {
+    const tier = run(q, all.slice(0, n).map(quote).join(' AND ')).filter((h) => !seen.has(h.rid));
+    // A note from a looser tier holds fewer of the words: it ranks after every note already taken.
+    for (const h of tier) {
+      if (out.length >= q.limit) break;
+      const score = Math.min(h.score, floor * 0.999);
+      out.push({ rid: h.rid, score });
+      seen.add(h.rid);
+    }
+    if (out.length) floor = out[out.length - 1].score;
+  }
+  return out;
 }
 
 /**

@@ -226,6 +226,28 @@ describe('read-only data folder', () => {
     90_000,
   );
 
+  it.skipIf(!bwrap)(
+    `a new workspace asked for inside a read-only mount: \`forge serve\` stops with a sentence naming the folder and what to do, not a raw EROFS${bwrap ? '' : ' — SKIPPED: bwrap (bubblewrap) is not installed'}`,
+    async () => {
+      const parent = mkdtempSync(join(tmpdir(), 'forge-ro-parent-'));
+      cleanup.push(() => rmSync(parent, { recursive: true, force: true }));
+      const dataDir = join(parent, 'new-desk');
+      const run = await underReadOnlyMount(
+        parent,
+        [process.execPath, '--import', 'tsx', 'src-main/host/cli.ts', 'serve', '--port', '0', '--data', dataDir],
+        60_000,
+      );
+      expect(run.code, run.stderr).toBe(1);
+      expect(run.stdout).not.toMatch(/is running/);
+      expect(run.stderr).toContain(`Forge cannot use ${dataDir} as its data folder: the disk it is on (${parent}) is read-only.`);
+      expect(run.stderr).toMatch(/Choose a folder you can write to \(--data, or FORGE_HOME\)/);
+      expect(run.stderr).not.toMatch(/EROFS|\n\s+at /);
+      expectReadable(run.stderr);
+      expect(readdirSync(parent)).toEqual([]);
+    },
+    90_000,
+  );
+
   it('with the database switched to read-only under a running app (query_only; runs as root too), reads work and a write gives a typed "read-only" message', async () => {
     const { dataDir, path, content } = await preparedFolder();
     const copy = mkdtempSync(join(tmpdir(), 'forge-ro-copy-'));
