@@ -248,8 +248,9 @@ function topK(q: Query, words: string[]): KeywordHit[] {
  * Every query word is common (the rarest is in more notes than the budget): rank the notes that hold
  * all of them — FTS5 intersects the lists without scoring the rest — then, while fewer than asked,
  * the notes holding all but the commonest word, then all but the two commonest, and so on down to
- * the rarest word alone. A note holding more of the words ranks after none holding fewer, the way a
- * reader scans results. Each relaxation is an intersection of shorter lists: measured ~3× cheaper
+ * the rarest word alone: no note holding fewer of the words ranks above one holding more. (A
+ * tier's best `limit` holds at most the notes already taken plus enough new ones, so no note with
+ * more of the words is skipped for a looser tier.) Each relaxation is an intersection of shorter lists: measured ~3× cheaper
  * than scoring every note of the rarest word (~22 ms at 100,000 notes with a scope). An
  * approximation of the exact order, measured against it in bench/search.ts.
  */
