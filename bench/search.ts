@@ -25,6 +25,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Store } from '../src-main/store';
+import { plainRecord } from '../src-main/store/testing';
 import { type Embedder, HashNgramEmbedder, reindex, SearchIndex, writeEntryBatch } from '../src-main/search';
 import { type BenchNote, makeNote, makeQuery, rng } from './_macro-notes';
 import { makePmNote, makePmQuery } from './_pm-notes';
@@ -104,22 +105,7 @@ async function build(name: string, n: number, make: (r: () => number) => BenchNo
     const t0 = performance.now();
     store.writeTransaction(() => {
       const indexed = rows.map((x) => {
-        const { rid } = store.records.upsert({
-          category: x.category,
-          id: x.id,
-          title: x.title,
-          status: x.status,
-          confidence: null,
-          weight: null,
-          scope: null,
-          view_id: null,
-          meta: '',
-          created_at: x.at,
-          updated_at: x.at,
-          header: JSON.stringify({ status: x.status, source: 'bench' }),
-          body: x.body,
-          content_hash: String(start),
-        });
+        const { rid } = store.records.upsert(plainRecord({ ...x, header: JSON.stringify({ status: x.status, source: 'bench' }), contentHash: String(start) }));
         return { rid, category: x.category, status: x.status, updated_at: x.at };
       });
       writeEntryBatch(db, embedder.id, indexed, vectors, index.quantizer);

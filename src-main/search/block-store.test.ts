@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ForgeFS } from '../fs';
 import { Store } from '../store';
+import { plainRecord } from '../store/testing';
 import { BLOCK_SLOTS, BlockIndex, quantizeInt8, readLayout } from './block-store';
 import type { Embedder } from './embedder';
 import { l2normalize } from './embedder';
@@ -114,22 +115,8 @@ describe('the vector blocks on disk', () => {
       const rows = Array.from({ length: n }, (_, i) => {
         const id = `O-${String(i + 1).padStart(4, '0')}`;
         const at = '2026-05-01T00:00:00.000Z';
-        const { rid } = store.records.upsert({
-          category: 'observations',
-          id,
-          title: `Observation ${i}`,
-          status: 'active',
-          confidence: null,
-          weight: null,
-          scope: null,
-          view_id: null,
-          meta: '',
-          created_at: at,
-          updated_at: at,
-          header: '{}',
-          body: i === n - 1 ? 'Henry Hub gas storage surprise draw' : `routine note number ${i}`,
-          content_hash: String(i),
-        });
+        const body = i === n - 1 ? 'Henry Hub gas storage surprise draw' : `routine note number ${i}`;
+        const { rid } = store.records.upsert(plainRecord({ category: 'observations', id, title: `Observation ${i}`, body, at }));
         return { rid, category: 'observations', status: 'active', updated_at: at };
       });
       const texts = rows.map((_, i) => (i === n - 1 ? 'Henry Hub gas storage surprise draw' : `routine note number ${i}`));

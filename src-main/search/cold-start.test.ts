@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Store } from '../store';
+import { plainRecord } from '../store/testing';
 import { HashNgramEmbedder } from './hash-embedder';
 import { SearchIndex, writeEntryBatch } from './search-index';
 
@@ -32,22 +33,9 @@ beforeAll(() => {
         const title = `${THEMES[i % THEMES.length]} ${i}`;
         const body = `${WORDS[i % 10]} and ${WORDS[(i * 7) % 10]} drive ${THEMES[(i * 3) % THEMES.length]}; note ${i}.`;
         const at = new Date(Date.UTC(2026, 0, 1) + (i % 900) * 86_400_000).toISOString();
-        const { rid } = store.records.upsert({
-          category: i % 3 ? 'observations' : 'views',
-          id: `N-${i}`,
-          title,
-          status: i % 4 ? 'active' : 'closed',
-          confidence: null,
-          weight: null,
-          scope: null,
-          view_id: null,
-          meta: '',
-          created_at: at,
-          updated_at: at,
-          header: '{}',
-          body,
-          content_hash: String(i),
-        });
+        const { rid } = store.records.upsert(
+          plainRecord({ category: i % 3 ? 'observations' : 'views', id: `N-${i}`, title, status: i % 4 ? 'active' : 'closed', body, at }),
+        );
         rows.push({ rid, category: i % 3 ? 'observations' : 'views', status: i % 4 ? 'active' : 'closed', updated_at: at });
         texts.push(`${title} ${body}`);
       }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compileQuery, parseQuery } from '../fs';
 import { Store } from '../store';
+import { plainRecord } from '../store/testing';
 import { HashNgramEmbedder, tokenize } from './hash-embedder';
 import { type KeywordOptions, keywordCandidates } from './keywords';
 import { DEFAULT_TUNING } from './search';
@@ -24,22 +25,7 @@ let seq = 0;
 /** Writes a memory record the way ForgeFS does (the FTS5 triggers index it in the same statement). */
 function note(category: string, title: string, body: string, status = 'active'): string {
   const id = `N-${String(++seq).padStart(5, '0')}`;
-  store.records.upsert({
-    category,
-    id,
-    title,
-    status,
-    confidence: null,
-    weight: null,
-    scope: null,
-    view_id: null,
-    meta: '',
-    created_at: '2026-05-01T00:00:00.000Z',
-    updated_at: '2026-05-01T00:00:00.000Z',
-    header: JSON.stringify({ status }),
-    body,
-    content_hash: id,
-  });
+  store.records.upsert(plainRecord({ category, id, title, status, body, header: JSON.stringify({ status }) }));
   return id;
 }
 const idOf = (rid: number) => (store.db.prepare('SELECT id FROM memory_records WHERE rid = ?').get(rid) as { id: string }).id;
