@@ -24,7 +24,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Store } from '../src-main/store';
+import { hasRankExtension, rankExtensionProblem, Store } from '../src-main/store';
 import { plainRecord } from '../src-main/store/testing';
 import { type Embedder, HashNgramEmbedder, reindex, SearchIndex, writeEntryBatch } from '../src-main/search';
 import { type BenchNote, makeNote, makeQuery, rng } from './_macro-notes';
@@ -209,6 +209,11 @@ async function measure(c: Corpus, makeQ: (r: () => number) => string, seed: numb
   const db = c.store.db;
   const hybrid = await timeRuns(Q, (i) => c.index.search({ ...scoped[i], maxResults: 10, now }));
   const keyword = await timeRuns(Q, (i) => c.index.search({ ...unscoped[i], maxResults: 10, mode: 'keyword', now }));
+  // The same queries ranked by FTS5's own bm25() (what a machine without a C compiler at install runs).
+  const plain = Store.open(c.dbPath, { withoutRankExtension: true });
+  const plainIndex = new SearchIndex(plain.db, c.embedder);
+  const keywordFts5 = await timeRuns(Q, (i) => plainIndex.search({ ...unscoped[i], maxResults: 10, mode: 'keyword', now }));
+  plain.close();
   // How much of the exact BM25 top 10 the keyword half returns (below 1 where queries of common words are ranked conjunction-first).
   let same = 0;
   for (const q of unscoped) {
@@ -256,6 +261,7 @@ async function measure(c: Corpus, makeQ: (r: () => number) => string, seed: numb
     baselineP50: median(baseline),
     unscopedHybridP50: median(unscopedHybrid),
     keywordP50: median(keyword),
+    keywordFts5P50: median(keywordFts5),
     keywordExact,
     recallScoped,
     recallUnscoped,
@@ -272,7 +278,9 @@ async function measure(c: Corpus, makeQ: (r: () => number) => string, seed: numb
   console.log(
     `  baseline: sqlite-vec float brute force, same scopes and filter, p50 ${f.baselineP50.toFixed(2)} ms; ratio ${(f.baselineP50 / f.p50).toFixed(2)}`,
   );
-  console.log(`  keyword-only, unscoped, 2–6 words: p50 ${f.keywordP50.toFixed(2)} ms; share of the exact BM25 top 10 returned ${keywordExact.toFixed(3)}`);
+  console.log(
+    `  keyword-only, unscoped, 2–6 words: p50 ${f.keywordP50.toFixed(2)} ms (FTS5 bm25() ranking ${f.keywordFts5P50.toFixed(2)} ms); share of the exact BM25 top 10 returned ${keywordExact.toFixed(3)}`,
+  );
   console.log(`  recall@10 vs exact cosine: scoped+filtered ${recallScoped.toFixed(3)}, unscoped ${recallUnscoped.toFixed(3)}`);
   console.log(`  rebuild (reindex) ${f.buildPerS.toFixed(0)} notes/s with embedding excluded`);
   console.log(`  embedding (${c.embedder.id}) ${f.embedPerS.toFixed(0)} notes/s, on its own`);
@@ -284,6 +292,9 @@ async function measure(c: Corpus, makeQ: (r: () => number) => string, seed: numb
 
 const macro = await build('macro', N, makeNote, seeded(42));
 const m = await measure(macro, makeQuery, seeded(7));
+// Keyword figures depend on it: without a C compiler at install, FTS5's bm25() ranks (slower on common words).
+const keywordRanking = hasRankExtension(macro.store.db) ? 'forge_bm25' : `fts5 bm25() — forge_bm25 ${rankExtensionProblem()}`;
+console.log(`  keyword ranking: ${keywordRanking}`);
 macro.store.close();
 rmSync(macro.dir, { recursive: true, force: true });
 const pm = await build('pm', N2, makePmNote, seeded(20261123));
@@ -306,6 +317,8 @@ report({
   recall_at_10_pm_scoped: round(p.recallScoped, 3),
   recall_at_10_pm_unscoped: round(p.recallUnscoped, 3),
   keyword_p50_ms_unscoped: r2(Math.max(m.keywordP50, p.keywordP50)),
+  keyword_ranking: keywordRanking,
+  keyword_p50_ms_unscoped_fts5_bm25: r2(Math.max(m.keywordFts5P50, p.keywordFts5P50)),
   keyword_top10_vs_exact: round(Math.min(m.keywordExact, p.keywordExact), 3),
   cold_first_query_ms: r2(m.firstMs),
   cold_open_ms: r2(m.openMs),

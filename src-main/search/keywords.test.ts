@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compileQuery, parseQuery } from '../fs';
-import { Store } from '../store';
-import { plainRecord } from '../store/testing';
+import { hasRankExtension, Store } from '../store';
+import { hasCCompiler, plainRecord } from '../store/testing';
 import { HashNgramEmbedder, tokenize } from './hash-embedder';
 import { type KeywordOptions, keywordCandidates } from './keywords';
 import { DEFAULT_TUNING } from './search';
@@ -85,10 +85,10 @@ describe('pruning of common words', () => {
     expect(matches.every((m) => m.startsWith('("zloty")'))).toBe(true);
   });
 
-  it('gives the same notes in the same order, with the same scores, as scoring every match', () => {
-    const r = rng(7);
-    const common = ['positioning', 'crowded', 'carry', 'curve', 'spreads', 'inflation'];
-    const rare = ['zloty', 'forint', 'kospi', 'tankan', 'ifo', 'jolts', 'lifers', 'cdx', 'itraxx', 'rand', 'brent', 'copper'];
+  const common = ['positioning', 'crowded', 'carry', 'curve', 'spreads', 'inflation'];
+  const rare = ['zloty', 'forint', 'kospi', 'tankan', 'ifo', 'jolts', 'lifers', 'cdx', 'itraxx', 'rand', 'brent', 'copper'];
+  /** 3,000 notes mixing common and rare words, and a picker of random queries over the same words. */
+  function mixedMemory(r: () => number) {
     const pick = (xs: string[]) => xs[Math.floor(r() * xs.length)];
     store.writeTransaction(() => {
       for (let i = 0; i < 3000; i++) {
@@ -99,9 +99,14 @@ describe('pruning of common words', () => {
         note(r() < 0.5 ? 'views' : 'observations', title, body);
       }
     });
+    return () => Array.from({ length: 2 + Math.floor(r() * 4) }, () => (r() < 0.35 ? pick(rare) : pick(common)));
+  }
+
+  it('gives the same notes in the same order, with the same scores, as scoring every match', () => {
+    const query = mixedMemory(rng(7));
     let pruned = 0;
     for (let i = 0; i < 40; i++) {
-      const words = Array.from({ length: 2 + Math.floor(r() * 4) }, () => (r() < 0.35 ? pick(rare) : pick(common)));
+      const words = query();
       const matches: string[] = [];
       const fast = keywordCandidates(store.db, words, opts({ limit: 20, onQuery: (m) => matches.push(m) }));
       const full = keywordCandidates(store.db, words, opts({ limit: 20, prune: false }));
@@ -110,6 +115,25 @@ describe('pruning of common words', () => {
     }
     // The comparison is only worth something if the pruned path actually ran.
     expect(pruned).toBeGreaterThan(10);
+  });
+
+  it.runIf(hasCCompiler)("ranks with Forge's forge_bm25 exactly as with FTS5's bm25(): same notes, order and scores, pruned, budgeted or scoped", () => {
+    const query = mixedMemory(rng(19));
+    const plain = Store.open(join(dir, 'forge.db'), { withoutRankExtension: true });
+    expect([hasRankExtension(store.db), hasRankExtension(plain.db)]).toEqual([true, false]);
+    try {
+      const views = { where: 'r.category = ?', params: ['views'] };
+      for (let i = 0; i < 30; i++) {
+        const words = query();
+        for (const extra of [{}, { matchBudget: 200 }, views, { ...views, matchBudget: 200 }, { prune: false }]) {
+          const o = opts({ limit: 20, ...extra });
+          // If this fails, a PM's results would depend on whether a C compiler was present at install.
+          expect(keywordCandidates(store.db, words, o), words.join(' ')).toEqual(keywordCandidates(plain.db, words, o));
+        }
+      }
+    } finally {
+      plain.close();
+    }
   });
 
   it('with a match budget, a query of common words ranks the notes holding them all first; a rare word keeps it exact', () => {
@@ -167,6 +191,28 @@ describe('pruning of common words', () => {
     const fast = search('crowded positioning zloty', { limit: 3 });
     expect(idOf(fast[0].rid)).toBe(zloty);
     expect(fast).toEqual(search('crowded positioning zloty', { limit: 3, prune: false }));
+  });
+
+  it('a scoped search sees a note written, or moved out of the scope, since the last one (the scope bitmap is never stale)', () => {
+    crowdedMemory();
+    const { where, params } = compileQuery(parseQuery('status:active'));
+    const activeViews = (limit = 5) =>
+      search('crowded positioning', { where: `r.category = ? AND ${where}`, params: ['views', ...params], limit, matchBudget: 100 }).map((h) => idOf(h.rid));
+    expect(activeViews()).toEqual([]);
+    const view = note('views', 'Positioning crowded', 'Positioning crowded in duration.', 'active');
+    expect(activeViews()).toEqual([view]);
+    // The same note closed: a cached list of the scope's notes would still return it.
+    store.records.upsert(
+      plainRecord({
+        category: 'views',
+        id: view,
+        title: 'Positioning crowded',
+        status: 'closed',
+        body: 'Positioning crowded in duration.',
+        header: '{"status":"closed"}',
+      }),
+    );
+    expect(activeViews()).toEqual([]);
   });
 
   it('applies the scope and filter to what it returns, pruned or not', () => {

@@ -5,6 +5,7 @@ import * as sqliteVec from 'sqlite-vec';
 import { AppError } from '../common/errors';
 import { createPrivateFile, makePrivate } from '../common/private-files';
 import { migrations, type Migration } from './migrations';
+import { loadRankExtension } from './rank-extension';
 import { inReadOnlyFolder, readOnlyFolderError } from './read-only-folder';
 
 export type Db = Database.Database;
@@ -14,6 +15,8 @@ export interface OpenDatabaseOptions {
   nativeBinding?: string;
   /** Skip loading sqlite-vec (only for tools that must run where the extension is missing). */
   withoutVectors?: boolean;
+  /** Rank keywords with FTS5's bm25() even where `forge_bm25` is built (tests and the bench compare the two). */
+  withoutRankExtension?: boolean;
   /** Override the migration list (tests of the migration runner). */
   migrations?: readonly Migration[];
 }
@@ -60,6 +63,7 @@ function openAt(path: string, options: OpenDatabaseOptions, onDisk: boolean): Db
     db.pragma('journal_size_limit = 67108864');
     db.pragma('cache_size = -32000');
     if (!options.withoutVectors) sqliteVec.load(db);
+    if (!options.withoutRankExtension) loadRankExtension(db);
     const list = options.migrations ?? migrations;
     if (onDisk) backupBeforeUpgrade(db, path, list);
     runMigrations(db, list);
