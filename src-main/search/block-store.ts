@@ -1,5 +1,6 @@
 import { popcount32 } from './quantizer';
 import type { Db } from '../store';
+import { HammingScan } from './scan/hamming';
 
 /**
  * Where memory's vectors live: contiguous blocks of BLOCK_SLOTS notes in `search_blocks`
@@ -250,10 +251,16 @@ export class BlockIndex {
   /** Slot + 1 of each record id (0 = none): a typed array indexed by rid, cheaper to fill at start than a Map. */
   private slotByRid = new Int32Array(0);
   private held = 0;
+  /** The scan arrays in WebAssembly memory with the SIMD passes, where the codes fit (HammingScan.fits). */
+  private scan: HammingScan | null = null;
   private readonly labelCode = new Map<string, number>();
   private readonly dirty = new Set<number>();
 
-  constructor(private readonly db: Db) {}
+  /** simd: false keeps the JS passes (tests compare the two). */
+  constructor(
+    private readonly db: Db,
+    private readonly options: { simd?: boolean } = {},
+  ) {}
 
   /** Blocks written by the current transaction: re-read them before the next scan. */
   touch(blocks: Iterable<number>): void {
@@ -306,6 +313,7 @@ export class BlockIndex {
     this.dirty.clear();
     this.layout = readLayout(this.db);
     this.capacity = 0;
+    this.scan = null;
     this.loaded = true;
     this.dataVersion = version;
     this.readLabels();
@@ -328,11 +336,18 @@ export class BlockIndex {
       b.set(a.subarray(0, Math.min(a.length, this.capacity * per)));
       return b;
     };
-    this.rids = g(this.rids, 1);
-    this.labels = g(this.labels, LABELS);
-    this.days = g(this.days, 1);
-    this.codes = g(this.codes, this.words);
-    this.prefix = g(this.prefix, this.pw);
+    const scan = this.options.simd !== false && HammingScan.fits(this.words, this.pw) ? new HammingScan(cap, this.words) : null;
+    const h = <T extends Int32Array | Uint16Array | Uint32Array>(a: T, per: number, into: T | undefined): T => {
+      if (!into) return g(a, per);
+      into.set(a.subarray(0, Math.min(a.length, this.capacity * per)));
+      return into;
+    };
+    this.rids = h(this.rids, 1, scan?.rids);
+    this.labels = h(this.labels, LABELS, scan?.labels);
+    this.days = h(this.days, 1, scan?.days);
+    this.codes = h(this.codes, this.words, scan?.codes);
+    this.prefix = h(this.prefix, this.pw, scan?.prefix);
+    this.scan = scan;
     this.vectors = g(this.vectors, L.dims);
     this.norms = g(this.norms, 1);
     this.capacity = cap;
@@ -398,23 +413,39 @@ export class BlockIndex {
     if (cat < 0 || stat < 0 || emb < 0) return [];
     const P = this.pw;
     const NONE = P * 32 + 1;
-    const d1 = new Uint16Array(n);
-    const hist1 = new Uint32Array(NONE + 1);
-    const passing = prefixPass(
-      { capacity: n, pw: P, prefix: this.prefix, rids: this.rids, labels: this.labels, days: this.days },
-      q,
-      { emb, cat, stat, since: filter.sinceDay ?? -2147483648, allowed: filter.allowed },
-      d1,
-      hist1,
-    );
+    const since = filter.sinceDay ?? -2147483648;
+    // The SIMD passes take every filter but an explicit set of allowed records.
+    const scan = filter.allowed === null ? this.scan : null;
+    let d1: Uint16Array;
+    let hist1: Uint32Array;
+    let passing: number;
+    if (scan) ({ d1, hist: hist1, passing } = scan.prefixPass(q, { emb, cat, stat, since }, n, NONE));
+    else {
+      d1 = new Uint16Array(n);
+      hist1 = new Uint32Array(NONE + 1);
+      passing = prefixPass(
+        { capacity: n, pw: P, prefix: this.prefix, rids: this.rids, labels: this.labels, days: this.days },
+        q,
+        { emb, cat, stat, since, allowed: filter.allowed },
+        d1,
+        hist1,
+      );
+    }
     const keep = Math.min(passing, Math.max(count * PREFILTER_FACTOR, MIN_PREFILTER));
     const th1 = threshold(hist1, keep, NONE);
-    let kept = 0;
-    for (let d = 0; d <= th1 && d < NONE; d++) kept += hist1[d];
-    const idx = new Int32Array(kept);
-    const d2 = new Uint16Array(kept);
-    const hist2 = new Uint32Array(W * 32 + 1);
-    fullPass(this.codes, n, P, W, q, d1, Math.min(th1, NONE - 1), idx, d2, hist2);
+    let kept: number;
+    let idx: Int32Array;
+    let d2: Uint16Array;
+    let hist2: Uint32Array;
+    if (scan) ({ kept, idx, d2, hist: hist2 } = scan.fullPass(n, Math.min(th1, NONE - 1)));
+    else {
+      kept = 0;
+      for (let d = 0; d <= th1 && d < NONE; d++) kept += hist1[d];
+      idx = new Int32Array(kept);
+      d2 = new Uint16Array(kept);
+      hist2 = new Uint32Array(W * 32 + 1);
+      fullPass(this.codes, n, P, W, q, d1, Math.min(th1, NONE - 1), idx, d2, hist2);
+    }
     const th2 = threshold(hist2, count, W * 32 + 1);
     const out: number[] = [];
     const atTh: number[] = [];
