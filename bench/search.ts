@@ -103,21 +103,22 @@ async function build(name: string, n: number, make: (r: () => number) => BenchNo
     });
     const vectors = await embedder.embed(rows.map((x) => x.content));
     const t0 = performance.now();
-    store.writeTransaction(() => {
+    const indexed = store.writeTransaction(() => {
       const indexed = rows.map((x) => {
         const { rid } = store.records.upsert(plainRecord({ ...x, header: JSON.stringify({ status: x.status, source: 'bench' }), contentHash: String(start) }));
         return { rid, category: x.category, status: x.status, updated_at: x.at };
       });
       writeEntryBatch(db, embedder.id, indexed, vectors, index.quantizer);
-      db.transaction(() => {
-        indexed.forEach((x, i) => {
-          insFloat.run(BigInt(x.rid), buf(vectors[i]));
-          insExact.run(BigInt(x.rid), x.category, x.status, buf(vectors[i]));
-        });
-      })();
+      return indexed;
     });
-    // The baseline tables are written in the same transaction; their share is small but counted.
     importMs += performance.now() - t0;
+    // The baselines' own tables are bench scaffolding, not part of an import: written apart, untimed.
+    store.writeTransaction(() =>
+      indexed.forEach((x, i) => {
+        insFloat.run(BigInt(x.rid), buf(vectors[i]));
+        insExact.run(BigInt(x.rid), x.category, x.status, buf(vectors[i]));
+      }),
+    );
     if ((start / BATCH) % 20 === 0) log(`  ${name}: built ${start + notes.length}/${n}`);
   }
   index.blocks.invalidate();
@@ -284,7 +285,7 @@ async function measure(c: Corpus, makeQ: (r: () => number) => string, seed: numb
   console.log(`  recall@10 vs exact cosine: scoped+filtered ${recallScoped.toFixed(3)}, unscoped ${recallUnscoped.toFixed(3)}`);
   console.log(`  rebuild (reindex) ${f.buildPerS.toFixed(0)} notes/s with embedding excluded`);
   console.log(`  embedding (${c.embedder.id}) ${f.embedPerS.toFixed(0)} notes/s, on its own`);
-  console.log(`  import (records + full-text + index, embedding excluded) ${f.importPerS.toFixed(0)} notes/s`);
+  console.log(`  import (records + full-text + index, embedding excluded; the baselines' tables apart) ${f.importPerS.toFixed(0)} notes/s`);
   console.log(`  cold start: open ${cold.openMs.toFixed(0)} ms, first query ${cold.firstMs.toFixed(1)} ms (warm p50 ${cold.warmP50.toFixed(2)} ms)`);
   console.log(`  index size ${(bytes / 1e6).toFixed(1)} MB, ${f.bytesPerNote.toFixed(0)} bytes per note (search_* + memory_fts*)`);
   return f;
@@ -325,7 +326,7 @@ report({
   bytes_per_note: Math.round(m.bytesPerNote),
   build_notes_per_s: Math.round(Math.min(m.buildPerS, p.buildPerS)),
   embed_notes_per_s: Math.round(m.embedPerS),
-  import_notes_per_s: Math.round(m.importPerS),
+  import_notes_per_s: Math.round(Math.min(m.importPerS, p.importPerS)),
   pm_notes: N2,
   pm_p50_ms: r2(p.p50),
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compileQuery, parseQuery } from '../fs';
 import { hasRankExtension, Store } from '../store';
-import { hasCCompiler, plainRecord } from '../store/testing';
+import { hasCCompiler, plainRecord, seededRandom } from '../store/testing';
 import { HashNgramEmbedder, tokenize } from './hash-embedder';
 import { type KeywordOptions, keywordCandidates } from './keywords';
 import { DEFAULT_TUNING } from './search';
@@ -31,17 +31,6 @@ function note(category: string, title: string, body: string, status = 'active'):
 const idOf = (rid: number) => (store.db.prepare('SELECT id FROM memory_records WHERE rid = ?').get(rid) as { id: string }).id;
 const opts = (extra: Partial<KeywordOptions> = {}): KeywordOptions => ({ limit: 10, fieldWeights: [3, 1, 1], ...extra });
 const search = (query: string, extra: Partial<KeywordOptions> = {}) => keywordCandidates(store.db, tokenize(query), opts(extra));
-
-/** A seeded generator, so a failing corpus can be rebuilt exactly. */
-function rng(seed: number) {
-  let s = seed;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 4294967296;
-  };
-}
 
 describe('BM25 with field weights', () => {
   it('a note with the words in its title ranks above one that only mentions them in the body', () => {
@@ -103,7 +92,7 @@ describe('pruning of common words', () => {
   }
 
   it('gives the same notes in the same order, with the same scores, as scoring every match', () => {
-    const query = mixedMemory(rng(7));
+    const query = mixedMemory(seededRandom(7));
     let pruned = 0;
     for (let i = 0; i < 40; i++) {
       const words = query();
@@ -118,7 +107,7 @@ describe('pruning of common words', () => {
   });
 
   it.runIf(hasCCompiler)("ranks with Forge's forge_bm25 exactly as with FTS5's bm25(): same notes, order and scores, pruned, budgeted or scoped", () => {
-    const query = mixedMemory(rng(19));
+    const query = mixedMemory(seededRandom(19));
     const plain = Store.open(join(dir, 'forge.db'), { withoutRankExtension: true });
     expect([hasRankExtension(store.db), hasRankExtension(plain.db)]).toEqual([true, false]);
     try {

@@ -1,19 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from './open';
 import { hasRankExtension, rankExtensionProblem } from './rank-extension';
-import { hasCCompiler } from './testing';
+import { hasCCompiler, seededRandom } from './testing';
 
 const compiler = hasCCompiler;
-
-function rng(seed: number) {
-  let s = seed;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 4294967296;
-  };
-}
 
 describe('forge_bm25, the keyword ranking extension', () => {
   it.runIf(compiler)('is built at install and loaded into every workspace connection', () => {
@@ -29,7 +19,7 @@ describe('forge_bm25, the keyword ranking extension', () => {
   it.runIf(compiler)('scores every row exactly as FTS5 bm25() does, for AND, OR, NOT and multi-word phrases', () => {
     const db = openDatabase(':memory:');
     db.exec('CREATE VIRTUAL TABLE t USING fts5(title, header, body)');
-    const r = rng(11);
+    const r = seededRandom(11);
     const words = ['carry', 'curve', 'zloty', 'positioning', 'crowded', 'inflation', 'copper', 'tankan'];
     const pick = () => words[Math.floor(r() * words.length)];
     const text = (n: number) => Array.from({ length: n }, pick).join(' ');

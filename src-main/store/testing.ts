@@ -40,3 +40,14 @@ export function plainRecord(r: {
  * ranking extension (scripts/build-native.mjs): where it could, tests insist it was built and loaded.
  */
 export const hasCCompiler = ['cc', 'gcc', 'clang'].some((cc) => !spawnSync(cc, ['--version']).error);
+
+/** A seeded generator (xorshift), so a failing generated corpus can be rebuilt exactly. */
+export function seededRandom(seed: number): () => number {
+  let s = seed;
+  return () => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return (s >>> 0) / 4294967296;
+  };
+}
