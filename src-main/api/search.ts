@@ -66,6 +66,8 @@ export const searchStatus = z.object({
   passages: z.number().int(),
   /** ... and those with a vector from this embedder (the rest wait for the next search or a rebuild). */
   passagesIndexed: z.number().int(),
+  /** How keywords are ranked: `fast (forge_bm25)`, or SQLite's bm25() with the reason the extension is missing. */
+  keywordRanking: z.string(),
 });
 
 /** Memory notes and broker-note passages re-embedded (`done` of `total`); `passages` of the total are passages. */

@@ -1,6 +1,6 @@
 import { AppError } from '../common/errors';
 import { renderRecord } from '../fs';
-import type { Db, IndexableRecord, MemoryIndexer } from '../store';
+import { type Db, hasRankExtension, type IndexableRecord, type MemoryIndexer, rankExtensionProblem } from '../store';
 import { dayNumber, dropLegacyVectorTable } from './vectors';
 import type { Embedder } from './embedder';
 import { CODE_VERSION, Quantizer } from './quantizer';
@@ -28,6 +28,8 @@ export interface SearchIndexStatus {
   /** Broker-note passages searched with memory (0 when research is off), and those with a vector from this embedder. */
   passages: number;
   passagesIndexed: number;
+  /** How keywords are ranked: Forge's extension, or SQLite's bm25() (same results, slower) and why. */
+  keywordRanking: string;
 }
 
 export interface ReindexProgress {
@@ -253,6 +255,9 @@ export class SearchIndex implements MemoryIndexer {
       lastError: last?.last_error ?? null,
       passages,
       passagesIndexed,
+      keywordRanking: hasRankExtension(this.db)
+        ? 'fast (forge_bm25)'
+        : `SQLite's built-in BM25 — the same results, about twice as slow on common words; forge_bm25 ${rankExtensionProblem() ?? 'was not loaded'}`,
     };
   }
 

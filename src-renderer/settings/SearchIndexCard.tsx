@@ -69,6 +69,8 @@ export function SearchIndexCard() {
                 ? 'none searched (no notes in the research folder, or research is off)'
                 : `${s.passagesIndexed.toLocaleString()} of ${s.passages.toLocaleString()} passages embedded${s.passagesIndexed < s.passages ? ' (the rest are found by keyword until embedded)' : ''}`}
             </dd>
+            <dt>Keyword ranking</dt>
+            <dd data-testid="search-index-ranking">{s.keywordRanking}</dd>
             <dt>Waiting</dt>
             <dd data-testid="search-index-queued">{s.queued === 0 ? 'none' : `${s.queued.toLocaleString()} notes wait to be re-embedded`}</dd>
             {s.lastError && (

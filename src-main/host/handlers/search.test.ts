@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EnvSecretStore } from '../../config/secrets';
+import { hasCCompiler } from '../../store/testing';
 import { createCore, type Core } from '../core';
 
 let dir: string;
@@ -60,6 +61,8 @@ describe('search/status and search/reindex', () => {
     expect(s.ok).toBe(true);
     if (!s.ok) return;
     expect(s.value).toMatchObject({ embedder: 'hash-ngram-384', dims: 384, stale: false, queued: 0 });
+    // Settings → Search tells the PM when keywords fall back to SQLite's slower ranking.
+    expect(s.value.keywordRanking).toBe(hasCCompiler ? 'fast (forge_bm25)' : expect.stringMatching(/^SQLite's built-in BM25/));
     expect(s.value.indexed).toBe(s.value.records);
     expect(s.value.records).toBeGreaterThan(5);
 
