@@ -55,6 +55,8 @@ const K1_PLUS_1 = 2.2;
  */
 const BITMAP_MATCHES = 2000;
 const MAX_BITMAPS = 32;
+/** 8 MB of bitmap at most; beyond it the join is used. */
+const MAX_BITMAP_RID = 64 * 1024 * 1024;
 /** Feedback words are taken while their notes stay under this many, so the second query stays cheap. */
 const FEEDBACK_MATCHES = 1000;
 const MAX_QUERY_TERMS = 24;
@@ -200,6 +202,8 @@ function allowedBitmap(q: Query): Buffer | null {
     .all(...q.params) as number[];
   let max = 0;
   for (const rid of rids) if (rid > max) max = rid;
+  // Record ids are assigned in sequence; one far out (a hand-edited database) would make a huge bitmap.
+  if (max > MAX_BITMAP_RID) return null;
   set = Buffer.alloc((max >> 3) + 1);
   for (const rid of rids) set[rid >> 3] |= 1 << (rid & 7);
   if (q.s.allowed.size >= MAX_BITMAPS) q.s.allowed.clear();
