@@ -260,6 +260,28 @@ describe('pseudo-relevance feedback', () => {
     expect(withPrf.slice(0, 4).every((id) => id !== target)).toBe(true);
   });
 
+  it('counting feedback words only up to 1,000 notes picks the same words as counting them in full (a cold start gives the same answer)', () => {
+    // Common words (in 1,200 notes) among the best notes' words, beside rarer telling ones.
+    const target = store.writeTransaction(() => {
+      for (let i = 0; i < 1200; i++) note('observations', `Desk flow ${i}`, `Positioning crowded; carry trades popular; desk flow week ${i}.`);
+      for (let i = 0; i < 4; i++) note('observations', `ECB dovish ${i}`, `ECB dovish; positioning crowded, carry popular; Schatz yields lower, Bund rallied ${i}.`);
+      return note('observations', 'Schatz rally', 'Bund rallied; Schatz yields lower on easing bets.');
+    });
+    const fb = { docs: 3, terms: 5, weight: 0.5 };
+    const cold = search('ecb dovish', { feedback: fb });
+    // Another connection counts every word in full first (as a query of its own), then asks the same.
+    const other = Store.open(join(dir, 'forge.db'));
+    try {
+      const words = tokenize(store.db.prepare("SELECT group_concat(title || ' ' || body, ' ') AS t FROM memory_records").pluck().get() as string);
+      for (const w of new Set(words)) keywordCandidates(other.db, [w], opts({ limit: 1 }));
+      const counted = keywordCandidates(other.db, tokenize('ecb dovish'), opts({ feedback: fb }));
+      expect(cold.map((h) => idOf(h.rid))).toContain(target);
+      expect(cold).toEqual(counted);
+    } finally {
+      other.close();
+    }
+  });
+
   it('is on by default in memory search (it measured better), and tuning can switch it off', async () => {
     const target = ecbMemory();
     expect(DEFAULT_TUNING.prf).toBe(true);
