@@ -7,7 +7,8 @@
  * - hybrid queries with a scope and a status filter are timed against sqlite-vec float brute force
  *   over the same scopes and filters (the ratio);
  * - recall@10 of the fast vector path (SimHash scan + int8 rescoring) is measured against exact
- *   float cosine KNN (sqlite-vec `vec0` float tables), scoped+filtered and unscoped. A result tied
+ *   float cosine KNN (sqlite-vec `vec0` float tables, in a database file of their own attached
+ *   beside the workspace), scoped+filtered and unscoped. A result tied
  *   with the 10th exact neighbour (same cosine to 1e-6: duplicate notes) counts as found, as in
  *   ann-benchmarks;
  * - unscoped keyword-only queries (2–6 words) are timed;
@@ -65,6 +66,16 @@ class TimedEmbedder implements Embedder {
   }
 }
 
+/**
+ * The baselines' float tables live in their own database file, attached: a workspace holds only what
+ * Forge writes, so the import's commits never checkpoint the baselines' pages and the first query
+ * after reopening reads a file laid out as a user's would be.
+ */
+function attachBaseline(db: Store['db'], dir: string): void {
+  db.prepare('ATTACH DATABASE ? AS baseline').run(join(dir, 'baseline.db'));
+  db.pragma('baseline.journal_mode = WAL');
+}
+
 interface Corpus {
   name: string;
   dir: string;
@@ -84,8 +95,9 @@ async function build(name: string, n: number, make: (r: () => number) => BenchNo
   const db = store.db;
   const embedder = new TimedEmbedder();
   const index = new SearchIndex(db, embedder);
-  db.exec(`CREATE VIRTUAL TABLE bench_float USING vec0(embedding float[384])`);
-  db.exec(`CREATE VIRTUAL TABLE bench_exact USING vec0(category text partition key, status text, embedding float[384])`);
+  attachBaseline(db, dir);
+  db.exec(`CREATE VIRTUAL TABLE baseline.bench_float USING vec0(embedding float[384])`);
+  db.exec(`CREATE VIRTUAL TABLE baseline.bench_exact USING vec0(category text partition key, status text, embedding float[384])`);
   const insFloat = db.prepare('INSERT INTO bench_float (rowid, embedding) VALUES (?, ?)');
   const insExact = db.prepare('INSERT INTO bench_exact (rowid, category, status, embedding) VALUES (?, ?, ?, ?)');
   const r = rng(seed);
@@ -112,7 +124,7 @@ async function build(name: string, n: number, make: (r: () => number) => BenchNo
       return indexed;
     });
     importMs += performance.now() - t0;
-    // The baselines' own tables are bench scaffolding, not part of an import: written apart, untimed.
+    // The baselines' own tables are bench scaffolding, not part of an import: written apart, untimed, to their own file.
     store.writeTransaction(() =>
       indexed.forEach((x, i) => {
         insFloat.run(BigInt(x.rid), buf(vectors[i]));
@@ -196,6 +208,7 @@ async function coldStart(c: Corpus, q: Query): Promise<{ openMs: number; firstMs
   const t1 = performance.now();
   await c.index.search({ ...q, maxResults: 10, now: new Date(NOW) });
   const firstMs = performance.now() - t1;
+  attachBaseline(c.store.db, c.dir);
   const warm = await timeRuns(30, () => c.index.search({ ...q, maxResults: 10, now: new Date(NOW) }), 0);
   return { openMs: t1 - t0, firstMs, warmP50: median(warm) };
 }
@@ -285,7 +298,7 @@ async function measure(c: Corpus, makeQ: (r: () => number) => string, seed: numb
   console.log(`  recall@10 vs exact cosine: scoped+filtered ${recallScoped.toFixed(3)}, unscoped ${recallUnscoped.toFixed(3)}`);
   console.log(`  rebuild (reindex) ${f.buildPerS.toFixed(0)} notes/s with embedding excluded`);
   console.log(`  embedding (${c.embedder.id}) ${f.embedPerS.toFixed(0)} notes/s, on its own`);
-  console.log(`  import (records + full-text + index, embedding excluded; the baselines' tables apart) ${f.importPerS.toFixed(0)} notes/s`);
+  console.log(`  import (records + full-text + index, embedding excluded; the baselines' tables in their own file) ${f.importPerS.toFixed(0)} notes/s`);
   console.log(`  cold start: open ${cold.openMs.toFixed(0)} ms, first query ${cold.firstMs.toFixed(1)} ms (warm p50 ${cold.warmP50.toFixed(2)} ms)`);
   console.log(`  index size ${(bytes / 1e6).toFixed(1)} MB, ${f.bytesPerNote.toFixed(0)} bytes per note (search_* + memory_fts*)`);
   return f;
@@ -321,9 +334,10 @@ report({
   keyword_ranking: keywordRanking,
   keyword_p50_ms_unscoped_fts5_bm25: r2(Math.max(m.keywordFts5P50, p.keywordFts5P50)),
   keyword_top10_vs_exact: round(Math.min(m.keywordExact, p.keywordExact), 3),
-  cold_first_query_ms: r2(m.firstMs),
-  cold_open_ms: r2(m.openMs),
-  bytes_per_note: Math.round(m.bytesPerNote),
+  // The worse corpus, as for recall and the keyword p50: a target is met on both or not at all.
+  cold_first_query_ms: r2(Math.max(m.firstMs, p.firstMs)),
+  cold_open_ms: r2(Math.max(m.openMs, p.openMs)),
+  bytes_per_note: Math.round(Math.max(m.bytesPerNote, p.bytesPerNote)),
   build_notes_per_s: Math.round(Math.min(m.buildPerS, p.buildPerS)),
   embed_notes_per_s: Math.round(m.embedPerS),
   import_notes_per_s: Math.round(Math.min(m.importPerS, p.importPerS)),
