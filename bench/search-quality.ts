@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { ForgeFS } from '../src-main/fs';
 import {
   DEFAULT_TUNING,
+  findInstalledModel,
   type Embedder,
   type FusionMethod,
   HashNgramEmbedder,
@@ -321,8 +322,11 @@ function print(m: Awaited<ReturnType<typeof measure>>) {
 async function semanticEmbedder(): Promise<{ embedder: Embedder | null; why: string }> {
   if (!modelDir) return { embedder: null, why: 'no --model-dir given (model weights cannot be downloaded on this machine)' };
   try {
-    const { folder, dtype } = validateModelFolder(modelDir);
-    const embedder = new LocalModelEmbedder({ folder, dtype, id: MINILM_MANIFEST.embedderId, dims: MINILM_MANIFEST.dims });
+    // The folder's own pooling, prompts and size (any sentence-transformers ONNX export, not only MiniLM).
+    validateModelFolder(modelDir); // says what is missing
+    const model = findInstalledModel(tmpdir(), modelDir);
+    if (!model) throw new Error('not a model folder');
+    const embedder = new LocalModelEmbedder(model);
     await embedder.embed(['a probe sentence']);
     return { embedder, why: '' };
   } catch (e) {

@@ -2,6 +2,7 @@ import type { Embedder } from './embedder';
 import { HashNgramEmbedder } from './hash-embedder';
 import { OpenAICompatibleEmbedder, VoyageEmbedder } from './http-embedder';
 import { LocalModelEmbedder } from './semantic/local-embedder';
+import type { ModelPrompts, Pooling } from './semantic/model-folder';
 
 /** Settings → Search: `auto` is the local model once installed, else a configured key, else hashed. */
 export type EmbedderChoice = 'auto' | 'hash' | 'local-semantic' | 'voyage' | 'openai';
@@ -12,6 +13,10 @@ export interface LocalModelRef {
   id: string;
   dims: number;
   dtype: 'q8' | 'fp32';
+  /** How the folder says to load and use the model (see validateModelFolder); defaults suit MiniLM. */
+  subfolder?: 'onnx' | '';
+  pooling?: Pooling;
+  prompts?: ModelPrompts;
 }
 
 export interface EmbedderKeys {

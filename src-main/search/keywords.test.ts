@@ -264,7 +264,8 @@ describe('pseudo-relevance feedback', () => {
     // Common words (in 1,200 notes) among the best notes' words, beside rarer telling ones.
     const target = store.writeTransaction(() => {
       for (let i = 0; i < 1200; i++) note('observations', `Desk flow ${i}`, `Positioning crowded; carry trades popular; desk flow week ${i}.`);
-      for (let i = 0; i < 4; i++) note('observations', `ECB dovish ${i}`, `ECB dovish; positioning crowded, carry popular; Schatz yields lower, Bund rallied ${i}.`);
+      for (let i = 0; i < 4; i++)
+        note('observations', `ECB dovish ${i}`, `ECB dovish; positioning crowded, carry popular; Schatz yields lower, Bund rallied ${i}.`);
       return note('observations', 'Schatz rally', 'Bund rallied; Schatz yields lower on easing bets.');
     });
     const fb = { docs: 3, terms: 5, weight: 0.5 };

@@ -15,7 +15,7 @@ export interface InstalledModel extends LocalModelRef {
 export function findInstalledModel(dataDir: string, folderSetting: string | undefined, manifest: ModelManifest = MINILM_MANIFEST): InstalledModel | null {
   if (folderSetting) {
     try {
-      const { folder, dtype } = validateModelFolder(folderSetting);
+      const { folder, ...how } = validateModelFolder(folderSetting);
       const dims = hiddenSize(folder) ?? manifest.dims;
       // A pointed-at folder may hold another model: its id names the folder and size, so vectors from two models never mix.
       const slug =
@@ -23,15 +23,15 @@ export function findInstalledModel(dataDir: string, folderSetting: string | unde
           .toLowerCase()
           .replace(/[^a-z0-9.]+/g, '-')
           .replace(/^-|-$/g, '') || 'model';
-      return { folder, dtype, dims, id: `local-${slug}-${dims}`, source: 'folder' };
+      return { folder, ...how, dims, id: `local-${slug}-${dims}`, source: 'folder' };
     } catch {
       // A folder that went away (unplugged drive) falls through to the download or the fallback.
     }
   }
   const folder = modelFolderIn(dataDir, manifest);
   if (isDownloaded(folder, manifest)) {
-    const { dtype } = validateModelFolder(folder);
-    return { folder, dtype, dims: manifest.dims, id: manifest.embedderId, source: 'download' };
+    const { folder: _, ...how } = validateModelFolder(folder);
+    return { folder, ...how, dims: manifest.dims, id: manifest.embedderId, source: 'download' };
   }
   return null;
 }

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { EmbedderError, l2normalize, type Embedder } from '../embedder';
+import { type EmbedKind, EmbedderError, l2normalize, type Embedder } from '../embedder';
+import type { ModelPrompts, Pooling } from './model-folder';
 import { WORKER_SOURCE } from './worker-source';
 
 export interface LocalModelEmbedderOptions {
@@ -9,8 +10,14 @@ export interface LocalModelEmbedderOptions {
   /** Recorded with every vector, e.g. `local-minilm-l6-v2-384`. */
   id: string;
   dims: number;
-  /** Which ONNX file to load: `q8` → onnx/model_quantized.onnx, `fp32` → onnx/model.onnx. */
+  /** Which ONNX file to load: `q8` → model_quantized.onnx, `fp32` → model.onnx. */
   dtype?: 'q8' | 'fp32';
+  /** The folder inside `folder` holding the ONNX file: `onnx` (default) or `` (beside config.json). */
+  subfolder?: 'onnx' | '';
+  /** From the folder's Pooling module (validateModelFolder); mean by default, as MiniLM. */
+  pooling?: Pooling;
+  /** Prepended to queries and to documents, where the model was trained with prompts. */
+  prompts?: ModelPrompts;
   /** Texts per model call inside the worker. */
   batchSize?: number;
 }
@@ -38,8 +45,10 @@ export class LocalModelEmbedder implements Embedder {
     this.dims = options.dims;
   }
 
-  async embed(texts: string[]): Promise<Float32Array[]> {
-    if (texts.length === 0) return [];
+  async embed(input: string[], kind: EmbedKind = 'document'): Promise<Float32Array[]> {
+    if (input.length === 0) return [];
+    const prompt = (kind === 'query' ? this.options.prompts?.query : this.options.prompts?.document) ?? '';
+    const texts = prompt ? input.map((t) => prompt + t) : input;
     const worker = this.start();
     const id = this.nextId++;
     const vectors = await new Promise<Float32Array[]>((resolve, reject) => {
@@ -70,7 +79,10 @@ export class LocalModelEmbedder implements Embedder {
         folder: this.options.folder,
         dims: this.dims,
         dtype: this.options.dtype ?? 'q8',
-        batchSize: this.options.batchSize ?? 32,
+        subfolder: this.options.subfolder ?? 'onnx',
+        pooling: this.options.pooling ?? 'mean',
+        // transformers.js takes the last position of a padded batch as the last token: one text at a time.
+        batchSize: this.options.pooling === 'last_token' ? 1 : (this.options.batchSize ?? 32),
         transformersPath: createRequire(import.meta.url).resolve('@huggingface/transformers'),
       },
     });

@@ -24,6 +24,7 @@ async function load() {
   return t.pipeline('feature-extraction', path.basename(workerData.folder), {
     local_files_only: true,
     dtype: workerData.dtype,
+    subfolder: workerData.subfolder,
   });
 }
 
@@ -31,9 +32,9 @@ async function embed(texts) {
   if (!extractor) extractor = await load();
   const out = [];
   for (let i = 0; i < texts.length; i += BATCH) {
-    // Mean pooling over real tokens (the attention mask); the main thread scales to unit length
-    // (here a text of unknown tokens only would pool to zero and normalise to NaN).
-    const tensor = await extractor(texts.slice(i, i + BATCH), { pooling: 'mean', normalize: false });
+    // The model's own pooling (mean over real tokens by the attention mask, or its [CLS] token); the
+    // main thread scales to unit length (here a text of unknown tokens only would pool to zero and normalise to NaN).
+    const tensor = await extractor(texts.slice(i, i + BATCH), { pooling: workerData.pooling, normalize: false });
     const [rows, dims] = tensor.dims;
     if (dims !== workerData.dims) throw new Error('the model makes ' + dims + '-dimension vectors, expected ' + workerData.dims);
     const data = tensor.data;

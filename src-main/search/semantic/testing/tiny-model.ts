@@ -17,6 +17,8 @@ export interface TinyModelOptions {
   synonyms?: string[][];
   dims?: number;
   seed?: number;
+  /** Gives [CLS] this word's vector (else zero), so a test can tell [CLS] pooling from averaging. */
+  clsLike?: string;
 }
 
 export const SPECIAL_TOKENS = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'] as const;
@@ -41,6 +43,7 @@ export function tinyModelFiles(options: TinyModelOptions): Record<string, Uint8A
     if (!(SPECIAL_TOKENS as readonly string[]).includes(t)) for (let i = 0; i < dims; i++) row[i] = rand();
     return row;
   });
+  if (options.clsLike) rows[vocab['[CLS]']] = rows[vocab[options.clsLike.toLowerCase()]];
   for (const group of options.synonyms ?? []) {
     const first = rows[vocab[group[0].toLowerCase()]];
     for (const w of group.slice(1)) rows[vocab[w.toLowerCase()]] = first;
