@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { LocalModelRef } from '../embedders';
@@ -23,7 +24,14 @@ export function findInstalledModel(dataDir: string, folderSetting: string | unde
           .toLowerCase()
           .replace(/[^a-z0-9.]+/g, '-')
           .replace(/^-|-$/g, '') || 'model';
-      return { folder, ...how, dims, id: `local-${slug}-${dims}`, source: 'folder' };
+      // Pooling and prompts change the vectors as much as the weights do: a folder whose settings
+      // change (a 1_Pooling copied in) gets another id, so the index is rebuilt rather than mixed.
+      const pooled = how.pooling === 'mean' ? '' : `-${how.pooling === 'cls' ? 'cls' : 'last'}`;
+      const prompted =
+        how.prompts.query || how.prompts.document
+          ? `-p${createHash('sha256').update(`${how.prompts.query}\u0000${how.prompts.document}`).digest('hex').slice(0, 8)}`
+          : '';
+      return { folder, ...how, dims, id: `local-${slug}-${dims}${pooled}${prompted}`, source: 'folder' };
     } catch {
       // A folder that went away (unplugged drive) falls through to the download or the fallback.
     }

@@ -49,6 +49,8 @@ describe('a sentence-transformers model folder', () => {
   it("whose Pooling module says CLS (bge models) is pooled by its [CLS] token, not averaged (else its vectors would be another model's)", async () => {
     const cls = folderWith({ 'modules.json': MODULES, '1_Pooling/config.json': pooling('cls_token') }, { clsLike: 'bond' });
     expect(validateModelFolder(cls).pooling).toBe('cls');
+    // Its vectors are not a mean-pooled model's: another embedder id, so an index is rebuilt, never mixed.
+    expect(findInstalledModel(root, cls)?.id).toMatch(/^local-model-\d+-384-cls$/);
     await withEmbedder(cls, async (e) => {
       const [cash, rates] = await e.embed(['cash', 'rates yields']);
       // [CLS] carries the sentence for such a model: here it is the same token in both texts.
@@ -64,6 +66,7 @@ describe('a sentence-transformers model folder', () => {
   it('with prompts (E5-style "query: ") puts the query prompt before queries only, and the document prompt before notes', async () => {
     const folder = folderWith({ 'config_sentence_transformers.json': { prompts: { query: 'bond ', passage: 'cash ' }, default_prompt_name: null } });
     expect(validateModelFolder(folder).prompts).toEqual({ query: 'bond ', document: 'cash ' });
+    expect(findInstalledModel(root, folder)?.id).toMatch(/^local-model-\d+-384-p[0-9a-f]{8}$/);
     await withEmbedder(folder, async (e) => {
       const [asQuery] = await e.embed(['yields'], 'query');
       const [asNote] = await e.embed(['yields'], 'document');
