@@ -151,13 +151,12 @@ export function createCore(config: CoreConfig): Core {
     },
   });
   attachResearch(search, analyst.providers);
-  // Read the search index's vectors before the PM's first search rather than inside it.
+  // Read the search index's vectors before the PM's first search rather than inside it, in steps
+  // that keep the app answering while a large memory loads.
   setImmediate(() => {
-    try {
-      search.warm();
-    } catch {
-      // The core was closed before it ran: nothing to warm.
-    }
+    search.warmInBackground().catch(() => {
+      // The core was closed before it finished: nothing to warm.
+    });
   }).unref();
   analyst.executor.onChange((t) => events.emit('tasks/changed', toTaskView(t)));
   // Attached IDEs read the PM's memory only when the PM turns it on (MCP screen): read and search, as actor mcp.

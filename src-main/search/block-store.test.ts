@@ -183,6 +183,75 @@ describe('the vector blocks on disk', () => {
     expect(r.results[0].id).toBe(`O-${String(n).padStart(4, '0')}`);
   });
 
+  describe('read in steps at start (warmInSteps)', () => {
+    const e = new HashNgramEmbedder();
+    /** Writes `n` notes in one transaction; the last says something no other note does. */
+    function writeNotes(index: SearchIndex, n: number, from = 0, last = 'Henry Hub gas storage surprise draw'): void {
+      store.writeTransaction(() => {
+        const rows = Array.from({ length: n }, (_, i) => {
+          const id = `O-${String(from + i + 1).padStart(4, '0')}`;
+          const at = '2026-05-01T00:00:00.000Z';
+          const { rid } = store.records.upsert(plainRecord({ category: 'observations', id, title: `Observation ${from + i}`, body: 'x', at }));
+          return { rid, category: 'observations', status: 'active', updated_at: at };
+        });
+        const texts = rows.map((_, i) => (i === n - 1 ? last : `routine note number ${from + i}`));
+        const blocks = writeEntryBatch(
+          store.db,
+          e.id,
+          rows,
+          texts.map((t) => e.embedOne(t)),
+          index.quantizer,
+        );
+        index.blocks.touch(blocks);
+      });
+    }
+    const n = BLOCK_SLOTS * 3 + 10;
+
+    it('yields to the app between steps (a large memory never freezes it at start) and ends holding every note', async () => {
+      writeNotes(new SearchIndex(store.db, e), n);
+      const fresh = new BlockIndex(store.db, { warmStepBlocks: 1 });
+      let pauses = 0;
+      await fresh.warmInSteps(async () => {
+        pauses++;
+      });
+      // Four blocks, one a step: three pauses in which the app answers other requests.
+      expect(pauses).toBe(3);
+      expect(fresh.size()).toBe(n);
+    });
+
+    it('a search that arrives mid-warm answers from every note, and a note written mid-warm is found after', async () => {
+      const writer = new SearchIndex(store.db, e);
+      writeNotes(writer, n);
+      const index = new SearchIndex(store.db, e);
+      (index as unknown as { blocks: BlockIndex }).blocks = new BlockIndex(store.db, { warmStepBlocks: 1 });
+      let pauses = 0;
+      await index.warmInBackground(async () => {
+        if (++pauses > 1) return;
+        // The PM searches before the index has finished loading (it reads every block at once, and
+        // the warm, overtaken, stops); then the analyst writes a note.
+        const r = await index.search({ query: 'gas storage draw', mode: 'vector' });
+        expect(r.results[0].id).toBe(`O-${String(n).padStart(4, '0')}`);
+        writeNotes(index, 1, n, 'Copper inventories at a record low');
+      });
+      expect(pauses).toBe(1);
+      expect(index.blocks.size()).toBe(n + 1);
+      expect((await index.search({ query: 'copper inventories record low', mode: 'vector' })).results[0].id).toBe(`O-${String(n + 1).padStart(4, '0')}`);
+    });
+
+    it('a note written between steps is held once the warm ends, with no search in between', async () => {
+      const writer = new SearchIndex(store.db, e);
+      writeNotes(writer, n);
+      const index = new SearchIndex(store.db, e);
+      (index as unknown as { blocks: BlockIndex }).blocks = new BlockIndex(store.db, { warmStepBlocks: 1 });
+      let step = 0;
+      await index.warmInBackground(async () => {
+        if (++step === 1) writeNotes(index, 1, n, 'Copper inventories at a record low');
+      });
+      expect(index.blocks.size()).toBe(n + 1);
+      expect((await index.search({ query: 'copper inventories record low', mode: 'vector' })).results[0].id).toBe(`O-${String(n + 1).padStart(4, '0')}`);
+    });
+  });
+
   it('a rolled-back write leaves memory and disk as they were (no half-indexed note)', async () => {
     const index = new SearchIndex(store.db, new HashNgramEmbedder());
     const fs = fsWith(index);

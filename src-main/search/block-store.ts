@@ -255,11 +255,13 @@ export class BlockIndex {
   private scan: HammingScan | null = null;
   private readonly labelCode = new Map<string, number>();
   private readonly dirty = new Set<number>();
+  /** Bumped by every full read: a stepwise warm that sees it change was overtaken, and stops. */
+  private generation = 0;
 
-  /** simd: false keeps the JS passes (tests compare the two). */
+  /** simd: false keeps the JS passes (tests compare the two); warmStepBlocks: blocks read per step of `warmInSteps`. */
   constructor(
     private readonly db: Db,
-    private readonly options: { simd?: boolean } = {},
+    private readonly options: { simd?: boolean; warmStepBlocks?: number } = {},
   ) {}
 
   /** Blocks written by the current transaction: re-read them before the next scan. */
@@ -280,6 +282,29 @@ export class BlockIndex {
   /** Reads every block now, so the first search does not pay for it. */
   warm(): void {
     this.refresh();
+  }
+
+  /**
+   * Reads every block as `warm` does, a step of blocks at a time with `pause` between steps, so the
+   * app keeps answering while a large memory loads (a million notes take ~2 s to read). A search
+   * that arrives meanwhile reads everything at once, as without a warm, and this one stops; writes
+   * made between steps are caught up as after any load (their blocks are marked dirty).
+   */
+  async warmInSteps(pause: () => Promise<void>): Promise<void> {
+    const version = this.db.pragma('data_version', { simple: true }) as number;
+    if (this.loaded && version === this.dataVersion) return this.refresh();
+    const last = this.begin(version);
+    const generation = this.generation;
+    const step = Math.max(1, this.options.warmStepBlocks ?? WARM_STEP_BLOCKS);
+    const read = this.db.prepare('SELECT * FROM search_blocks WHERE block >= ? AND block < ? ORDER BY block');
+    for (let b = 0; b <= last; b += step) {
+      if (b > 0) {
+        await pause();
+        if (this.generation !== generation) return;
+      }
+      for (const row of read.all(b, b + step) as BlockRow[]) this.place(row.block, row);
+    }
+    if (this.generation === generation) this.loaded = true;
   }
 
   private refresh(): void {
@@ -308,21 +333,30 @@ export class BlockIndex {
   }
 
   private load(version: number): void {
+    if (this.begin(version) >= 0) {
+      for (const row of this.db.prepare('SELECT * FROM search_blocks').iterate() as IterableIterator<BlockRow>) this.place(row.block, row);
+    }
+    this.loaded = true;
+  }
+
+  /** Empties the arrays for a full read at `version` and sizes them: returns the last block number (-1: none). */
+  private begin(version: number): number {
+    this.generation++;
     this.slotByRid = new Int32Array(0);
     this.held = 0;
     this.dirty.clear();
     this.layout = readLayout(this.db);
     this.capacity = 0;
     this.scan = null;
-    this.loaded = true;
+    this.loaded = false;
     this.dataVersion = version;
     this.readLabels();
-    if (!this.layout) return;
+    if (!this.layout) return -1;
     this.words = this.layout.bits / 32;
     this.pw = Math.min(PREFIX_WORDS, this.words);
     const last = (this.db.prepare('SELECT coalesce(max(block), -1) AS b FROM search_blocks').get() as { b: number }).b;
     this.grow(last + 1);
-    for (const row of this.db.prepare('SELECT * FROM search_blocks').iterate() as IterableIterator<BlockRow>) this.place(row.block, row);
+    return last;
   }
 
   /** Makes room for `blocks` blocks (doubling, so a growing index copies rarely). */
@@ -584,6 +618,8 @@ function fullPass(
 
 /** Words (32 bits each) of the code compared in the first pass, and how many rows it keeps per wanted candidate. */
 const PREFIX_WORDS = 4;
+/** Blocks read per step of a background warm: 4,096 notes, ~1.8 MB, a few milliseconds. */
+const WARM_STEP_BLOCKS = 16;
 const PREFILTER_FACTOR = 20;
 const MIN_PREFILTER = 2000;
 

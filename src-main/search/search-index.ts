@@ -102,6 +102,21 @@ export class SearchIndex implements MemoryIndexer {
    */
   warm(): void {
     this.blocks.warm();
+    this.compileScan();
+  }
+
+  /**
+   * `warm` in steps that yield to the event loop (see BlockIndex.warmInSteps): what the app runs at
+   * start, so the window and the API stay responsive while a large memory loads. The pauses are
+   * unref'd: a command-line run that has finished its work exits without waiting for them.
+   */
+  async warmInBackground(pause: () => Promise<void> = () => new Promise((resolve) => setImmediate(resolve).unref())): Promise<void> {
+    await this.blocks.warmInSteps(pause);
+    this.compileScan();
+  }
+
+  /** One scan over the loaded blocks, so the scan loops are compiled before the PM's first search. */
+  private compileScan(): void {
     const q = new Float32Array(this.embedderRef.dims);
     q[0] = 1;
     const slots = this.blocks.nearest(this.quantizer.encode(q), 50, {
