@@ -98,6 +98,9 @@ describe('a sentence-transformers model folder', () => {
     expect(() => validateModelFolder(folder)).toThrow(
       expect.objectContaining({ code: 'invalid_input', message: expect.stringMatching(/pooling_mode_max_tokens/) }),
     );
+    // Two modes at once make a vector of twice the size: refused rather than half-read.
+    const both = folderWith({ 'modules.json': MODULES, '1_Pooling/config.json': { ...pooling('cls_token'), pooling_mode_mean_tokens: true } });
+    expect(() => validateModelFolder(both)).toThrow(/pooling_mode_mean_tokens \+ pooling_mode_cls_token|pooling_mode_cls_token \+ pooling_mode_mean_tokens/);
   });
 
   it('with a pooling config that is not JSON is refused, naming the file', () => {

@@ -77,12 +77,14 @@ function readPooling(folder: string): Pooling {
   const dir = typeof entry?.path === 'string' && !entry.path.includes('..') ? entry.path : '1_Pooling';
   const config = readJson(folder, join(dir, 'config.json'), false);
   if (!config) return 'mean';
-  if (config.pooling_mode_cls_token === true) return 'cls';
-  if (config.pooling_mode_lasttoken === true) return 'last_token';
-  if (config.pooling_mode_mean_tokens === true) return 'mean';
+  const runs: Record<string, Pooling> = { pooling_mode_mean_tokens: 'mean', pooling_mode_cls_token: 'cls', pooling_mode_lasttoken: 'last_token' };
   const asked = Object.keys(config).filter((k) => k.startsWith('pooling_mode_') && config[k] === true);
-  if (asked.length) throw new ModelFolderError(folder, [`a pooling Forge can run (mean, CLS or last token; ${dir}/config.json asks for ${asked.join(', ')})`]);
-  return 'mean';
+  if (!asked.length) return 'mean';
+  // Two modes at once are concatenated by sentence-transformers (a vector twice the size): not one Forge runs.
+  if (asked.length > 1 || !runs[asked[0]]) {
+    throw new ModelFolderError(folder, [`a pooling Forge can run (one of mean, CLS or last token; ${dir}/config.json asks for ${asked.join(' + ')})`]);
+  }
+  return runs[asked[0]];
 }
 
 /** Query and document prompts from config_sentence_transformers.json (e.g. E5's "query: " and "passage: "). */
