@@ -206,6 +206,13 @@ describe('the vector blocks on disk', () => {
       });
     }
     const n = BLOCK_SLOTS * 3 + 10;
+    /** Writes n notes, then opens the index as the app does at start, reading one block a step. */
+    function reopenedWithSteps(): SearchIndex {
+      writeNotes(new SearchIndex(store.db, e), n);
+      const index = new SearchIndex(store.db, e);
+      (index as unknown as { blocks: BlockIndex }).blocks = new BlockIndex(store.db, { warmStepBlocks: 1 });
+      return index;
+    }
 
     it('yields to the app between steps (a large memory never freezes it at start) and ends holding every note', async () => {
       writeNotes(new SearchIndex(store.db, e), n);
@@ -220,10 +227,7 @@ describe('the vector blocks on disk', () => {
     });
 
     it('a search that arrives mid-warm answers from every note, and a note written mid-warm is found after', async () => {
-      const writer = new SearchIndex(store.db, e);
-      writeNotes(writer, n);
-      const index = new SearchIndex(store.db, e);
-      (index as unknown as { blocks: BlockIndex }).blocks = new BlockIndex(store.db, { warmStepBlocks: 1 });
+      const index = reopenedWithSteps();
       let pauses = 0;
       await index.warmInBackground(async () => {
         if (++pauses > 1) return;
@@ -239,10 +243,7 @@ describe('the vector blocks on disk', () => {
     });
 
     it('a note written between steps is held once the warm ends, with no search in between', async () => {
-      const writer = new SearchIndex(store.db, e);
-      writeNotes(writer, n);
-      const index = new SearchIndex(store.db, e);
-      (index as unknown as { blocks: BlockIndex }).blocks = new BlockIndex(store.db, { warmStepBlocks: 1 });
+      const index = reopenedWithSteps();
       let step = 0;
       await index.warmInBackground(async () => {
         if (++step === 1) writeNotes(index, 1, n, 'Copper inventories at a record low');
