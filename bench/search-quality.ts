@@ -17,16 +17,15 @@ import { join } from 'node:path';
 import { ForgeFS } from '../src-main/fs';
 import {
   DEFAULT_TUNING,
-  findInstalledModel,
   type Embedder,
   type FusionMethod,
   HashNgramEmbedder,
   LocalModelEmbedder,
   MINILM_MANIFEST,
+  modelInFolder,
   SearchIndex,
   type SearchRequest,
   type SearchTuning,
-  validateModelFolder,
 } from '../src-main/search';
 import { Store } from '../src-main/store';
 import { type IrCollection, loadIrCollection, ndcgAt, recallAt } from './_ir-collection';
@@ -323,10 +322,7 @@ async function semanticEmbedder(): Promise<{ embedder: Embedder | null; why: str
   if (!modelDir) return { embedder: null, why: 'no --model-dir given (model weights cannot be downloaded on this machine)' };
   try {
     // The folder's own pooling, prompts and size (any sentence-transformers ONNX export, not only MiniLM).
-    validateModelFolder(modelDir); // says what is missing
-    const model = findInstalledModel(tmpdir(), modelDir);
-    if (!model) throw new Error('not a model folder');
-    const embedder = new LocalModelEmbedder(model);
+    const embedder = new LocalModelEmbedder(modelInFolder(modelDir));
     await embedder.embed(['a probe sentence']);
     return { embedder, why: '' };
   } catch (e) {

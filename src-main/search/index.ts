@@ -11,6 +11,7 @@ export {
   isPinned,
   MINILM_MANIFEST,
   modelFolderIn,
+  modelInFolder,
   validateModelFolder,
   ModelChecksumError,
   ModelDownloadError,

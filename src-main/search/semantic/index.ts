@@ -3,4 +3,4 @@ export { downloadModel, type DownloadOptions, type DownloadProgress } from './do
 export { MINILM_MANIFEST, MINILM_REVISION, isPinned, type ModelFile, type ModelManifest } from './manifest';
 export { INSTALLED_MARKER, isDownloaded, modelFolderIn, validateModelFolder, type ModelFolder } from './model-folder';
 export { ModelChecksumError, ModelDownloadError, ModelFolderError } from './errors';
-export { findInstalledModel, type InstalledModel } from './installed';
+export { findInstalledModel, type InstalledModel, modelInFolder } from './installed';

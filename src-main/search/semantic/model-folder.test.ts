@@ -14,7 +14,7 @@ const root = mkdtempSync(join(tmpdir(), 'forge-model-folder-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 let n = 0;
-function folderWith(extra: Record<string, unknown>, options: { clsLike?: string } = {}): string {
+function folderWith(extra: Record<string, unknown>, options: { clsLike?: string; sepLike?: string } = {}): string {
   const folder = join(root, `model-${++n}`);
   writeTinyModel(folder, { words: ['cash', 'rates', 'bond', 'yields'], ...options });
   for (const [name, value] of Object.entries(extra)) {
@@ -60,6 +60,17 @@ describe('a sentence-transformers model folder', () => {
     await withEmbedder(mean, async (e) => {
       const [cash, rates] = await e.embed(['cash', 'rates yields']);
       expect(dot(cash, rates)).toBeLessThan(0.9);
+    });
+  });
+
+  it("whose Pooling module says last token takes each text's own last token, also in a batch of texts of different lengths", async () => {
+    const folder = folderWith({ 'modules.json': MODULES, '1_Pooling/config.json': pooling('lasttoken') }, { sepLike: 'bond' });
+    expect(validateModelFolder(folder).pooling).toBe('last_token');
+    await withEmbedder(folder, async (e) => {
+      // Every text ends in [SEP]: padded into one batch, the shorter text's last position would be padding.
+      const [short, long] = await e.embed(['cash', 'rates yields cash rates yields']);
+      expect(Math.sqrt(dot(short, short))).toBeCloseTo(1, 5);
+      expect(dot(short, long)).toBeCloseTo(1, 5);
     });
   });
 

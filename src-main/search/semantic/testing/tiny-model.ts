@@ -19,6 +19,8 @@ export interface TinyModelOptions {
   seed?: number;
   /** Gives [CLS] this word's vector (else zero), so a test can tell [CLS] pooling from averaging. */
   clsLike?: string;
+  /** Gives [SEP] (every text's last token) this word's vector, for last-token pooling. */
+  sepLike?: string;
 }
 
 export const SPECIAL_TOKENS = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'] as const;
@@ -44,6 +46,7 @@ export function tinyModelFiles(options: TinyModelOptions): Record<string, Uint8A
     return row;
   });
   if (options.clsLike) rows[vocab['[CLS]']] = rows[vocab[options.clsLike.toLowerCase()]];
+  if (options.sepLike) rows[vocab['[SEP]']] = rows[vocab[options.sepLike.toLowerCase()]];
   for (const group of options.synonyms ?? []) {
     const first = rows[vocab[group[0].toLowerCase()]];
     for (const w of group.slice(1)) rows[vocab[w.toLowerCase()]] = first;
