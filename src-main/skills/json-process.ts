@@ -1,10 +1,11 @@
-import { spawn } from 'node:child_process';
 import { AppError } from '../common/errors';
+import { runProcess } from '../sandbox';
 
 /**
- * One run of a skill script as a child process: JSON on stdin, its answer on stdout, a timeout
- * that kills the whole process group, a cap on stdout and a tail of stderr. The caller decides
- * the command (Node with its permission model, or bubblewrap around python3/bash).
+ * One run of a skill script as a child process, on the shared spawn helper (sandbox/spawn.ts):
+ * JSON on stdin, its answer on stdout, a timeout that kills the whole process tree, a cap on stdout
+ * and a tail of stderr. The caller decides the command (Node with its permission model, or
+ * bubblewrap around python3/bash).
  */
 
 type ErrorCode = ConstructorParameters<typeof AppError>[0];
@@ -52,121 +53,72 @@ export interface JsonProcessSpec {
 
 const STDERR_TAIL_BYTES = 4096;
 
-export function runJsonProcess(spec: JsonProcessSpec): Promise<{ output: unknown; durationMs: number; stderr: string }> {
+export async function runJsonProcess(spec: JsonProcessSpec): Promise<{ output: unknown; durationMs: number; stderr: string }> {
   const { label, timeoutMs, maxOutputBytes: maxOut } = spec;
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(spec.command, spec.args, {
-      cwd: spec.cwd,
-      env: spec.env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      detached: true, // own process group, so a timeout kills grandchildren too
-    });
-    const out: Buffer[] = [];
-    let outBytes = 0;
-    let errTail = '';
-    let settled = false;
-    let killedFor: SkillScriptFailure | null = null;
-
-    const killGroup = () => {
-      try {
-        if (child.pid) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
-    };
-    const finish = (fn: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      spec.signal?.removeEventListener('abort', onAbort);
-      fn();
-    };
-    const stopFor = (why: SkillScriptFailure) => {
-      if (killedFor) return;
-      killedFor = why;
-      killGroup();
-    };
-    const onAbort = () => stopFor('cancelled');
-    const timer = setTimeout(() => stopFor('timeout'), timeoutMs);
-    if (spec.signal?.aborted) stopFor('cancelled');
-    else spec.signal?.addEventListener('abort', onAbort, { once: true });
-
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (killedFor) return;
-      outBytes += chunk.length;
-      if (outBytes > maxOut) return stopFor('too_large');
-      out.push(chunk);
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
+  const out: Buffer[] = [];
+  let errTail = '';
+  const r = await runProcess({
+    command: spec.command,
+    args: spec.args,
+    cwd: spec.cwd,
+    env: spec.env,
+    stdin: spec.stdin,
+    timeoutMs,
+    signal: spec.signal,
+    maxStdoutBytes: maxOut,
+    onStdout: (chunk) => out.push(chunk),
+    onStderr: (chunk) => {
       errTail = (errTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
-    });
-    child.stdin.on('error', () => {
-      /* the script exited without reading its input; the exit handler reports why */
-    });
-    child.on('error', (e) => finish(() => reject(new SkillScriptError('internal', 'spawn', `Could not start "${label}": ${e.message}`))));
-    child.on('close', (code, signal) => {
-      const durationMs = performance.now() - started;
-      const tail = errTail.trim();
-      finish(() => {
-        if (killedFor === 'timeout') {
-          return reject(
-            new SkillScriptError(
-              'unavailable',
-              'timeout',
-              `"${label}" ran longer than ${timeoutMs} ms and was stopped. Give it a smaller input or a longer timeout.`,
-              { stderrTail: tail },
-            ),
-          );
-        }
-        if (killedFor === 'too_large') {
-          return reject(
-            new SkillScriptError(
-              'too_large',
-              'too_large',
-              `"${label}" printed more than ${maxOut} bytes and was stopped; ask it for a summary instead of raw rows.`,
-              { stderrTail: tail },
-            ),
-          );
-        }
-        if (killedFor === 'cancelled') {
-          return reject(new SkillScriptError('cancelled', 'cancelled', `"${label}" was cancelled.`, { stderrTail: tail }));
-        }
-        const text = Buffer.concat(out).toString('utf8').trim();
-        let parsed: unknown;
-        let parseOk = false;
-        try {
-          parsed = JSON.parse(text);
-          parseOk = text.length > 0;
-        } catch {
-          parseOk = false;
-        }
-        if (code === 2 && parseOk && isErrorObject(parsed)) {
-          return reject(new SkillScriptError('invalid_input', 'bad_input', `${label}: ${parsed.error}`, { stderrTail: tail, exitCode: code }));
-        }
-        if (code !== 0) {
-          const how = code === null ? `was killed by ${signal}` : `exited with code ${code}`;
-          return reject(
-            new SkillScriptError('internal', 'exit', `"${label}" ${how}.${tail ? ` ${errorLine(tail)}` : ''}`, { stderrTail: tail, exitCode: code }),
-          );
-        }
-        if (!parseOk && spec.allowText) return resolve({ output: text, durationMs, stderr: tail });
-        if (!parseOk) {
-          return reject(
-            new SkillScriptError(
-              'internal',
-              'bad_json',
-              `"${label}" did not print valid JSON${text ? ` (it printed: ${text.slice(0, 200)})` : ' (it printed nothing)'}.`,
-              { stderrTail: tail, exitCode: code },
-            ),
-          );
-        }
-        resolve({ output: parsed, durationMs, stderr: tail });
-      });
-    });
-
-    child.stdin.end(spec.stdin);
+    },
   });
+  const { exitCode: code, signal, durationMs } = r;
+  const tail = errTail.trim();
+  if (r.spawnError) throw new SkillScriptError('internal', 'spawn', `Could not start "${label}": ${r.spawnError.message}`);
+  if (r.stoppedFor === 'timeout') {
+    throw new SkillScriptError(
+      'unavailable',
+      'timeout',
+      `"${label}" ran longer than ${timeoutMs} ms and was stopped. Give it a smaller input or a longer timeout.`,
+      { stderrTail: tail },
+    );
+  }
+  if (r.stoppedFor === 'output_cap') {
+    throw new SkillScriptError(
+      'too_large',
+      'too_large',
+      `"${label}" printed more than ${maxOut} bytes and was stopped; ask it for a summary instead of raw rows.`,
+      {
+        stderrTail: tail,
+      },
+    );
+  }
+  if (r.stoppedFor === 'cancelled') throw new SkillScriptError('cancelled', 'cancelled', `"${label}" was cancelled.`, { stderrTail: tail });
+  const text = Buffer.concat(out).toString('utf8').trim();
+  let parsed: unknown;
+  let parseOk = false;
+  try {
+    parsed = JSON.parse(text);
+    parseOk = text.length > 0;
+  } catch {
+    parseOk = false;
+  }
+  if (code === 2 && parseOk && isErrorObject(parsed)) {
+    throw new SkillScriptError('invalid_input', 'bad_input', `${label}: ${parsed.error}`, { stderrTail: tail, exitCode: code });
+  }
+  if (code !== 0) {
+    const how = code === null ? `was killed by ${signal}` : `exited with code ${code}`;
+    throw new SkillScriptError('internal', 'exit', `"${label}" ${how}.${tail ? ` ${errorLine(tail)}` : ''}`, { stderrTail: tail, exitCode: code });
+  }
+  if (!parseOk && spec.allowText) return { output: text, durationMs, stderr: tail };
+  if (!parseOk) {
+    throw new SkillScriptError(
+      'internal',
+      'bad_json',
+      `"${label}" did not print valid JSON${text ? ` (it printed: ${text.slice(0, 200)})` : ' (it printed nothing)'}.`,
+      { stderrTail: tail, exitCode: code },
+    );
+  }
+  return { output: parsed, durationMs, stderr: tail };
 }
 
 function isErrorObject(v: unknown): v is { error: string } {
