@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { installCrashPolicy } from '../common/crash-policy';
 import { resolveDataDir } from '../config/paths';
 import type { HeadlessHost } from './http/server';
 import { appVersion, packageRoot } from './version';
@@ -99,6 +100,9 @@ async function serve(args: string[]): Promise<number> {
   const { startAttachedServices } = await import('./attached-services');
   // IDEs attach to the PM's own workspace, never to the demo.
   const attached = await startAttachedServices(real, { url: host.url, token: host.token });
+  // Serving now: from here a stray throw or unhandled rejection is logged to stderr and counted,
+  // never an exit (a failure while starting still stops the command with its message).
+  installCrashPolicy({ name: 'forge serve' }).hide(host.token);
   console.log(`Forge ${appVersion()} is running headless.`);
   console.log(`Workspace: ${dataDir}`);
   if (attached.mcpUrl) console.log(`MCP (for IDEs): ${attached.mcpUrl} — see the MCP screen for ready-made configurations.`);

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
+import { installCrashPolicy } from '../common/crash-policy';
 import { resolveDataDir } from '../config/paths';
 import { routerFor, defaultModelRouting } from '../config/models';
 import type { Model, ModelCallRequest, ModelResult, ModelStreamEvent } from '../llm';
@@ -62,6 +63,9 @@ export async function runMcpCli(args: string[], version = '0.1.0'): Promise<numb
     return 1;
   }
   process.stderr.write(`forge mcp: ${service.mode} mode, contracts from ${service.source.location}\n`);
+  // Serving now: a stray throw or unhandled rejection is logged to stderr (never stdout, which
+  // carries JSON-RPC) and the IDE keeps its server; closing stdin still ends the process.
+  installCrashPolicy({ name: 'forge mcp' });
   try {
     await serveStdio(service, { version });
   } finally {

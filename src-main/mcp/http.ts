@@ -3,6 +3,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { answerClientError, parseRequestUrl } from '../common/http-edge';
 import { isLoopbackHostHeader, loopbackOriginAllowed } from '../common/loopback';
 import { MAX_HTTP_BODY_BYTES } from './config';
 import { createGovernanceServer } from './server';
@@ -93,8 +94,9 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
     if (!loopbackOriginAllowed(req.headers.origin, { port, host: req.headers.host, extra: options.allowedOrigins })) {
       return jsonRpcError(res, 403, -32000, 'Forbidden: requests from web pages are not allowed.');
     }
-    const path = (req.url ?? '/').split('?')[0];
-    if (path !== '/mcp') return jsonRpcError(res, 404, -32000, 'Not found: the MCP endpoint is /mcp.');
+    const url = parseRequestUrl(req, port);
+    if (!url) return jsonRpcError(res, 400, -32000, 'Bad request: the request target is not a valid URL path; the MCP endpoint is /mcp.');
+    if (url.pathname !== '/mcp') return jsonRpcError(res, 404, -32000, 'Not found: the MCP endpoint is /mcp.');
     const auth = req.headers.authorization ?? '';
     const presented = /^bearer\s+/i.test(auth) ? auth.replace(/^bearer\s+/i, '').trim() : '';
     if (!presented || !safeEqual(presented, tokenOf())) {
@@ -142,10 +144,18 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
 
   const http: HttpServer = createServer((req, res) => {
     handle(req, res).catch((e) => {
-      if (!res.headersSent) jsonRpcError(res, 500, -32603, `Internal error: ${(e as Error).message}`);
-      else res.destroy();
+      try {
+        if (!res.headersSent) jsonRpcError(res, 500, -32603, `Internal error: ${(e as Error).message}`);
+        else res.destroy();
+      } catch {
+        // The socket is gone; there is no one left to answer.
+        res.destroy();
+      }
     });
   });
+  // Bytes Node cannot parse as HTTP: 400 (431 for an oversized header block) and close. MCP speaks
+  // no WebSocket, so there is no 'upgrade' listener: Node serves an Upgrade request as a plain one.
+  http.on('clientError', answerClientError);
   http.keepAliveTimeout = 60_000;
 
   await new Promise<void>((resolve, reject) => {

@@ -17,7 +17,15 @@ export function readCookie(req: IncomingMessage, name: string): string | undefin
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
     if (eq < 0) continue;
-    if (part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+    if (part.slice(0, eq).trim() !== name) continue;
+    const value = part.slice(eq + 1).trim();
+    try {
+      return decodeURIComponent(value);
+    } catch {
+      // A malformed escape (forge_token=%zz) cannot be our token; throwing here would turn a bad
+      // cookie into a 500, or end the process on a WebSocket upgrade.
+      return undefined;
+    }
   }
   return undefined;
 }

@@ -2,11 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { fail, type Envelope, type ErrorCode } from '../../api/envelope';
 import type { Core } from '../core';
 import { hostAllowed, isLoopbackHost, originAllowed, presentedTokens, TOKEN_COOKIE, tokenMatches } from './security';
 import { CompressedFiles } from './compress';
+import { answerClientError, parseRequestUrl, refuseSocket } from '../../common/http-edge';
 import { resolveStatic, sendFile } from './static';
 
 export interface HeadlessHostOptions {
@@ -111,13 +113,24 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
 
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((e) => {
-      if (!res.headersSent) sendEnvelope(res, fail('internal', `The request failed: ${(e as Error).message}`));
-      else res.destroy();
+      try {
+        if (!res.headersSent) sendEnvelope(res, fail('internal', `The request failed: ${(e as Error).message}`));
+        else res.destroy();
+      } catch {
+        // The socket is gone; there is no one left to answer.
+        res.destroy();
+      }
     });
   });
+  // Bytes Node cannot parse as HTTP: 400 (431 for an oversized header block) and close.
+  server.on('clientError', answerClientError);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    const url = parseRequestUrl(req, port);
+    if (!url) {
+      sendJson(res, 400, fail('invalid_input', 'The request target is not a valid URL path; call /api/<area>/<verb> or open the URL `forge serve` printed.'));
+      return;
+    }
     if (!hostAllowed(req.headers.host)) {
       sendJson(res, 403, fail('forbidden', "This address is not Forge's: use the URL printed by `forge serve`."));
       return;
@@ -220,15 +233,13 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   const sockets = new Set<WebSocket>();
-  server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
-    const refuse = (status: number, text: string) => {
-      socket.write(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-      socket.destroy();
-    };
-    if (url.pathname !== '/events') return refuse(404, 'Not Found');
-    if (!hostAllowed(req.headers.host) || !originAllowed(req.headers.origin, port, req.headers.host)) return refuse(403, 'Forbidden');
-    if (!tokenMatches(presentedTokens(req, url), token)) return refuse(401, 'Unauthorized');
+  /** WS /events: the same Host, Origin and token checks as the API, answered on the raw socket. */
+  function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {
+    const url = parseRequestUrl(req, port);
+    if (!url) return refuseSocket(socket, 400, 'Bad Request');
+    if (url.pathname !== '/events') return refuseSocket(socket, 404, 'Not Found');
+    if (!hostAllowed(req.headers.host) || !originAllowed(req.headers.origin, port, req.headers.host)) return refuseSocket(socket, 403, 'Forbidden');
+    if (!tokenMatches(presentedTokens(req, url), token)) return refuseSocket(socket, 401, 'Unauthorized');
     wss.handleUpgrade(req, socket, head, (ws) => {
       sockets.add(ws);
       const unsubscribe = core.context.events.subscribe((message) => {
@@ -242,6 +253,17 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
       // The events channel is one-way; anything the page sends is ignored.
       ws.on('message', () => undefined);
     });
+  }
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // Node hands the socket over without its own error handling: a reset mid-handshake would
+    // otherwise be an uncaught 'error' event, and so would anything thrown below.
+    socket.on('error', () => socket.destroy());
+    try {
+      upgrade(req, socket, head);
+    } catch {
+      refuseSocket(socket, 400, 'Bad Request');
+    }
   });
 
   await new Promise<void>((resolve, reject) => {
