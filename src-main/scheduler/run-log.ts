@@ -164,6 +164,17 @@ export class ScheduleLog {
     return toRun(r);
   }
 
+  /** A check that failed before a run could start (the database was locked): a failed run, so the PM sees why nothing ran. */
+  fault(job: string, slot: Date | null, now: Date, error: string): ScheduleRun {
+    const at = now.toISOString();
+    const r = this.db
+      .prepare(
+        "INSERT INTO schedule_runs (job, trigger, scheduled_for, started_at, finished_at, status, error) VALUES (?, 'schedule', ?, ?, ?, 'failed', ?) RETURNING *",
+      )
+      .get(job, slot?.toISOString() ?? null, at, at, clip(error)) as RunRow;
+    return toRun(r);
+  }
+
   /** Runs left `running` by a process that stopped without finishing them. */
   markInterrupted(now: Date): ScheduleRun[] {
     const rows = this.db

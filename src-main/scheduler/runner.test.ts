@@ -83,6 +83,23 @@ describe('analystRunner budgets', () => {
     expect((await done).error).toBe('Stopped at $3.41, over the $3.00 budget of the end-of-day review.');
   });
 
+  it('a budget check whose totals cannot be read once keeps watching, and still stops the run past budget', async () => {
+    // Before: the throw escaped the timer and the watch ended — a looping review would spend on.
+    const { clock, analyst, run } = setup();
+    const real = analyst.sessionTotals.bind(analyst);
+    let failures = 1;
+    analyst.sessionTotals = () => {
+      if (failures-- > 0) throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+      return real();
+    };
+    const done = run(job('end_of_day'), ctx());
+    await flush();
+    await clock.advance(1000); // the check that throws
+    analyst.totals = { ...analyst.totals, inputTokens: 90_000, costUsd: 3.41 };
+    await clock.advance(1000);
+    expect((await done).error).toBe('Stopped at $3.41, over the $3.00 budget of the end-of-day review.');
+  });
+
   it('a run within budget is ok with its answer as the summary; the budget watch stops with it', async () => {
     const { clock, analyst, run } = setup();
     const done = run(job('end_of_day'), ctx());

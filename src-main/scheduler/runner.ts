@@ -77,7 +77,15 @@ export function analystRunner(o: AnalystRunnerOptions): JobRunner {
     const budget: { exceeded: string | null } = { exceeded: null };
     let watch: unknown = null;
     const checkBudget = () => {
-      const s = spent();
+      let s: { tokens: number; costUsd: number | null };
+      try {
+        s = spent();
+      } catch {
+        // The totals could not be read this time (a locked database): an uncaught throw here
+        // would end the watch, and the run would go on unbudgeted. Look again next time.
+        watch = timers.set(checkBudget, o.budgetCheckMs ?? 2000);
+        return;
+      }
       if (s.tokens > job.budget.maxTokens)
         budget.exceeded = `Stopped at ${s.tokens} tokens, over the ${job.budget.maxTokens}-token budget of the ${job.title.toLowerCase()}.`;
       else if (s.costUsd !== null && s.costUsd > job.budget.maxCostUsd)

@@ -1,6 +1,7 @@
 import { ConflictError, NotFoundError } from '../common/errors';
 import type { Db } from '../store';
 import { JOBS, type JobName, type ScheduledJob } from './jobs';
+import { faultText, HeldWrites } from './held-writes';
 import { type RunTrigger, ScheduleLog, type ScheduleRun } from './run-log';
 import { formatLocal, latestSlot, nextSlot, type ResolvedTimeZone, resolveTimeZone } from './time';
 
@@ -109,6 +110,7 @@ export class Scheduler {
   private started = false;
   private stopped = false;
   private wake: { at: Date; lateByMs: number } | null = null;
+  private readonly held: HeldWrites;
 
   constructor(private readonly o: SchedulerOptions) {
     this.jobs = o.jobs ?? JOBS;
@@ -116,16 +118,23 @@ export class Scheduler {
     this.now = o.now ?? (() => new Date());
     this.timers = o.timers ?? realTimers;
     this.maxWaitMs = o.maxWaitMs ?? MINUTE;
+    this.held = new HeldWrites(this.log, (job) => this.emit(job));
   }
 
   /** Marks runs a stopped process left behind as interrupted, catches up, and arms the timer. */
   start(): ScheduleRun[] {
     if (this.started) return [];
     this.started = true;
-    const now = this.now();
-    const interrupted = this.log.markInterrupted(now);
-    for (const job of this.jobs) this.log.state(job.name, now);
-    this.zoneInUse = this.zone().zone;
+    let interrupted: ScheduleRun[] = [];
+    try {
+      this.zoneInUse = this.zone().zone;
+      interrupted = this.held.markInterrupted(this.now());
+      const now = this.now();
+      for (const job of this.jobs) this.log.state(job.name, now);
+    } catch (e) {
+      // A locked database at start must not leave the schedule unarmed: check() retries.
+      for (const job of this.jobs) this.fault(job, null, e);
+    }
     this.check();
     for (const r of interrupted) this.emit(r.job as JobName);
     return interrupted;
@@ -172,17 +181,25 @@ export class Scheduler {
    */
   check(): void {
     if (!this.started || this.stopped) return;
-    const now = this.now();
-    const zone = this.zone().zone;
-    if (this.zoneInUse !== zone) {
-      // A new zone's slot that is already past (07:00 in London is 02:00 in New York) is not a
-      // missed run: nothing before the change is owed.
-      for (const job of this.jobs) this.log.owedFrom(job.name, now);
-      this.zoneInUse = zone;
-      for (const job of this.jobs) this.emit(job.name);
+    // Every failure here (SQLITE_BUSY from another process, a bad setting) is logged per job and
+    // the timer is always re-armed: one bad minute must not end the schedule until a restart.
+    try {
+      const now = this.now();
+      const zone = this.zone().zone;
+      this.held.flush(now);
+      if (this.zoneInUse !== zone) {
+        // A new zone's slot that is already past (07:00 in London is 02:00 in New York) is not a
+        // missed run: nothing before the change is owed.
+        for (const job of this.jobs) this.log.owedFrom(job.name, now);
+        this.zoneInUse = zone;
+        for (const job of this.jobs) this.emit(job.name);
+      }
+      for (const job of this.jobs) this.checkJob(job, zone, now);
+    } catch (e) {
+      for (const job of this.jobs) this.fault(job, null, e);
+    } finally {
+      this.arm();
     }
-    for (const job of this.jobs) this.checkJob(job, zone, now);
-    this.arm();
   }
 
   /** Settings changed (the time zone): next runs are recomputed and the timer re-armed. */
@@ -255,11 +272,20 @@ export class Scheduler {
 
   private checkJob(job: ScheduledJob, zone: string, now: Date): void {
     if (this.live.has(job.name)) return; // its owed slot waits until the run in progress ends
-    const state = this.log.state(job.name, now);
-    if (state.paused) return;
-    const after = Math.max(Date.parse(state.owedSince), state.lastSlot ? Date.parse(state.lastSlot) : 0);
-    const slot = latestSlot(job.cron, zone, new Date(after), now, Math.max(LOOKBACK_MS, job.catchUpWindowMs));
-    if (!slot) return;
+    let slot: Date | null = null;
+    try {
+      const state = this.log.state(job.name, now);
+      if (state.paused) return;
+      const after = Math.max(Date.parse(state.owedSince), state.lastSlot ? Date.parse(state.lastSlot) : 0, this.held.heldSlot(job.name)?.getTime() ?? 0);
+      slot = latestSlot(job.cron, zone, new Date(after), now, Math.max(LOOKBACK_MS, job.catchUpWindowMs));
+      if (slot) this.checkSlot(job, slot, zone, now);
+    } catch (e) {
+      // The slot stays owed: the next check (within maxWaitMs) tries it again.
+      this.fault(job, slot, e);
+    }
+  }
+
+  private checkSlot(job: ScheduledJob, slot: Date, zone: string, now: Date): void {
     const late = now.getTime() - slot.getTime();
     if (late > job.catchUpWindowMs) {
       this.log.skipped(
@@ -268,12 +294,13 @@ export class Scheduler {
         now,
         `Missed at ${formatLocal(slot, zone)} while Forge was closed or the computer slept; by ${formatLocal(now, zone)} it was past its ${hours(job.catchUpWindowMs)} catch-up window.`,
       );
-      this.log.setLastSlot(job.name, slot, now);
+      this.held.slotDone(job.name, slot, this.now());
       this.emit(job.name);
       return;
     }
     try {
       this.launch(job, slot, late > LATE_MS ? 'catch_up' : 'schedule', zone);
+      this.held.cleared(job.name);
     } catch (e) {
       // Another Forge process on this workspace is running it: that one records the slot.
       if (!(e instanceof ConflictError)) throw e;
@@ -304,11 +331,14 @@ export class Scheduler {
         this.timers.clear(deadline);
       }
       if (live.recorded) return;
-      if (live.stopping && !result.ok) this.record(live, { ...result, status: 'interrupted', error: 'Forge stopped while this run was in progress.' });
-      else this.record(live, { ...result, status: result.ok && !timedOut ? 'ok' : 'failed' });
-      // A finished or failed slot is done with; an interrupted one stays owed for the next start.
-      if (slot && !live.stopping) this.log.setLastSlot(job.name, slot, this.now());
-      if (!this.stopped) this.arm();
+      try {
+        if (live.stopping && !result.ok) this.record(live, { ...result, status: 'interrupted', error: 'Forge stopped while this run was in progress.' });
+        else this.record(live, { ...result, status: result.ok && !timedOut ? 'ok' : 'failed' });
+        // A finished or failed slot is done with; an interrupted one stays owed for the next start.
+        if (slot && !live.stopping) this.held.slotDone(job.name, slot, this.now());
+      } finally {
+        if (!this.stopped) this.arm();
+      }
     })();
     this.emit(job.name);
     return run;
@@ -318,20 +348,47 @@ export class Scheduler {
     live.recorded = true;
     const name = live.run.job as JobName;
     if (this.live.get(name) === live) this.live.delete(name);
-    try {
-      live.run = this.log.finish(live.run.id, {
+    const done = this.held.finish(
+      live.run.id,
+      {
         status: outcome.status,
         at: this.now(),
         sessionId: outcome.sessionId,
         costUsd: outcome.costUsd,
         summary: outcome.summary,
         error: outcome.status === 'ok' ? null : outcome.error || 'The run failed without a message.',
-      });
-    } catch {
-      // The database is gone (shutdown raced the run): the row stays `running` and the next
-      // start marks it interrupted, so the run is not lost from the history.
-    }
+      },
+      // Locked: written at the next check. If the database is gone (shutdown raced the run), the
+      // row stays `running` and the next start marks it interrupted, so it is not lost either.
+      !this.stopped,
+    );
+    if (done) live.run = done;
     this.emit(name);
+  }
+
+  /**
+   * A check that threw: logged as a failed run of the job ("Hourly monitoring could not start at
+   * 14:00: SQLITE_BUSY…") so Home's schedule shows it. When the run log cannot be written either,
+   * it is held in memory and written at the next check that can.
+   */
+  private fault(job: ScheduledJob, slot: Date | null, e: unknown): void {
+    const at = this.now();
+    let zone: string;
+    try {
+      zone = this.zone().zone;
+    } catch {
+      zone = 'UTC';
+    }
+    const cause = faultText(e);
+    const what = slot ? `start its ${formatLocal(slot, zone)} run` : 'check its schedule';
+    const within = Math.max(1, Math.round(this.maxWaitMs / MINUTE));
+    this.held.fault(
+      job.name,
+      slot,
+      at,
+      cause,
+      `${job.title} could not ${what} at ${formatLocal(at, zone)}: ${cause}. Forge tries again at the next check (within ${within} min).`,
+    );
   }
 
   private disarm(): void {
@@ -340,27 +397,38 @@ export class Scheduler {
     this.expectedAt = null;
   }
 
+  /** Always leaves a timer armed (while started): when the next slot cannot be read, it looks again within maxWaitMs. */
   private arm(): void {
     this.disarm();
     if (!this.started || this.stopped) return;
     const now = this.now();
-    const zone = this.zone().zone;
-    let earliest = Number.POSITIVE_INFINITY;
-    for (const job of this.jobs) {
-      if (this.log.state(job.name, now).paused) continue;
-      const next = nextSlot(job.cron, zone, now);
-      if (next) earliest = Math.min(earliest, next.getTime());
+    let delay = this.maxWaitMs;
+    try {
+      const zone = this.zone().zone;
+      let earliest = Number.POSITIVE_INFINITY;
+      for (const job of this.jobs) {
+        if (this.log.state(job.name, now).paused) continue;
+        const next = nextSlot(job.cron, zone, now);
+        if (next) earliest = Math.min(earliest, next.getTime());
+      }
+      delay = Math.max(0, Math.min(earliest - now.getTime(), this.maxWaitMs));
+    } catch {
+      // The database is locked or a setting unreadable: the check this timer runs logs why.
     }
-    const delay = Math.max(0, Math.min(earliest - now.getTime(), this.maxWaitMs));
     this.expectedAt = now.getTime() + delay;
     this.timer = this.timers.set(() => this.onTimer(), delay);
   }
 
   private onTimer(): void {
     this.timer = null;
-    const now = this.now();
-    if (this.expectedAt !== null && now.getTime() - this.expectedAt > LATE_MS) this.wake = { at: now, lateByMs: now.getTime() - this.expectedAt };
-    this.check();
+    try {
+      const now = this.now();
+      if (this.expectedAt !== null && now.getTime() - this.expectedAt > LATE_MS) this.wake = { at: now, lateByMs: now.getTime() - this.expectedAt };
+      this.check();
+    } finally {
+      // check() re-arms; this is the guard for anything that escaped it.
+      if (this.timer === null) this.arm();
+    }
   }
 
   private emit(job: JobName): void {
