@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { AppError } from '../../common/errors';
 import { isInside } from './confine';
+import { type FlagRefusal, refuseProgramFlags } from './program-flags';
 
 /**
  * The command line the builder gives run_command, split into argv here and run without a shell.
@@ -17,7 +18,18 @@ import { isInside } from './confine';
  * Builders run one program per call, never a pipeline.
  */
 
-export type CommandRefusal = 'empty' | 'metachar' | 'unterminated_quote' | 'path_program' | 'env_assignment' | 'not_allowed' | 'path_arg' | 'inline_code';
+export type CommandRefusal =
+  | 'empty'
+  | 'metachar'
+  | 'unterminated_quote'
+  | 'path_program'
+  | 'env_assignment'
+  | 'not_allowed'
+  | 'path_arg'
+  | FlagRefusal['reason']
+  /** No sandbox on this machine, and nobody to ask (or the PM said no). */
+  | 'unconfined'
+  | 'declined';
 
 export class CommandRefusedError extends AppError {
   readonly reason: CommandRefusal;
@@ -34,8 +46,9 @@ export class CommandRefusedError extends AppError {
  * install, build and test a JavaScript, Python, Go or Rust project, git, and a few read-only
  * viewers. Not here on purpose: shells (bash, sh), network fetchers (curl, wget), deleters and
  * movers (rm, mv), privilege and process tools (sudo, kill), and launchers that run any other
- * program (env, xargs, nohup, timeout, find -exec). The list stops mistakes; it is not a sandbox —
- * node, python3, npm scripts and make recipes run whatever code the project holds.
+ * program (env, xargs, nohup, timeout, find -exec). The list stops mistakes; it is not the sandbox —
+ * node, python3, npm scripts and make recipes run whatever code the project holds, which is why
+ * every command runs inside bubblewrap (see sandboxed.ts) or only with the PM's consent.
  */
 export const DEFAULT_ALLOWED_COMMANDS: readonly string[] = [
   'node',
@@ -64,18 +77,6 @@ export const DEFAULT_ALLOWED_COMMANDS: readonly string[] = [
   'echo',
   'pwd',
 ];
-
-/**
- * Interpreter flags that run code given on the command line. An instruction injected into the
- * builder's context ("run node -e …") would otherwise reach any program the allow-list admits;
- * code in a project file at least shows up in the diff and the audit.
- */
-const INLINE_CODE_FLAGS: Record<string, readonly string[]> = {
-  node: ['-e', '--eval', '-p', '--print', '-r', '--require', '--import'],
-  python: ['-c'],
-  python3: ['-c'],
-  npx: ['-c', '--call'],
-};
 
 const OUTSIDE_QUOTES = new Set([';', '|', '&', '>', '<', '$', '`', '(', ')', '*', '?', '{', '}', '[', ']', '\\', '#', '\n', '\r']);
 const DOUBLE_ESCAPES = new Set(['"', '\\', '$', '`']);
@@ -159,13 +160,8 @@ export function checkArgv(argv: readonly string[], allowed: readonly string[], r
   if (!allowed.includes(program)) {
     throw new CommandRefusedError('not_allowed', `"${program}" is not an allowed program. Allowed: ${allowed.join(', ')}.`);
   }
-  const inline = INLINE_CODE_FLAGS[program]?.find((flag) => argv.slice(1).some((a) => a === flag || a.startsWith(`${flag}=`)));
-  if (inline) {
-    throw new CommandRefusedError(
-      'inline_code',
-      `"${program} ${inline}" runs code written on the command line; put it in a file in the project and run that file, so it is reviewed and versioned with the project.`,
-    );
-  }
+  const refused = refuseProgramFlags(argv);
+  if (refused) throw new CommandRefusedError(refused.reason, refused.message);
   for (const arg of argv.slice(1)) {
     const value = arg.startsWith('-') && arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : arg;
     if (leavesRoot(value, root)) {

@@ -1,19 +1,22 @@
-import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { InvalidInputError } from '../../common/errors';
+import { runProcess, SECRET_ENV_NAME, type StopReason, scrubEnv } from '../../sandbox';
 import { checkArgv, DEFAULT_ALLOWED_COMMANDS, parseCommandLine } from './argv';
 import { realRoot } from './confine';
+import { type CommandSandbox, MAX_COMMAND_PROCESSES, prepareLaunch } from './sandboxed';
 
 /**
- * run_command: one allowed program, argv passed without a shell, in the project root, with the
- * environment scrubbed of secrets, a timeout that kills the whole process group, and output kept
- * to its head and tail.
+ * run_command: one allowed program, argv passed without a shell, in the project root, inside the
+ * sandbox (sandboxed.ts), with the environment scrubbed of secrets, a timeout that kills the whole
+ * process tree, a byte cap that stops a flood of output, and output kept to its head and tail.
  */
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const MAX_TIMEOUT_MS = 600_000;
 /** Output the model sees from one command: the first third and the last two thirds of this. */
 export const MAX_OUTPUT_CHARS = 30_000;
+/** Output one command may print before it is stopped (most of it is dropped anyway; this bounds the reading). */
+export const MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
 
 export interface RunCommandOptions {
   allowedCommands?: readonly string[];
@@ -22,6 +25,12 @@ export interface RunCommandOptions {
   signal?: AbortSignal;
   /** The environment to scrub (default process.env). */
   env?: NodeJS.ProcessEnv;
+  /** Stop the command once it has printed this many bytes (default MAX_OUTPUT_BYTES). */
+  maxOutputBytes?: number;
+  /** Where and how it is confined; see sandboxed.ts. */
+  sandbox?: CommandSandbox;
+  /** What a PM's approval covers when it runs unconfined (default: by program, see commandClassOf). */
+  commandClass?: string;
 }
 
 export interface CommandRun {
@@ -32,6 +41,14 @@ export interface CommandRun {
   signal: string | null;
   timedOut: boolean;
   cancelled: boolean;
+  /** Why Forge stopped it, if it did: timeout, cancelled, or output_cap (it printed too much). */
+  stoppedFor: StopReason | null;
+  /** A fork was refused because it reached MAX_COMMAND_PROCESSES (known where a control group enforced the cap). */
+  processLimitHit: boolean;
+  /** It ran inside the sandbox (false: unconfined, with the PM's approval). */
+  confined: boolean;
+  /** It could reach the network. */
+  network: boolean;
   durationMs: number;
   /** stdout and stderr interleaved as they arrived, capped. */
   output: string;
@@ -40,108 +57,61 @@ export interface CommandRun {
   spawnError?: string;
 }
 
-/** Names that look like credentials: dropped from every child's environment. */
-export const SECRET_ENV_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE|_PAT$|_DSN$|DATABASE_URL)/i;
-/** Whole families dropped: vendor accounts, Forge's own settings, and the host's Node/Electron/test-runner state. */
-const DROPPED_PREFIXES = ['ANTHROPIC_', 'OPENAI_', 'VOYAGE_', 'AWS_', 'AZURE_', 'GOOGLE_', 'GCP_', 'GH_', 'GITHUB_', 'FORGE_', 'ELECTRON_', 'VITEST'];
-const DROPPED_NAMES = new Set(['NODE_OPTIONS', 'NODE_ENV', 'TEST', 'SSH_AUTH_SOCK']);
-/** A value carrying a password in a URL (scheme://user:pass@host) is dropped whatever its name. */
-const CREDENTIAL_URL = /[a-z][a-z0-9+.-]*:\/\/[^\s/:@]+:[^\s/@]+@/i;
-
-/**
- * The environment a build's programs see: the host's, minus anything that looks like a secret or
- * belongs to Forge itself, plus settings that keep tools non-interactive and their output plain.
- * PATH, HOME, LANG, TMPDIR and toolchain variables (PYENV_ROOT, GOPATH, …) pass through so the
- * project's own toolchain still works.
- */
-export function scrubEnv(source: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(source)) {
-    if (value === undefined) continue;
-    const upper = name.toUpperCase();
-    if (SECRET_ENV_NAME.test(name) || DROPPED_NAMES.has(upper) || DROPPED_PREFIXES.some((p) => upper.startsWith(p))) continue;
-    if (CREDENTIAL_URL.test(value)) continue;
-    env[name] = value;
-  }
-  env.CI = '1';
-  env.NO_COLOR = '1';
-  env.FORCE_COLOR = '0';
-  return env;
-}
+/** The environment a build's programs see (see sandbox/env.ts); re-exported under the builder's old name. */
+export { SECRET_ENV_NAME, scrubEnv };
 
 /** Parses, checks and runs a command line in the project root. Refusals throw CommandRefusedError. */
 export async function runCommand(workDir: string, commandLine: string, opts: RunCommandOptions = {}): Promise<CommandRun> {
   const root = realRoot(workDir);
-  const argv = parseCommandLine(commandLine.trim());
+  const command = commandLine.trim();
+  const argv = parseCommandLine(command);
   checkArgv(argv, opts.allowedCommands ?? DEFAULT_ALLOWED_COMMANDS, root);
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!(timeoutMs > 0) || timeoutMs > MAX_TIMEOUT_MS) throw new InvalidInputError(`A timeout must be between 1 and ${MAX_TIMEOUT_MS / 1000} seconds.`);
-  return spawnCapped(root, commandLine.trim(), argv, { ...opts, timeoutMs });
-}
-
-function spawnCapped(cwd: string, command: string, argv: string[], opts: RunCommandOptions & { timeoutMs: number }): Promise<CommandRun> {
+  const launch = await prepareLaunch(root, argv, command, opts);
+  const base = { command, argv, signal: null, timedOut: false, cancelled: false, stoppedFor: null, processLimitHit: false };
+  if (launch.kind === 'missing') {
+    return { ...base, exitCode: null, durationMs: 0, output: '', truncated: false, spawnError: launch.message, confined: true, network: false };
+  }
   const cap = new OutputCap(opts.maxOutputChars ?? MAX_OUTPUT_CHARS);
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const child = spawn(argv[0], argv.slice(1), {
-      cwd,
-      env: scrubEnv(opts.env),
-      shell: false,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true, // its own process group: a timeout stops what it started too
-    });
-    let stoppedFor: 'timeout' | 'cancel' | null = null;
-    let spawnError: string | undefined;
-    let settled = false;
-    const killGroup = () => {
-      try {
-        if (child.pid) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        /* the group is already gone */
-      }
-    };
-    const stop = (why: 'timeout' | 'cancel') => {
-      if (stoppedFor) return;
-      stoppedFor = why;
-      killGroup();
-    };
-    const timer = setTimeout(() => stop('timeout'), opts.timeoutMs);
-    const onAbort = () => stop('cancel');
-    if (opts.signal?.aborted) stop('cancel');
-    else opts.signal?.addEventListener('abort', onAbort, { once: true });
-
-    const out = new StringDecoder('utf8');
-    const err = new StringDecoder('utf8');
-    child.stdout.on('data', (b: Buffer) => cap.push(out.write(b)));
-    child.stderr.on('data', (b: Buffer) => cap.push(err.write(b)));
+  const out = new StringDecoder('utf8');
+  const err = new StringDecoder('utf8');
+  const r = await runProcess({
+    command: launch.command,
+    args: launch.args,
+    cwd: root,
+    env: launch.env,
+    timeoutMs,
+    signal: opts.signal,
+    maxOutputBytes: opts.maxOutputBytes ?? MAX_OUTPUT_BYTES,
+    onStdout: (b) => cap.push(out.write(b)),
+    onStderr: (b) => cap.push(err.write(b)),
     // The program is done: background children it left would hold the pipes open, so they go too.
-    child.on('exit', () => killGroup());
-    const finish = (exitCode: number | null, signal: string | null) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      opts.signal?.removeEventListener('abort', onAbort);
-      cap.push(out.end() + err.end());
-      const { text, truncated } = cap.result();
-      resolve({
-        command,
-        argv,
-        exitCode: stoppedFor ? null : exitCode,
-        signal,
-        timedOut: stoppedFor === 'timeout',
-        cancelled: stoppedFor === 'cancel',
-        durationMs: Math.round(performance.now() - started),
-        output: text,
-        truncated,
-        ...(spawnError ? { spawnError } : {}),
-      });
-    };
-    child.on('error', (e: NodeJS.ErrnoException) => {
-      spawnError = e.code === 'ENOENT' ? `"${argv[0]}" is not installed or not on PATH on this machine.` : `"${argv[0]}" could not be started: ${e.message}`;
-      finish(null, null);
-    });
-    child.on('close', (code, signal) => finish(code, signal));
+    killTreeOnExit: true,
+    maxProcesses: MAX_COMMAND_PROCESSES,
   });
+  cap.push(out.end() + err.end());
+  const { text, truncated } = cap.result();
+  const spawnError = r.spawnError
+    ? r.spawnError.code === 'ENOENT'
+      ? `"${argv[0]}" is not installed or not on PATH on this machine.`
+      : `"${argv[0]}" could not be started: ${r.spawnError.message}`
+    : undefined;
+  return {
+    ...base,
+    exitCode: r.exitCode,
+    signal: r.signal,
+    timedOut: r.stoppedFor === 'timeout',
+    cancelled: r.stoppedFor === 'cancelled',
+    stoppedFor: r.stoppedFor,
+    processLimitHit: r.processLimitHit,
+    durationMs: r.durationMs,
+    output: text,
+    truncated: truncated || r.stoppedFor === 'output_cap',
+    confined: launch.confined,
+    network: launch.network,
+    ...(spawnError ? { spawnError } : {}),
+  };
 }
 
 /** Keeps the first third and the last two thirds of a stream, counting what fell between. */
@@ -184,9 +154,19 @@ export function formatCommandRun(run: CommandRun): string {
   let status: string;
   if (run.spawnError) status = run.spawnError;
   else if (run.timedOut) status = `timed out after ${secs} and was stopped, with everything it started`;
+  else if (run.stoppedFor === 'output_cap') status = `printed more than ${MAX_OUTPUT_BYTES / 1024 / 1024} MB and was stopped, with everything it started`;
   else if (run.cancelled) status = `cancelled after ${secs}`;
   else if (run.exitCode === null) status = `killed by ${run.signal ?? 'a signal'} after ${secs}`;
   else status = `exit code ${run.exitCode} · ${secs}`;
+  if (run.processLimitHit) status += ` · it tried to start more than ${MAX_COMMAND_PROCESSES} processes at once and was refused`;
   const body = run.output.trim() ? `\n${run.output.replace(/\s+$/, '')}` : '\n(no output)';
-  return `$ ${run.command}\n${status}${run.spawnError ? '' : body}`;
+  return `$ ${run.command}\n${status}${run.spawnError ? '' : body}${networkHint(run)}`;
+}
+
+const NETWORK_ERROR = /ENOTFOUND|EAI_AGAIN|ENETUNREACH|getaddrinfo|Could not resolve host|Temporary failure in name resolution|Network is unreachable/i;
+
+/** A failed command that reached for the network, in a build without it: say who can turn it on. */
+export function networkHint(run: CommandRun): string {
+  if (!run.confined || run.network || run.exitCode === 0 || !NETWORK_ERROR.test(run.output)) return '';
+  return '\n[Network is off for this build\'s commands. The PM can turn on "Allow network for this build" on the Builds screen; until then, work without downloads or say so with STOP ENVIRONMENT_LIMITATION.]';
 }

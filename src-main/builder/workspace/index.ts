@@ -3,12 +3,14 @@ export {
   type CommandRun,
   DEFAULT_TIMEOUT_MS,
   formatCommandRun,
+  MAX_OUTPUT_BYTES,
   MAX_OUTPUT_CHARS,
   MAX_TIMEOUT_MS,
   type RunCommandOptions,
   runCommand,
   scrubEnv,
 } from './commands';
+export { type CommandSandbox, commandClassOf, MAX_COMMAND_PROCESSES, type UnconfinedCommandRequest, unconfinedNotice } from './sandboxed';
 export { type PathRefusal, resolveInside, WorkspacePathError } from './confine';
 export { editProjectFile, listProjectDirectory, readProjectFile, type TextEdit, writeProjectFile } from './files';
 export { diffSummary, diffWorkspace, type FileState, snapshotWorkspace, type WorkspaceDiff, type WorkspaceSnapshot, workspaceListing } from './listing';

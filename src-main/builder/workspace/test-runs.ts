@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { NotFoundError } from '../../common/errors';
 import { realRoot } from './confine';
-import { type RunCommandOptions, runCommand } from './commands';
+import type { StopReason } from '../../sandbox';
+import { networkHint, type RunCommandOptions, runCommand } from './commands';
 
 /**
  * run_tests: the project's test command — given, or detected from the project's files — run like
@@ -15,6 +16,10 @@ export interface TestRun {
   passed: boolean;
   exitCode: number | null;
   timedOut: boolean;
+  /** Why Forge stopped the run, if it did (timeout, cancelled, output_cap). */
+  stoppedFor: StopReason | null;
+  /** A fork was refused at the sandbox's process cap. */
+  processLimitHit: boolean;
   durationMs: number;
   output: string;
   /** Best effort, from the runners' usual report lines; may be empty when the output has none. */
@@ -80,13 +85,16 @@ export async function runProjectTests(workDir: string, opts: RunTestsOptions = {
       'No test command found: no package.json test script, pytest config or tests/ folder, go.mod, Cargo.toml or Makefile test target. Pass the command, such as "node --test".',
     );
   }
-  const run = await runCommand(workDir, command, opts);
-  const output = run.spawnError ? run.spawnError : run.output;
+  // One approval of "tests" covers every test run of a build where commands run unconfined.
+  const run = await runCommand(workDir, command, { commandClass: 'tests', ...opts });
+  const output = run.spawnError ? run.spawnError : run.output + networkHint(run);
   return {
     command: run.command,
     passed: run.exitCode === 0,
     exitCode: run.exitCode,
     timedOut: run.timedOut,
+    stoppedFor: run.stoppedFor,
+    processLimitHit: run.processLimitHit,
     durationMs: run.durationMs,
     output,
     failingTests: run.exitCode === 0 ? [] : parseFailingTests(run.output),
@@ -143,7 +151,11 @@ export function parseFailingTests(output: string): string[] {
 /** The text the model reads. A passing run shows only the end of its output (the summary). */
 export function formatTestRun(run: TestRun): string {
   const secs = `${(run.durationMs / 1000).toFixed(1)} s`;
-  const how = run.timedOut ? `timed out after ${secs}` : `exit code ${run.exitCode ?? 'none'} · ${secs}`;
+  const how = run.timedOut
+    ? `timed out after ${secs}`
+    : run.stoppedFor === 'output_cap'
+      ? `stopped after ${secs}: it printed more than the output cap`
+      : `exit code ${run.exitCode ?? 'none'} · ${secs}`;
   if (run.passed) {
     const tail = run.output.trimEnd();
     return `PASSED (${how}) — ${run.command}\n${tail.length > 3000 ? `[…]\n${tail.slice(-3000)}` : tail}`;

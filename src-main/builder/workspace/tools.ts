@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool, type ToolDefinition } from '../../tools/define';
 import { formatCommandRun, runCommand } from './commands';
+import type { CommandSandbox } from './sandboxed';
 import { editProjectFile, listProjectDirectory, readProjectFile, writeProjectFile } from './files';
 import { formatSearch, searchCode } from './search';
 import { checkSyntax, formatSyntaxCheck } from './syntax';
@@ -17,6 +18,8 @@ export interface ProjectToolContext {
   /** Programs run_command and run_tests may start (see DEFAULT_ALLOWED_COMMANDS). */
   allowedCommands: readonly string[];
   signal?: AbortSignal;
+  /** How run_tests and run_command are confined (the build's network switch, the PM's consent where no sandbox exists). */
+  sandbox?: CommandSandbox;
   /** Told of every run_tests result, so the build records each run. */
   onTestRun?: (run: TestRun) => void;
 }
@@ -105,6 +108,7 @@ const runTests = defineTool({
       timeoutMs: input.timeout ? input.timeout * 1000 : undefined,
       allowedCommands: ctx.allowedCommands,
       signal: ctx.signal,
+      sandbox: ctx.sandbox,
     });
     ctx.onTestRun?.(run);
     return { content: formatTestRun(run) };
@@ -131,6 +135,7 @@ const runCommandTool = defineTool({
       allowedCommands: ctx.allowedCommands,
       timeoutMs: input.timeout ? input.timeout * 1000 : undefined,
       signal: ctx.signal,
+      sandbox: ctx.sandbox,
     });
     return { content: formatCommandRun(run), isError: run.exitCode !== 0 };
   },
