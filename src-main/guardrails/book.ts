@@ -1,3 +1,4 @@
+import { CLOSED_EXPRESSION_STATUSES, countsInBook, isClosedExpression, LIVE_EXPRESSION_STATUSES } from '../common/expression-status';
 import type { GuardrailLimits } from './limits';
 import { asOfInstant, factorKey, type PositionsSnapshot } from './snapshot';
 
@@ -51,17 +52,16 @@ export interface Book {
   closedSinceSnapshot: string[];
   /** Live Expressions whose notional cannot be read: the book cannot be measured while any exist. */
   unmeasured: string[];
+  /** Live Expressions added on top of the snapshot whose factor cannot be read: no factor's share can be measured while any exist. */
+  unfactored: string[];
   /** The snapshot's own rows. */
   positions: PositionsSnapshot['positions'];
 }
 
-/** Statuses that hold capital. */
-export const LIVE_EXPRESSION_STATUSES = ['active', 'review_required'] as const;
-/** Statuses that mean the trade is out of the book. */
-export const CLOSED_EXPRESSION_STATUSES = ['closed'] as const;
+/** The one definition (common/expression-status), re-exported where the book's readers look for it. */
+export { CLOSED_EXPRESSION_STATUSES, LIVE_EXPRESSION_STATUSES };
 
 const round = (x: number) => Math.round(x * 1e6) / 1e6;
-const isLive = (s: string) => (LIVE_EXPRESSION_STATUSES as readonly string[]).includes(s);
 
 /** Header → ExpressionPosition. Unreadable numbers stay NaN so the caller can fail closed. */
 export function expressionPosition(id: string, header: Record<string, unknown>): ExpressionPosition {
@@ -92,7 +92,9 @@ export function expressionPosition(id: string, header: Record<string, unknown>):
  * Computes the book. An Expression is in the snapshot when the snapshot names it, or when it was
  * activated at or before `asOf` (or carries no activation stamp: it predates the computed book).
  * Live Expressions not in the snapshot are added; snapshot Expressions closed after `asOf` are
- * taken out. `exclude` leaves one Expression out (the one being checked, so it never counts twice).
+ * taken out. `exclude` takes one Expression out of the book wherever it is counted (the one being
+ * checked, which the check then adds once): its own snapshot rows when the snapshot names it, its
+ * notional when the book holds it inside the snapshot unnamed, nothing when it was never counted.
  */
 export function computeBook(snapshot: PositionsSnapshot, expressions: ExpressionPosition[], limits: GuardrailLimits, options: { exclude?: string } = {}): Book {
   const asOf = asOfInstant(snapshot.asOf);
@@ -114,15 +116,28 @@ export function computeBook(snapshot: PositionsSnapshot, expressions: Expression
     duration += sign * dur;
     if (factor) factors[factor] = (factors[factor] ?? 0) + sign * Math.abs(exposure);
   };
-  for (const p of snapshot.positions) add(p.exposurePct, p.duration, p.factor, 1);
+  // A re-checked Expression's own rows come out here; without this it counted twice (issue #26).
+  for (const p of snapshot.positions) if (!options.exclude || p.expression !== options.exclude) add(p.exposurePct, p.duration, p.factor, 1);
 
   const open: OpenExpression[] = [];
   const closedSinceSnapshot: string[] = [];
   const unmeasured: string[] = [];
+  const unfactored: string[] = [];
+  const closedSince = (e: ExpressionPosition) => {
+    const closedAt = e.closedAt ? Date.parse(e.closedAt) : Number.NaN;
+    // Named in the snapshot without a close stamp: the snapshot still held it, so it closed since.
+    return Number.isFinite(closedAt) ? closedAt > asOf : named.has(e.id);
+  };
   for (const e of expressions) {
-    if (e.id === options.exclude) continue;
     const held = inSnapshot(e);
-    if (isLive(e.status)) {
+    if (e.id === options.exclude) {
+      // Inside the snapshot but not named there: its exposure sits in unnamed rows, so its own
+      // header figures come out instead. Never counted (a proposal, added on top): nothing to take out.
+      const inUnnamedRows = !named.has(e.id) && held && (countsInBook(e.status) || (isClosedExpression(e.status) && closedSince(e)));
+      if (inUnnamedRows) add(finite(e.notional), finite(e.durationImpact), e.factor, -1);
+      continue;
+    }
+    if (countsInBook(e.status)) {
       open.push({
         id: e.id,
         viewId: e.viewId,
@@ -134,14 +149,11 @@ export function computeBook(snapshot: PositionsSnapshot, expressions: Expression
         inSnapshot: held,
       });
       if (!held && !Number.isFinite(e.notional)) unmeasured.push(e.id);
+      if (!held && !e.factor) unfactored.push(e.id);
       if (!held) add(finite(e.notional), finite(e.durationImpact), e.factor, 1);
-    } else if ((CLOSED_EXPRESSION_STATUSES as readonly string[]).includes(e.status) && held) {
-      const closedAt = e.closedAt ? Date.parse(e.closedAt) : Number.NaN;
-      // Named in the snapshot without a close stamp: the snapshot still held it, so it closed since.
-      if (Number.isFinite(closedAt) ? closedAt > asOf : named.has(e.id)) {
-        add(finite(e.notional), finite(e.durationImpact), e.factor, -1);
-        closedSinceSnapshot.push(e.id);
-      }
+    } else if (isClosedExpression(e.status) && held && closedSince(e)) {
+      add(finite(e.notional), finite(e.durationImpact), e.factor, -1);
+      closedSinceSnapshot.push(e.id);
     }
   }
   for (const k of Object.keys(factors)) {
@@ -161,6 +173,7 @@ export function computeBook(snapshot: PositionsSnapshot, expressions: Expression
     usage: usageOf(gross, factors, open, limits),
     closedSinceSnapshot,
     unmeasured,
+    unfactored,
     positions: snapshot.positions,
   };
 }

@@ -44,8 +44,23 @@ describe('guardrails', () => {
   });
 
   it('fails closed: a missing or non-numeric risk field blocks the trade (an injected "1e9" string is still checked)', () => {
-    const v = checkExpression({ viewId: 'V-001', maxLossPct: 'small', notional: '1e9', durationImpact: undefined }, portfolio, limits, ctx);
-    expect(v.map((x) => x.rule).sort()).toEqual(['max_gross_exposure', 'missing_risk_field', 'missing_risk_field']);
+    const v = checkExpression({ viewId: 'V-001', maxLossPct: 'small', notional: '1e9', durationImpact: undefined, factor: 'usd' }, portfolio, limits, ctx);
+    expect(v.map((x) => x.rule).sort()).toEqual(['max_factor_concentration', 'max_gross_exposure', 'missing_risk_field', 'missing_risk_field']);
+  });
+
+  it('fails closed on a missing factor: a trade naming none is refused naming `factor`, instead of skipping the concentration limit', () => {
+    // What the PM would see go wrong: a trade with no `factor:` line sailed past the 30% limit.
+    for (const factor of [undefined, '', '   ', '!!!']) {
+      const v = checkExpression({ ...good, factor }, portfolio, limits, ctx);
+      expect(v).toEqual([expect.objectContaining({ rule: 'missing_risk_field', limit: 'a factor name' })]);
+      expect(v[0]!.message).toMatch(/^factor must name the risk factor/);
+    }
+  });
+
+  it('fails closed while a live Expression added to the book names no factor: no share can be shown to fit', () => {
+    const v = checkExpression(good, { ...portfolio, unfactored: ['E-007'] }, limits, ctx);
+    expect(v).toEqual([expect.objectContaining({ rule: 'missing_risk_field', actual: 'E-007', limit: 'a readable factor' })]);
+    expect(v[0]!.message).toContain('E-007 has no readable factor');
   });
 
   it('formats violations with rule, actual value and limit for the tool result', () => {

@@ -1,4 +1,5 @@
 import type { GuardrailLimits } from './limits';
+import { factorKey } from './snapshot';
 
 /** One broken limit: the rule, what the trade would make it, and the limit. */
 export interface Violation {
@@ -17,6 +18,8 @@ export interface PortfolioExposure {
   factors?: Record<string, number>;
   /** Live Expressions whose exposure cannot be read: while any exist, no new trade can be shown to fit. */
   unmeasured?: string[];
+  /** Live Expressions added to the book whose factor cannot be read: no factor's share can be shown to fit. */
+  unfactored?: string[];
 }
 
 /** What an Expression declares about its risk (its header fields, already parsed). */
@@ -93,13 +96,32 @@ export function checkExpression(expression: ExpressionRisk, portfolio: Portfolio
       `The book cannot be measured: ${ids} ${portfolio.unmeasured.length > 1 ? 'have' : 'has'} no readable notional. Fix ${portfolio.unmeasured.length > 1 ? 'them' : 'it'} first.`,
     );
   }
+  if (portfolio.unfactored?.length) {
+    const ids = portfolio.unfactored.join(', ');
+    const many = portfolio.unfactored.length > 1;
+    hard(
+      'missing_risk_field',
+      ids,
+      'a readable factor',
+      `The book's factor concentration cannot be measured: ${ids} ${many ? 'have' : 'has'} no readable factor. Give ${many ? 'them' : 'it'} a \`factor:\` line first.`,
+    );
+  }
+  // Fail closed, as for the notional: a trade with no factor would skip the concentration limit.
+  const factor = expression.factor?.trim() ? factorKey(expression.factor) : '';
+  if (!factor) {
+    hard(
+      'missing_risk_field',
+      expression.factor?.trim() || 'missing',
+      'a factor name',
+      `factor must name the risk factor the trade adds to, e.g. us_rates, eur_rates, fx, equity (got ${JSON.stringify(expression.factor ?? null)}); concentration cannot be checked without it.`,
+    );
+  }
   const notional = values.notional !== undefined ? Math.abs(values.notional) : undefined;
   if (notional !== undefined) {
     const gross = portfolio.gross + notional;
     if (gross > limits.maxGross) {
       hard('max_gross_exposure', gross, limits.maxGross, `Gross exposure would be ${round(gross)}% of NAV, above the ${limits.maxGross}% limit.`);
     }
-    const factor = expression.factor?.trim().toLowerCase();
     if (factor && gross > 0) {
       const share = (((portfolio.factors?.[factor] ?? 0) + notional) / gross) * 100;
       if (share > limits.maxFactorConcentration) {

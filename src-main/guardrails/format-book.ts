@@ -35,5 +35,6 @@ export function formatBook(book: Book): string {
       : ['None.']),
   ];
   if (book.unmeasured.length) lines.push('', `WARNING: ${book.unmeasured.join(', ')} have no readable notional; no new trade passes until they are fixed.`);
+  if (book.unfactored.length) lines.push('', `WARNING: ${book.unfactored.join(', ')} name no factor; no new trade passes until each has a \`factor:\` line.`);
   return lines.join('\n');
 }

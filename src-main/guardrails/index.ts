@@ -1,4 +1,6 @@
 export { guardrailLimits, defaultGuardrailLimits } from './limits';
+export { readConstraints, CONSTRAINTS_PATH } from './constraints';
+export type { LimitsInForce } from './constraints';
 export type { GuardrailLimits } from './limits';
 export { checkExpression, formatViolations } from './check';
 export type { Violation, PortfolioExposure, ExpressionRisk, CheckContext } from './check';

@@ -2,16 +2,8 @@ import type { TrackingRunView } from '../api/calibration';
 import type { ForgeFS } from '../fs';
 import type { GuardrailLimits } from '../guardrails';
 import type { ProviderRegistry } from '../providers';
-import { applyWrite } from '../tools';
-import {
-  closedExpressionContent,
-  CounterfactualDetector,
-  type CloseExpressionPort,
-  marketPortFromRegistry,
-  OutcomeTracker,
-  regenerateCalibrationFiles,
-} from '../tracking';
-import { InvalidInputError } from '../common/errors';
+import { closeOnExit } from '../tools';
+import { CounterfactualDetector, marketPortFromRegistry, OutcomeTracker, regenerateCalibrationFiles } from '../tracking';
 
 /**
  * The mechanical half of the learning loop (hourly monitoring and "Check exits now"): active
@@ -22,25 +14,9 @@ import { InvalidInputError } from '../common/errors';
  */
 export function trackingRunner(deps: { fs: ForgeFS; providers: ProviderRegistry; limits: () => GuardrailLimits }) {
   const market = marketPortFromRegistry(deps.providers);
-  const closeExpression: CloseExpressionPort = async (id, exit) => {
-    const path = `/memory/expressions/${id}.md`;
-    const content = closedExpressionContent(deps.fs.readFile(path), exit);
-    const r = await applyWrite(
-      deps.fs,
-      path,
-      content,
-      { actor: 'scheduler' },
-      {
-        limits: deps.limits(),
-        // Read inside the write transaction (same connection): a PM close meanwhile wins.
-        precondition: () => {
-          const status = deps.fs.recordInfo(path)?.status;
-          if (status !== 'active' && status !== 'review_required') throw new InvalidInputError(`${id} is ${status ?? 'gone'} now; the exit was not applied.`);
-        },
-      },
-    );
-    return { ok: r.ok, message: r.message };
-  };
+  // Built from the record under the write lock, and only while it still says what the exit was
+  // worked out on: a PM close or edit meanwhile wins (tools/close-on-exit.ts).
+  const closeExpression = closeOnExit(deps.fs, deps.limits);
   let running: Promise<TrackingRunView> | null = null;
 
   async function once(signal?: AbortSignal): Promise<TrackingRunView> {

@@ -1,3 +1,4 @@
+import { LIVE_OR_PROPOSED_EXPRESSION_STATUSES } from '../common/expression-status';
 import { extractSection, type ForgeFS, type HeaderValue, parseRecord } from '../fs';
 import type { MarketPort, PriceSeries } from '../tracking';
 import { readTradeTerms, resolveQuote, type TradeTerms } from '../tracking/terms';
@@ -46,8 +47,11 @@ export interface MovesInput {
 }
 
 const LIVE_VIEWS = ['active', 'watching'];
-/** Expressions that still carry the View's risk; closed or rejected ones count only when the View lists them. */
-const LIVE_EXPRESSIONS = ['proposed', 'active', 'review_required'];
+/**
+ * Live trades plus open proposals (common/expression-status): the moves a PM deciding on a proposal
+ * needs too. Closed or rejected ones count only when the View lists them.
+ */
+const REPORTED_EXPRESSIONS = LIVE_OR_PROPOSED_EXPRESSION_STATUSES;
 /** How far before the previous review to look for its last close (weekends, holidays). */
 const LOOKBACK_DAYS = 10;
 
@@ -89,7 +93,7 @@ export async function movesSinceLastReview(input: MovesInput): Promise<ViewMoves
   const records = fs.store.records;
   const byNumber = (a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id, 'en', { numeric: true });
   const linkedByViewId = new Map<string, string[]>();
-  for (const e of records.withStatus('expressions', LIVE_EXPRESSIONS).sort(byNumber)) {
+  for (const e of records.withStatus('expressions', REPORTED_EXPRESSIONS).sort(byNumber)) {
     const viewId = headerString(e.header, 'view_id');
     if (viewId) linkedByViewId.set(viewId, [...(linkedByViewId.get(viewId) ?? []), e.id]);
   }

@@ -94,7 +94,7 @@ describe('the ten analyst skills', () => {
   it('the expression template carries the fields the guardrails check', () => {
     const t = loader.readResource('expression-design', 'templates/expression.md');
     const yaml = parseYaml(/```yaml\n([\s\S]*?)```/.exec(skillSection(t, 'EXPRESSION')!)![1]!) as Record<string, unknown>;
-    expect(Object.keys(yaml)).toEqual(expect.arrayContaining(['view_id', 'notional', 'max_loss_pct', 'duration_impact', 'stop', 'target']));
+    expect(Object.keys(yaml)).toEqual(expect.arrayContaining(['view_id', 'notional', 'max_loss_pct', 'duration_impact', 'factor', 'stop', 'target']));
   });
 });
 

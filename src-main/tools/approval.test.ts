@@ -12,7 +12,7 @@ beforeEach(async () => {
 afterEach(() => t.close());
 
 const proposal = (notional: number) =>
-  `# new — Long EUR rates receiver\nstatus: active\nview_id: V-002\ninstrument: EUR 2y swap\nnotional: ${notional}\nmax_loss_pct: 1.5\nduration_impact: 0.6\n---\n## SUMMARY\nReceive EUR 2y.\n`;
+  `# new — Long EUR rates receiver\nstatus: active\nview_id: V-002\ninstrument: EUR 2y swap\nnotional: ${notional}\nmax_loss_pct: 1.5\nduration_impact: 0.6\nfactor: eur_swap_spread\n---\n## SUMMARY\nReceive EUR 2y.\n`;
 
 async function propose(notional = 20): Promise<string> {
   const r = await runTool(analystTools({ providers: t.providers }), 'write', { path: '/memory/expressions/new.md', content: proposal(notional) }, t.context());

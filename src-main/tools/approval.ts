@@ -1,11 +1,10 @@
 import { ConflictError, InvalidInputError, NotFoundError } from '../common/errors';
-import { parseRecord, renderRecord, type ForgeFS, type ForgeTx } from '../fs';
+import { isDecidable } from '../common/expression-status';
+import { parseRecord, renderRecord, type ForgeFS } from '../fs';
 import { readBook, type GuardrailLimits, type Violation } from '../guardrails';
 import { checkExpressionHeader, statusOf } from './expressions';
-import { applyWrite } from './write-pipeline';
+import { rewriteRecord } from './rewrite';
 
-/** Statuses the PM may approve from: a fresh proposal, or a trade sent back for review. */
-const APPROVABLE = new Set(['proposed', 'review_required']);
 const ID = /^E-\d{3,}$/;
 
 export interface ApprovalResult {
@@ -34,7 +33,7 @@ export async function approveExpression(fs: ForgeFS, id: string, limits: Guardra
     // The same decision twice (a double-click, a retry after a dropped reply) is not a conflict:
     // the PM asked for an active trade and has one. Nothing is written, so the audit keeps one approval.
     if (status === 'active') return { id, approved: true, status, violations: [], message: `${id} was already active; nothing changed.` };
-    if (!APPROVABLE.has(status)) {
+    if (!isDecidable(status)) {
       throw new ConflictError(`${id} is ${status || 'without a status'}; only a proposed Expression (or one sent back for review) can be approved.`);
     }
     // The book as committed so far, read under the write lock this transaction holds: a second
@@ -59,7 +58,7 @@ export async function approveExpression(fs: ForgeFS, id: string, limits: Guardra
   });
 }
 
-/** Thrown inside the write transaction when an earlier reject already landed; caught below. */
+/** Thrown when an earlier reject already landed (found on any read, before or under the lock); caught below. */
 class AlreadyRejected extends Error {}
 
 /**
@@ -76,20 +75,19 @@ export async function rejectExpression(
 ): Promise<{ id: string; status: string; counterfactual: string | null; message: string }> {
   const path = pathOf(id);
   if (!fs.exists(path)) throw new NotFoundError(`There is no Expression ${id}; list /memory/expressions/ to see them.`);
-  const doc = parseRecord(fs.readFile(path));
-  const status = statusOf(doc.header);
-  if (status === 'rejected') return alreadyRejected(fs, id);
-  if (!APPROVABLE.has(status))
-    throw new ConflictError(`${id} is ${status || 'without a status'}; only a proposed Expression (or one under review) can be rejected.`);
-  const header = { ...doc.header, status: 'rejected', rejection_reason: reason.replace(/\s+/g, ' ').trim().slice(0, 300) || 'declined by the PM' };
-  // Checked again under the write lock: a second reject racing this one must not write a second version.
-  const precondition = (tx: ForgeTx) => {
-    const current = statusOf(parseRecord(tx.readFile(path)).header);
-    if (current === 'rejected') throw new AlreadyRejected();
-    if (!APPROVABLE.has(current)) throw new ConflictError(`${id} became ${current || 'without a status'} meanwhile; it can no longer be rejected.`);
+  const rejection_reason = reason.replace(/\s+/g, ' ').trim().slice(0, 300) || 'declined by the PM';
+  // Built from the text as it is at the write: a PM edit landing meanwhile (a moved stop) is kept,
+  // not overwritten by a version read before it (rewriteRecord re-renders on a fresh read).
+  const render = (current: string) => {
+    const doc = parseRecord(current);
+    const status = statusOf(doc.header);
+    if (status === 'rejected') throw new AlreadyRejected();
+    if (!isDecidable(status))
+      throw new ConflictError(`${id} is ${status || 'without a status'}; only a proposed Expression (or one under review) can be rejected.`);
+    return renderRecord({ ...doc, header: { ...doc.header, status: 'rejected', rejection_reason } });
   };
   try {
-    const out = await applyWrite(fs, path, renderRecord({ ...doc, header }), { actor: 'pm', operation: 'reject' }, { limits, now, precondition });
+    const out = await rewriteRecord(fs, path, render, { actor: 'pm', operation: 'reject' }, { limits, now });
     const cf = /Counterfactual (CF-\d+)/.exec(out.message)?.[1] ?? null;
     return { id, status: 'rejected', counterfactual: cf, message: out.message };
   } catch (e) {

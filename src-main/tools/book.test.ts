@@ -18,8 +18,9 @@ beforeEach(async () => {
 });
 afterEach(() => t.close());
 
+// A factor the seed book barely holds, so only the limit a test is about binds (unless `extra` names one).
 const pmExpression = (title: string, notional: number, extra = '') =>
-  `# new — ${title}\nstatus: proposed\nview_id: V-001\ninstrument: ${title}\nnotional: ${notional}\nmax_loss_pct: 1.5\nduration_impact: 0.5\n${extra}---\n## SUMMARY\n${title}.\n`;
+  `# new — ${title}\nstatus: proposed\nview_id: V-001\ninstrument: ${title}\nnotional: ${notional}\nmax_loss_pct: 1.5\nduration_impact: 0.5\n${extra.includes('factor:') ? '' : 'factor: commodities\n'}${extra}---\n## SUMMARY\n${title}.\n`;
 
 async function pmWrites(title: string, notional: number, extra = ''): Promise<string> {
   const r = await applyWrite(t.ws.fs, '/memory/expressions/new.md', pmExpression(title, notional, extra), { actor: 'pm' }, { limits });

@@ -1,15 +1,12 @@
-import { checkExpression, defaultGuardrailLimits, factorKey, type GuardrailLimits, type PortfolioExposure, type Violation } from '../guardrails';
+import { checkExpression, factorKey, readConstraints, type GuardrailLimits, type LimitsInForce, type PortfolioExposure, type Violation } from '../guardrails';
+import { countsInBook } from '../common/expression-status';
 import type { HeaderFields } from '../fs';
 
 /**
  * The rules that keep capital under the PM's control, in one place: who may set which
- * Expression status, which statuses count as live, and the guardrail check against the book.
+ * Expression status and the guardrail check against the book. What each status means for capital
+ * (live, proposed, closed) is defined once in common/expression-status.
  */
-
-/** Statuses of an Expression that carry (or are about to carry) capital. */
-export const LIVE_STATUSES = new Set(['active', 'review_required']);
-/** Statuses checked against the hard limits before a write commits. */
-export const CHECKED_STATUSES = new Set(['proposed', 'active']);
 
 /** The PM (through the UI/API) and the scheduler's trackers act with the PM's authority. */
 export function isTrustedActor(actor: string): boolean {
@@ -55,7 +52,7 @@ export function checkExpressionHeader(
  */
 export function landingStatus(claimed: string, previousStatus: string | null, actor: string): { status: string; note: string | null } | { refused: string } {
   if (isTrustedActor(actor)) return { status: claimed || 'proposed', note: null };
-  if (previousStatus && LIVE_STATUSES.has(previousStatus)) {
+  if (previousStatus && countsInBook(previousStatus)) {
     return {
       refused:
         `this Expression is ${previousStatus}: only the PM changes a live trade. ` +
@@ -69,40 +66,15 @@ export function landingStatus(claimed: string, previousStatus: string | null, ac
 
 /**
  * The limits in force: the PM's /portfolio/constraints.md header (max_single_risk, max_gross,
- * max_duration, max_factor_concentration) where it sets a positive number, the defaults otherwise.
- * The analyst cannot write /portfolio/, so it cannot loosen them.
+ * max_duration, max_factor_concentration) where it sets them, the defaults otherwise; a limit line
+ * that cannot be read is refused naming its line (guardrails/constraints.ts). The analyst cannot
+ * write /portfolio/, so it cannot loosen them.
  */
 export function limitsFromConstraints(constraintsMd: string | null): GuardrailLimits {
-  return limitsInForce(constraintsMd).limits;
+  return readConstraints(constraintsMd).limits;
 }
 
 /** The limits in force and, for each, whether the PM's constraints.md set it (else the default applies). */
-export function limitsInForce(constraintsMd: string | null): { limits: GuardrailLimits; fromConstraints: Record<keyof GuardrailLimits, boolean> } {
-  const header = constraintsMd ? (constraintsMd.split('\n---')[0] ?? '') : '';
-  const pick = (key: string): number | null => {
-    const m = new RegExp(`^${key}:\\s*([\\d.]+)\\s*$`, 'm').exec(header);
-    const v = m ? Number(m[1]) : NaN;
-    return Number.isFinite(v) && v > 0 ? v : null;
-  };
-  const d = defaultGuardrailLimits;
-  const own = {
-    maxSingleRisk: pick('max_single_risk'),
-    maxGross: pick('max_gross'),
-    maxDuration: pick('max_duration'),
-    maxFactorConcentration: pick('max_factor_concentration'),
-  };
-  return {
-    limits: {
-      maxSingleRisk: own.maxSingleRisk ?? d.maxSingleRisk,
-      maxGross: own.maxGross ?? d.maxGross,
-      maxDuration: own.maxDuration ?? d.maxDuration,
-      maxFactorConcentration: Math.min(100, own.maxFactorConcentration ?? d.maxFactorConcentration),
-    },
-    fromConstraints: {
-      maxSingleRisk: own.maxSingleRisk !== null,
-      maxGross: own.maxGross !== null,
-      maxDuration: own.maxDuration !== null,
-      maxFactorConcentration: own.maxFactorConcentration !== null,
-    },
-  };
+export function limitsInForce(constraintsMd: string | null): LimitsInForce {
+  return readConstraints(constraintsMd);
 }

@@ -14,6 +14,8 @@ export { compactTool, enforceWordLimit, COMPACT_MAX_WORDS } from './compact';
 export { applyWrite } from './write-pipeline';
 export type { WriteOutcome, WriteOptions } from './write-pipeline';
 export { approveExpression, rejectExpression } from './approval';
+export { closeOnExit } from './close-on-exit';
+export { rewriteRecord } from './rewrite';
 export type { ApprovalResult } from './approval';
 export {
   isTrustedActor,
@@ -21,6 +23,4 @@ export {
   limitsFromConstraints,
   limitsInForce,
   checkExpressionHeader,
-  LIVE_STATUSES,
-  CHECKED_STATUSES,
 } from './expressions';

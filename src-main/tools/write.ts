@@ -6,7 +6,7 @@ import { applyWrite } from './write-pipeline';
 export const writeTool = defineTool({
   name: 'write',
   description:
-    'Write a memory record or session note. Record: `# <id|new> — title`, `key: value` lines, `---`, body with ## SUMMARY; /memory/<category>/new.md assigns the id. Expressions need view_id, notional, max_loss_pct, duration_impact (factor optional), pass the hard limits and a review of this exact text, and land as proposed.',
+    'Write a memory record or session note. Record: `# <id|new> — title`, `key: value` lines, `---`, body with ## SUMMARY; /memory/<category>/new.md assigns the id. Expressions need view_id, notional, max_loss_pct, duration_impact, factor (e.g. us_rates), pass the hard limits and a review of this exact text, and land as proposed.',
   input: z.object({
     path: z.string().min(1).max(1000),
     content: z.string().min(1).max(200_000),

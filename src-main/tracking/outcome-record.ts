@@ -1,4 +1,5 @@
 import { ConflictError } from '../common/errors';
+import { countsInBook } from '../common/expression-status';
 import { type ForgeFS, type HeaderFields, type MemoryDocument, parseRecord, renderRecord, type WriteContext } from '../fs';
 import { type ExitReason, tradePnl } from './pnl';
 import type { StatedForecast } from './stated';
@@ -16,6 +17,8 @@ export interface ExpressionExit {
   gainsWhen: GainsWhen;
   pnlPct: number;
   pnlBp: number;
+  /** sha256 of the Expression text the exit was worked out on: the close refuses if the record says anything else by then. */
+  basis?: string;
 }
 
 /** The figures an Outcome (or a completed Counterfactual) carries. */
@@ -33,7 +36,6 @@ export interface TradeFigures {
   hit: boolean;
 }
 
-const LIVE = new Set(['active', 'review_required']);
 const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : typeof v === 'number' ? String(v) : null);
 const signed = (n: number, unit: string) => `${n > 0 ? '+' : ''}${n}${unit}`;
 
@@ -48,7 +50,7 @@ export function closedExpressionContent(content: string, exit: ExpressionExit): 
   const status = String(doc.header.status ?? '')
     .trim()
     .toLowerCase();
-  if (!LIVE.has(status)) throw new ConflictError(`${doc.id} is ${status || 'without a status'} now; only a live Expression is closed by its exit rules.`);
+  if (!countsInBook(status)) throw new ConflictError(`${doc.id} is ${status || 'without a status'} now; only a live Expression is closed by its exit rules.`);
   const h = doc.header;
   const header: HeaderFields = {
     ...h,

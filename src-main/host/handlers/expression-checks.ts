@@ -1,5 +1,6 @@
 import type { GuardrailCheck, ReviewVerdictView } from '../../api/expression-checks';
 import { NotFoundError } from '../../common/errors';
+import { isDecidable } from '../../common/expression-status';
 import { reviewKey } from '../../executor';
 import { parseRecord, type ForgeFS } from '../../fs';
 import { factorKey, readBook, type GuardrailLimits } from '../../guardrails';
@@ -22,9 +23,6 @@ function num(v: unknown): number | null {
 
 const round = (x: number) => Math.round(x * 1e6) / 1e6;
 
-/** Statuses Approve acts on: their rows are exactly the check approval runs now. */
-const DECIDABLE = new Set(['proposed', 'review_required']);
-
 export function expressionChecks(
   fs: ForgeFS,
   id: string,
@@ -35,9 +33,10 @@ export function expressionChecks(
   const header = parseRecord(fs.readFile(path)).header as Record<string, unknown>;
   const status = typeof header.status === 'string' ? header.status.trim().toLowerCase() : '';
   const viewExists = (v: string) => /^V-\d+$/.test(v) && fs.exists(`/memory/views/${v}.md`);
-  // A proposal is checked as Approve will check it: the book without it, plus it. A trade already
+  // A proposal (or a trade back for review) is checked as Approve will check it: the book without
+  // it wherever it counts, plus it. A trade already
   // in the book is shown as it stands there (adding it again would count it twice).
-  const inBook = !DECIDABLE.has(status) && readBook(fs, limits).open.some((o) => o.id === id);
+  const inBook = !isDecidable(status) && readBook(fs, limits).open.some((o) => o.id === id);
   const book = readBook(fs, limits, inBook ? {} : { exclude: id });
   const violations = inBook ? [] : checkExpressionHeader(header, book, limits, viewExists);
   const failed = (rule: GuardrailCheck['rule']) => violations.find((v) => v.rule === rule);
@@ -78,13 +77,24 @@ export function expressionChecks(
   const factor = typeof header.factor === 'string' && header.factor.trim() ? factorKey(header.factor) : null;
   const inFactor = factor ? (book.factors[factor] ?? 0) + (inBook ? 0 : Math.abs(notional ?? 0)) : 0;
   const share = factor && notional !== null && gross ? round((inFactor / gross) * 100) : null;
-  row(
-    'max_factor_concentration',
-    share,
-    limits.maxFactorConcentration,
-    factor === null ? 'No factor named: concentration is not measured for this trade.' : `${factor} is ${share ?? '—'}% of gross exposure.`,
-    above(share, limits.maxFactorConcentration),
-  );
+  if (factor === null) {
+    // Approve refuses a trade without a factor (missing_risk_field above); the row says why too.
+    checks.push({
+      rule: 'max_factor_concentration',
+      value: null,
+      limit: limits.maxFactorConcentration,
+      pass: false,
+      message: 'No factor named (`factor:`): concentration cannot be measured, so the trade cannot be shown to fit.',
+    });
+  } else {
+    row(
+      'max_factor_concentration',
+      share,
+      limits.maxFactorConcentration,
+      `${factor} is ${share ?? '—'}% of gross exposure.`,
+      above(share, limits.maxFactorConcentration),
+    );
+  }
   const durationImpact = num(header.duration_impact);
   const duration = durationImpact === null ? null : round(Math.abs(durationImpact));
   row(

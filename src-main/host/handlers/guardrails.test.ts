@@ -14,7 +14,7 @@ async function ready() {
 }
 
 const proposal = (notional: number) =>
-  `# new — PM trade ${notional}\nstatus: proposed\nview_id: V-001\ninstrument: USD 5y swap\nnotional: ${notional}\nmax_loss_pct: 1.5\nduration_impact: 0.5\n---\n## SUMMARY\nPM idea.\n`;
+  `# new — PM trade ${notional}\nstatus: proposed\nview_id: V-001\ninstrument: USD 5y swap\nnotional: ${notional}\nmax_loss_pct: 1.5\nduration_impact: 0.5\nfactor: usd_swap_spread\n---\n## SUMMARY\nPM idea.\n`;
 
 describe('guardrails/limits', () => {
   it("serves the limits the write tool enforces: the PM's constraints.md where it sets them, defaults elsewhere, with usage on the computed book", async () => {

@@ -90,8 +90,9 @@ export const memoryHandlers: PartialHandlerMap = {
   'memory/write': async (input, ctx) => {
     await ctx.memory.ready;
     const fs = ctx.memory.fs;
-    // The same limits the analyst's write tool and expressions/approve check against.
-    const limits = limitsFromConstraints(fs.exists('/portfolio/constraints.md') ? fs.readFile('/portfolio/constraints.md') : null);
+    // The same limits the analyst's write tool and expressions/approve check against, read only
+    // when an Expression is checked: an unreadable constraints.md refuses trades, not View edits.
+    const limits = () => limitsFromConstraints(fs.exists('/portfolio/constraints.md') ? fs.readFile('/portfolio/constraints.md') : null);
     return writeAsPm(fs, input, limits);
   },
   'expressions/checks': async (input, ctx) => {
