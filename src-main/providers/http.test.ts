@@ -96,11 +96,11 @@ describe('httpGet against a real local server', () => {
       await new Promise((r) => setTimeout(r, 3000));
       sendJson(res, 200, {});
     });
-    const t0 = Date.now();
     const e = await failure(httpGet({ url: `${server.url}/slow`, accept: 'json', timeoutMs: 200 }));
     expect(e.kind).toBe('unavailable');
     expect(e.message).toContain('did not answer within 0.2 s');
-    expect(Date.now() - t0).toBeLessThan(1500);
+    // A timeout is not retried: at most one request (on a busy machine the 0.2 s can pass before the server sees it).
+    expect(server.requests.length).toBeLessThanOrEqual(1);
   });
 
   it('times out a body that trickles in past the timeout (the timeout covers the whole exchange)', async () => {
@@ -184,10 +184,9 @@ describe('httpGet against a real local server', () => {
     });
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 100);
-    const t0 = Date.now();
+    // Had the abort been ignored, the server's answer (3 s later) would have come back as a success.
     const e = await failure(httpGet({ url: `${server.url}/slow`, accept: 'json', signal: ac.signal }));
     expect(e.message).toContain('Stopped');
-    expect(Date.now() - t0).toBeLessThan(1500);
   });
 });
 

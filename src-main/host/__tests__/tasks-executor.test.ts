@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ModelError } from '../../llm';
 import { runTool } from '../../tools';
 import { collectTool } from '../../tools/collect';
@@ -48,16 +48,14 @@ describe('dispatch and dependencies', () => {
           ],
         },
       },
-      { model: { latencyMs: 40 } },
+      { model: { latencyMs: 400 } }, // long enough that tasks run side by side overlap even on a busy machine
     );
     const sid = session();
-    const t0 = performance.now();
     const a = x.executor.submit(sid, { id: 'A', skill: 'quick-note', objective: 'A claims' });
     x.executor.submit(sid, { id: 'B', skill: 'quick-note', objective: 'B payrolls', dependsOn: ['A'] });
     x.executor.submit(sid, { id: 'C', skill: 'quick-note', objective: 'C inflation', dependsOn: ['A'] });
     const d = x.executor.submit(sid, { id: 'D', skill: 'quick_note', objective: 'D combine', dependsOn: ['B', 'C'] });
-    // Returns at once: well under one 40 ms model call per task (the statuses below prove no call ran).
-    expect(performance.now() - t0).toBeLessThan(200);
+    // Returns at once: the statuses below prove no model call ran before submit returned.
     expect(a.status).toBe('queued');
     expect(d.status).toBe('waiting');
 
@@ -67,7 +65,9 @@ describe('dispatch and dependencies', () => {
     const call = (k: string) => x.model.calls.find((c) => c.key === `subagent:${k}`)!;
     expect(call('B').start).toBeGreaterThanOrEqual(call('A').end);
     expect(call('C').start).toBeGreaterThanOrEqual(call('A').end);
-    expect(Math.abs(call('B').start - call('C').start)).toBeLessThan(30); // B and C ran side by side
+    // B and C ran side by side: each started before the other ended.
+    expect(call('B').start).toBeLessThan(call('C').end);
+    expect(call('C').start).toBeLessThan(call('B').end);
     expect(call('D').start).toBeGreaterThanOrEqual(Math.max(call('B').end, call('C').end));
     expect(x.model.finished).toBe(true);
     // The full output is in the session's results folder.
@@ -263,27 +263,24 @@ describe('budgets and cancellation', () => {
   });
 
   it('stops a sub-agent at its time budget', async () => {
-    const x = await make({ 'subagent:S': answer('late') }, { model: { latencyMs: 5000 }, executor: { budget: { timeMs: 80 } } });
+    // The model would answer after ten minutes: only the 80 ms budget can end the task within the test's time.
+    const x = await make({ 'subagent:S': answer('late') }, { model: { latencyMs: 600_000 }, executor: { budget: { timeMs: 80 } } });
     const sid = session();
-    const t0 = performance.now();
     x.executor.submit(sid, { id: 'S', skill: 'quick-note', objective: 'S slow' });
     const s = await x.executor.waitFor(sid, 'S');
-    expect(performance.now() - t0).toBeLessThan(1000);
     expect(s).toMatchObject({ status: 'failed', failure: 'budget_time' });
     expect(s.error).toContain('time budget');
   });
 
-  it('cancels a running task within 200 ms; its dependants fail saying it was cancelled', async () => {
-    const x = await make({ 'subagent:L': answer('never') }, { model: { latencyMs: 5000 } });
+  it('cancels a running task without waiting for its model call; its dependants fail saying it was cancelled', async () => {
+    // The model would answer after ten minutes: only Cancel can end the task within the test's time.
+    const x = await make({ 'subagent:L': answer('never') }, { model: { latencyMs: 600_000 } });
     const sid = session();
     x.executor.submit(sid, { id: 'L', skill: 'quick-note', objective: 'L long' });
     x.executor.submit(sid, { id: 'M', skill: 'quick-note', objective: 'M', dependsOn: ['L'] });
-    await new Promise((r) => setTimeout(r, 30));
-    expect(x.executor.find(sid, 'L')!.status).toBe('running');
-    const t0 = performance.now();
+    await vi.waitFor(() => expect(x.executor.find(sid, 'L')!.status).toBe('running'), { timeout: 20_000, interval: 10 });
     x.executor.cancel(sid, 'L');
     const l = await x.executor.waitFor(sid, 'L');
-    expect(performance.now() - t0).toBeLessThan(200);
     expect(l.status).toBe('cancelled');
     const m = await x.executor.waitFor(sid, 'M');
     expect(m.error).toMatch(/^Dependency L was cancelled/);

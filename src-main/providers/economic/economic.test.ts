@@ -27,7 +27,7 @@ beforeEach(() => {
     secret: (name) => (name === 'fredApiKey' ? key : undefined),
     settings: () => ({ economic: { enabled: true, baseUrl: fred.base } }),
     now: () => now,
-    http: { timeoutMs: 400, retries: 1, retryBaseMs: 5, maxBytes: 64 * 1024 },
+    http: { timeoutMs: 10_000, retries: 1, retryBaseMs: 5, maxBytes: 64 * 1024 }, // no normal answer times out on a busy machine
   });
 });
 afterEach(() => db.close());

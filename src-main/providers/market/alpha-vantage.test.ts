@@ -81,7 +81,7 @@ const cachedRows = () => (db.prepare('SELECT COUNT(*) AS n FROM provider_cache')
 function market(over: Partial<AlphaVantageOptions> = {}) {
   return new MarketProvider({
     now: () => new Date('2026-11-21T12:00:00Z'),
-    alphaVantage: { apiKey: () => KEY, baseUrl: server.url, cache, retries: 0, retryBaseMs: 10, timeoutMs: 2000, ...over },
+    alphaVantage: { apiKey: () => KEY, baseUrl: server.url, cache, retries: 0, retryBaseMs: 10, timeoutMs: 10_000, ...over },
   });
 }
 
@@ -202,11 +202,12 @@ describe('Alpha Vantage behind the market schema', () => {
       {
         name: 'a slow answer',
         reply: (res) => {
-          setTimeout(() => sendJson(res, 200, fxDaily(EURUSD_DAYS)), 1500);
+          // Far beyond the 1 s timeout, so even a starved client times out first.
+          setTimeout(() => sendJson(res, 200, fxDaily(EURUSD_DAYS)), 8000);
         },
         kind: 'unavailable',
-        message: /did not answer within 0\.3 s/,
-        over: { timeoutMs: 300 },
+        message: /did not answer within 1 s/,
+        over: { timeoutMs: 1000 },
       },
       {
         name: 'the wrong content type',

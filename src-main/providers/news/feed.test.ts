@@ -74,10 +74,9 @@ describe('parseFeed', () => {
     expect(items[2]!.guid).toBe('tag:example-wire.com,2026:markets/ecb-lagarde');
   });
 
-  it('survives a "billion laughs" entity bomb quickly, without expanding it', () => {
-    const t0 = Date.now();
+  it('survives a "billion laughs" entity bomb without expanding it', () => {
+    // Expanded, the title would run to gigabytes (the test would run out of memory); capped, it stays short.
     const { items } = parseFeed(fixture('billion-laughs.rss.xml'), 'Laughs', 'https://x.test/feed');
-    expect(Date.now() - t0).toBeLessThan(2000);
     expect(items).toHaveLength(1);
     expect(items[0]!.title.length).toBeLessThan(400);
     expect(items[0]!.title).not.toContain('lollollol');

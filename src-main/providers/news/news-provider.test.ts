@@ -70,7 +70,8 @@ beforeAll(async () => {
         res.writeHead(429, { 'retry-after': '120', 'content-type': 'text/plain' });
         return void res.end('slow down');
       case '/slow/rss':
-        await new Promise((r) => setTimeout(r, 1500));
+        // Far beyond the fault cases' 2 s timeout, so even a starved client times out first.
+        await new Promise((r) => setTimeout(r, 8000));
         return rss(REUTERS);
       case '/html/rss':
         res.writeHead(200, { 'content-type': 'text/html' });
@@ -93,7 +94,8 @@ function setup(paths: [string, string][], extra: Partial<NewsProviderOptions> = 
   db = openDatabase(':memory:', { withoutVectors: true });
   const cache = new ResponseCache(db, now);
   const feeds = paths.map(([name, path]) => ({ name, url: `${server.url}${path}` }));
-  return new NewsProvider({ feeds, cache, now, timeoutMs: 800, retries: 1, retryBaseMs: 10, maxBytes: 1024 * 1024, ...extra });
+  // A timeout no busy machine hits on a normal answer; the fault cases below set a short one.
+  return new NewsProvider({ feeds, cache, now, timeoutMs: 10_000, retries: 1, retryBaseMs: 10, maxBytes: 1024 * 1024, ...extra });
 }
 
 afterEach(() => {
@@ -245,14 +247,14 @@ describe('NewsProvider', () => {
     const cases: [string, string, ProviderError['kind'], RegExp][] = [
       ['429 with a long Retry-After', '/busy-long/rss', 'rate_limited', /is rate limiting requests \(HTTP 429, retry after 120 s\)/],
       ['500', '/down/rss', 'unavailable', /answered HTTP 500 \(server error\)/],
-      ['slow', '/slow/rss', 'unavailable', /did not answer within 0\.8 s/],
+      ['slow', '/slow/rss', 'unavailable', /did not answer within 2 s/],
       ['wrong content type', '/html/rss', 'bad_response', /sent text\/html where xml was expected/],
       ['oversized body', '/huge/rss', 'bad_response', /sent more than 1 MiB/],
       ['missing', '/gone/rss', 'not_found', /answered HTTP 404/],
     ];
     for (const [what, path, kind, message] of cases) {
       it(what, async () => {
-        const news = setup([['Solo', path]], { retries: 0 });
+        const news = setup([['Solo', path]], { retries: 0, timeoutMs: 2000 });
         const err = await failure(news.fetch(p({}), { now }));
         expect(err.kind).toBe(kind);
         expect(err.message).toMatch(/^The news feed "Solo" failed: /);
