@@ -26,8 +26,9 @@ function chunkBudget(exempt: RegExp): Plugin {
 
 /**
  * Three builds from one config:
- * - main: the Electron shell entry, the headless CLI and the lean `forge mcp` entry (plain Node;
- *   never imports electron);
+ * - main: the Electron shell entry (also the packaged app's stdio MCP entry, `Forge --mcp`), the
+ *   headless CLI, the lean `forge mcp` entry (plain Node; never imports electron) and the utility
+ *   process that runs `.mjs` skill scripts in the desktop app;
  * - preload: CommonJS so it runs in a sandboxed renderer, with its few dependencies bundled in;
  * - renderer: the React app, which the headless host also serves to browsers.
  */
@@ -41,6 +42,8 @@ export default defineConfig({
           cli: resolve(__dirname, 'src-main/host/cli.ts'),
           // `forge mcp` starts here: IDEs time the spawn, so it loads the MCP server and nothing else.
           mcp: resolve(__dirname, 'src-main/mcp/main.ts'),
+          // The desktop app runs each `.mjs` skill script in a utility process started from this module.
+          'skill-script-host': resolve(__dirname, 'src-main/app/skill-script-host.ts'),
         },
       },
     },

@@ -1,18 +1,21 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, dialog } from 'electron';
+import { app, BrowserWindow, dialog, utilityProcess } from 'electron';
 import { resolveDataDir } from '../config/paths';
+import { runMcpCli } from '../host';
 import { startAttachedServices, type AttachedServices } from '../host/attached-services';
 import { createCore, type Core } from '../host/core';
 import { createWorkspaceSwitch } from '../host/workspace-switch';
 import { registerAppScheme, serveAppProtocol } from './app-protocol';
 import { forwardEvents, registerIpc } from './ipc';
+import { appMcpLaunch, mcpModeArgs, withAppWorkspace } from './mcp-mode';
 import { installMenu } from './menu';
 import { showDesktopNotices } from './notifications';
 import { APP_URL } from './protocol';
 import { SafeStorageSecretStore } from './secrets';
 import { startUpdates } from './updates';
+import { createUtilityNodeLauncher } from './utility-launcher';
 import { createMainWindow, lockDownSession } from './window';
 
 /**
@@ -27,14 +30,34 @@ const devServerUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_
 const rendererUrl = devServerUrl ?? APP_URL;
 // `npm start` rebuilds better-sqlite3 for Electron into .electron-native/ so Node's build stays intact.
 const electronBinding = join(here, '../../.electron-native/better_sqlite3.node');
+// `.mjs` skill scripts run in a utility process (built from skill-script-host.ts), never as ELECTRON_RUN_AS_NODE.
+const nodeLauncher = createUtilityNodeLauncher({
+  fork: (modulePath, args, options) => utilityProcess.fork(modulePath, args, options),
+  hostModule: join(here, 'skill-script-host.js'),
+});
+const appDataDir = () => resolveDataDir(process.env.FORGE_HOME ? undefined : app.getPath('userData'));
 
 let core: Core | undefined;
 let attached: AttachedServices | undefined;
+const mcpArgs = mcpModeArgs(process.argv);
 
-// Must happen before `ready`: the scheme's privileges are fixed at startup.
-registerAppScheme();
-
-if (!app.requestSingleInstanceLock()) {
+if (mcpArgs) {
+  // `Forge --mcp`: the governance server on stdio for an IDE, and nothing of the desktop — no window,
+  // no dock icon, no single-instance lock (it runs beside the open app, as `forge mcp` does).
+  // stdout carries only JSON-RPC: every log goes to stderr. (On Windows the app is a GUI binary and
+  // Electron gives its main process no stdin; IDEs there use the HTTP snippet.)
+  console.log = console.error;
+  console.info = console.error;
+  app.disableHardwareAcceleration();
+  app.dock?.hide();
+  runMcpCli(withAppWorkspace(mcpArgs, appDataDir()), app.getVersion()).then(
+    (code) => app.exit(code),
+    (e) => {
+      process.stderr.write(`forge mcp: ${(e as Error).message}\n`);
+      app.exit(1);
+    },
+  );
+} else if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   app.on('second-instance', () => {
@@ -45,13 +68,16 @@ if (!app.requestSingleInstanceLock()) {
     }
   });
 
+  // Must happen before `ready`: the scheme's privileges are fixed at startup.
+  registerAppScheme();
   app.whenReady().then(
     () => {
-      const dataDir = resolveDataDir(process.env.FORGE_HOME ? undefined : app.getPath('userData'));
+      const dataDir = appDataDir();
       const nativeBinding = existsSync(electronBinding) ? electronBinding : undefined;
-      const real = createCore({ dataDir, mode: 'electron', secrets: new SafeStorageSecretStore(dataDir), nativeBinding });
+      const mcpStdio = appMcpLaunch({ packaged: app.isPackaged, execPath: process.execPath, appImage: process.env.APPIMAGE, appRoot: app.getAppPath() });
+      const real = createCore({ dataDir, mode: 'electron', secrets: new SafeStorageSecretStore(dataDir), nativeBinding, nodeLauncher, mcpStdio });
       // The PM's workspace behind a switch: the Demo button swaps in a sample workspace until "Back to my workspace".
-      core = createWorkspaceSwitch({ real, nativeBinding });
+      core = createWorkspaceSwitch({ real, nativeBinding, nodeLauncher });
       lockDownSession();
       serveAppProtocol(rendererDir);
       installMenu({ devTools: !app.isPackaged });

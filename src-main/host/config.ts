@@ -1,6 +1,8 @@
 import type { SecretStore } from '../config/secrets';
 import type { DemoSpeed } from '../agent';
 import type { ProviderDeps } from '../providers';
+import type { McpStdioLaunch } from '../mcp';
+import type { NodeScriptLauncher } from '../skills';
 
 export type AppMode = 'electron' | 'headless' | 'test';
 
@@ -29,6 +31,13 @@ export interface CoreConfig {
    * local server can stand in for a web page end to end. Every other private address stays refused.
    */
   providerHttp?: ProviderDeps['http'];
+  /**
+   * How `.mjs` skill scripts start Node. The desktop shell passes a utility-process launcher (its
+   * binary cannot run as Node in a packaged build); plain Node needs none (it spawns process.execPath).
+   */
+  nodeLauncher?: NodeScriptLauncher;
+  /** How IDEs start this installation's stdio MCP server (the desktop shell: its own executable with --mcp). */
+  mcpStdio?: McpStdioLaunch;
   /** Where Settings → Search downloads the semantic model from (default: `$FORGE_MODEL_BASE_URL`, else Hugging Face); the pinned checksums still apply. */
   modelBaseUrl?: string;
 }

@@ -15,7 +15,7 @@ import { settingsHandlers } from './handlers/settings';
 import { memoryHandlers } from './handlers/memory';
 import { agentHandlers } from './handlers/agent';
 import { embedderFor, searchHandlers } from './handlers/search';
-import { closeMcp, mcpHandlers, mcpStateFor, setMcpAnalystTools } from './handlers/mcp';
+import { closeMcp, mcpHandlers, mcpStateFor, setMcpAnalystTools, setMcpStdioLaunch } from './handlers/mcp';
 import { guardrailHandlers } from './handlers/guardrails';
 import { analyticsHandlers } from './handlers/analytics';
 import { providersHandlers } from './handlers/providers';
@@ -129,7 +129,9 @@ export function createCore(config: CoreConfig): Core {
     mode: 'lenient',
     watch: config.mode !== 'test',
     scriptsAllowed: (name) => (context.settings.get().allowedSkillScripts ?? []).includes(name),
+    nodeLauncher: config.nodeLauncher,
   });
+  if (config.mcpStdio) setMcpStdioLaunch(context, config.mcpStdio);
   const analyst = buildAnalyst({
     fs: memory.fs,
     ready: memory.ready,

@@ -1,6 +1,9 @@
 export { createCore } from './core';
 export type { Core } from './core';
 export type { CoreConfig, AppMode } from './config';
+export type { NodeScriptLaunch, NodeScriptLauncher, StartedProcess } from '../skills';
+export { runMcpCli } from '../mcp';
+export type { McpStdioLaunch } from '../mcp';
 export type { CoreContext } from './context';
 export { EventBus } from './events';
 export { startHeadlessHost } from './http/server';

@@ -32,6 +32,8 @@ export interface WorkspaceSwitchOptions {
   /** Where demo workspaces are made (default: the OS temp folder). */
   tmpRoot?: string;
   nativeBinding?: string;
+  /** The shell's launcher for `.mjs` skill scripts, handed to the demo's core as to the PM's (see CoreConfig). */
+  nodeLauncher?: CoreConfig['nodeLauncher'];
 }
 
 export interface WorkspaceSwitch extends Core, DemoControl {
@@ -106,6 +108,7 @@ export function createWorkspaceSwitch(options: WorkspaceSwitchOptions): Workspac
             scheduler: false,
             secrets: noSecrets,
             nativeBinding: options.nativeBinding,
+            nodeLauncher: options.nodeLauncher,
             demo: { demoDir, speed },
           });
         } catch (e) {

@@ -40,7 +40,7 @@ export { runPlanner, planProblems, PlannerGaveUpError } from './planner';
 export type { PlannerRequest, PlannerResult, PlannerProgress, PlannerTurn, PlannerDeps } from './planner';
 export { builderSystemPrompt, BUILDER_PROMPT_NAME } from './builder-prompt';
 export { DEFAULT_GATES, CONSTRAINT_TYPES } from './invariants';
-export { configSnippets } from './snippets';
+export { configSnippets, mcpStdioCommand, shellCommand, type McpStdioLaunch } from './snippets';
 export type {
   GovernanceSource,
   ProjectSource,

@@ -1,7 +1,29 @@
 /**
- * Copy-ready configuration for attaching an IDE, stdio and HTTP variants. The stdio variants run
- * `forge mcp` (the command an installed Forge puts on PATH); HTTP variants carry the current token.
+ * Copy-ready configuration for attaching an IDE, stdio and HTTP variants. The stdio variants start
+ * this installation's stdio server (see `McpStdioLaunch`); HTTP variants carry the current token.
  */
+
+/**
+ * How an IDE starts Forge's stdio MCP server, which depends on how this Forge runs:
+ * - `node`: a source checkout or npm install (`forge serve`, the dev app): `node bin/forge.mjs mcp`;
+ * - `app`: the packaged desktop app, whose executable takes `--mcp` (bin/forge.mjs is not packaged,
+ *   and with the runAsNode fuse off the app binary cannot run it as Node).
+ * Built by whoever knows: the desktop shell for the app, the host for plain Node.
+ */
+export type McpStdioLaunch = { kind: 'node'; node: string; forgeScript: string } | { kind: 'app'; executable: string };
+
+/** One line for a POSIX shell: arguments with spaces or quotes (macOS's "Application Support") are single-quoted. */
+export function shellCommand(command: string, args: string[]): string {
+  return [command, ...args].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replaceAll("'", "'\\''")}'`)).join(' ');
+}
+
+/** The command and arguments that start the stdio server for `dataDir`. */
+export function mcpStdioCommand(launch: McpStdioLaunch, dataDir?: string): { command: string; args: string[] } {
+  const data = dataDir ? ['--data', dataDir] : [];
+  return launch.kind === 'app'
+    ? { command: launch.executable, args: ['--mcp', ...data] }
+    : { command: launch.node, args: [launch.forgeScript, 'mcp', ...data] };
+}
 
 export interface ConfigSnippet {
   client: 'claude_desktop' | 'cursor' | 'vscode' | 'claude_code';
@@ -14,10 +36,8 @@ export interface ConfigSnippet {
 }
 
 export interface SnippetInput {
-  /** The command that starts Forge's CLI, e.g. "forge" or "npx forge". */
-  command?: string;
-  /** Arguments before `mcp`, e.g. the path of bin/forge.mjs when the command is node itself. */
-  prefixArgs?: string[];
+  /** How this installation's stdio server starts. */
+  launch: McpStdioLaunch;
   dataDir?: string;
   /** The HTTP endpoint (omit when HTTP is not running). */
   httpUrl?: string;
@@ -27,9 +47,8 @@ export interface SnippetInput {
 const json = (v: unknown) => JSON.stringify(v, null, 2);
 
 export function configSnippets(input: SnippetInput): ConfigSnippet[] {
-  const command = input.command ?? 'forge';
-  const args = [...(input.prefixArgs ?? []), 'mcp', ...(input.dataDir ? ['--data', input.dataDir] : [])];
-  const stdio = { command, args };
+  const stdio = mcpStdioCommand(input.launch, input.dataDir);
+  const { command, args } = stdio;
   const headers = { Authorization: `Bearer ${input.token ?? '<token from the MCP screen>'}` };
   const out: ConfigSnippet[] = [
     {
@@ -58,7 +77,7 @@ export function configSnippets(input: SnippetInput): ConfigSnippet[] {
       label: 'Claude Code',
       transport: 'stdio',
       where: 'a terminal in the project folder',
-      text: `claude mcp add --transport stdio forge -- ${[command, ...args].join(' ')}`,
+      text: `claude mcp add --transport stdio forge -- ${shellCommand(command, args)}`,
     },
   ];
   if (input.httpUrl) {

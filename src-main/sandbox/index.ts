@@ -10,4 +10,4 @@ export {
 } from './bubblewrap';
 export { SECRET_ENV_NAME, scrubEnv } from './env';
 export { createProcessGroupLimit, type ProcessGroupLimit } from './process-limit';
-export { killTree, type ProcessOutcome, type ProcessSpec, runProcess, type StopReason } from './spawn';
+export { killTree, type ProcessOutcome, type ProcessSpec, runProcess, type StartedProcess, type StopReason } from './spawn';

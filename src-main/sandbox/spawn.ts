@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createProcessGroupLimit } from './process-limit';
 
 /**
@@ -30,6 +30,22 @@ export interface ProcessSpec {
   killTreeOnExit?: boolean;
   /** Cap the run's processes with a pids control group where one is writable (see process-limit.ts). */
   maxProcesses?: number;
+  /**
+   * Start the program some other way than spawning `command` (the desktop app runs Node scripts in
+   * an Electron utility process); `command` and `args` then only name it. Timeout, caps and kill apply the same.
+   */
+  start?: () => StartedProcess;
+}
+
+/** The parts of a ChildProcess this helper drives, so a process started another way can be run the same. */
+export interface StartedProcess {
+  readonly pid?: number;
+  readonly stdin: NodeJS.WritableStream | null;
+  readonly stdout: NodeJS.ReadableStream | null;
+  readonly stderr: NodeJS.ReadableStream | null;
+  kill(signal?: NodeJS.Signals): boolean;
+  on(event: 'exit' | 'close', listener: (code: number | null, signal: NodeJS.Signals | null) => void): unknown;
+  on(event: 'error', listener: (e: NodeJS.ErrnoException) => void): unknown;
 }
 
 export interface ProcessOutcome {
@@ -47,7 +63,7 @@ export interface ProcessOutcome {
 }
 
 /** Kills a child and everything it started: its process group on POSIX, `taskkill /T /F` on Windows. */
-export function killTree(child: ChildProcess): void {
+export function killTree(child: StartedProcess): void {
   if (!child.pid) return;
   if (process.platform === 'win32') {
     try {
@@ -73,17 +89,19 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessOutcome> {
   const limit = spec.maxProcesses ? createProcessGroupLimit(spec.maxProcesses) : null;
   const { command, args } = limit ? limit.wrap(spec.command, spec.args) : spec;
   return new Promise((resolve) => {
-    let child: ChildProcess;
+    let child: StartedProcess;
     try {
-      child = spawn(command, args, {
-        cwd: spec.cwd,
-        env: spec.env,
-        shell: false,
-        windowsHide: true,
-        stdio: [spec.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-        // POSIX: its own process group, so the kill reaches grandchildren. Windows: detached would open a console.
-        detached: process.platform !== 'win32',
-      });
+      child = spec.start
+        ? spec.start()
+        : spawn(command, args, {
+            cwd: spec.cwd,
+            env: spec.env,
+            shell: false,
+            windowsHide: true,
+            stdio: [spec.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+            // POSIX: its own process group, so the kill reaches grandchildren. Windows: detached would open a console.
+            detached: process.platform !== 'win32',
+          });
     } catch (e) {
       void limit?.dispose();
       resolve({

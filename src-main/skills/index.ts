@@ -39,3 +39,4 @@ export {
   type SkillScriptResult,
   type SkillScriptFailure,
 } from './script-runner';
+export type { NodeScriptLaunch, NodeScriptLauncher, StartedProcess } from './node-launcher';

@@ -1,5 +1,5 @@
 import { AppError } from '../common/errors';
-import { runProcess } from '../sandbox';
+import { runProcess, type StartedProcess } from '../sandbox';
 
 /**
  * One run of a skill script as a child process, on the shared spawn helper (sandbox/spawn.ts):
@@ -20,7 +20,8 @@ export type SkillScriptFailure =
   | 'spawn'
   | 'not_allowed'
   | 'no_sandbox'
-  | 'no_interpreter';
+  | 'no_interpreter'
+  | 'no_launcher';
 
 export class SkillScriptError extends AppError {
   readonly failure: SkillScriptFailure;
@@ -49,6 +50,8 @@ export interface JsonProcessSpec {
   signal?: AbortSignal;
   /** Accept plain text on stdout (published Python and shell scripts print prose); else JSON is required. */
   allowText?: boolean;
+  /** Start the process another way than spawning `command` (a NodeScriptLauncher: Electron's utility process). */
+  start?: () => StartedProcess;
 }
 
 const STDERR_TAIL_BYTES = 4096;
@@ -58,6 +61,7 @@ export async function runJsonProcess(spec: JsonProcessSpec): Promise<{ output: u
   const out: Buffer[] = [];
   let errTail = '';
   const r = await runProcess({
+    start: spec.start,
     command: spec.command,
     args: spec.args,
     cwd: spec.cwd,

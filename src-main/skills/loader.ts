@@ -4,6 +4,7 @@ import { AppError, InvalidInputError, NotFoundError } from '../common/errors';
 import { resolveInside } from './confine';
 import { listSkillFiles, type SkillResource } from './resources';
 import { bodyHeadings, parseSkillFile, type SkillFrontmatter, type SkillProblem, type SkillValidationMode } from './frontmatter';
+import type { NodeScriptLauncher } from './node-launcher';
 
 /**
  * SkillLoader — the Agent Skills standard, loaded progressively:
@@ -82,6 +83,8 @@ export interface SkillLoaderOptions {
   /** Watch the root with fs.watch and rescan after `debounceMs` of quiet. Off by default. */
   watch?: boolean;
   debounceMs?: number;
+  /** How `.mjs` scripts of these skills start Node (the desktop app's utility process); default: `process.execPath`. */
+  nodeLauncher?: NodeScriptLauncher;
 }
 
 /** `view_validation`, ` View-Validation ` → `view-validation`: the seed spells names with underscores. */
@@ -92,6 +95,7 @@ export function normaliseSkillName(name: string): string {
 export class SkillLoader {
   readonly root: string;
   readonly mode: SkillValidationMode;
+  readonly nodeLauncher?: NodeScriptLauncher;
   private readonly requiredSections: string[];
   private readonly debounceMs: number;
   private readonly allowsScripts: (skill: string) => boolean;
@@ -107,6 +111,7 @@ export class SkillLoader {
     this.requiredSections = options.requiredSections ?? [];
     this.debounceMs = options.debounceMs ?? 150;
     this.allowsScripts = options.scriptsAllowed ?? (() => false);
+    this.nodeLauncher = options.nodeLauncher;
     this.scan();
     if (options.watch) this.startWatching();
   }

@@ -6,6 +6,7 @@ import { bwrapArgs, checkConfinement, findInterpreter, interpreterName } from '.
 import { resolveInside } from './confine';
 import { runJsonProcess, SkillScriptError } from './json-process';
 import type { SkillLoader } from './loader';
+import type { NodeScriptLauncher } from './node-launcher';
 import { needsScriptPermission, scriptLanguage, type ScriptLanguage } from './script-kinds';
 
 /**
@@ -22,6 +23,8 @@ import { needsScriptPermission, scriptLanguage, type ScriptLanguage } from './sc
  *    https and http2 all go through these). The permission model also denies `process.binding`
  *    and native addons, which closes the obvious ways around the block. Best effort: Forge's own
  *    analyst skills are reviewed files in the PM's skills folder.
+ *  - in the desktop app, Node is an Electron utility process started by the shell's launcher
+ *    (node-launcher.ts); it has no permission model, so those runs report `sandboxed: false`.
  *
  * `.py`, `.sh`, `.bash` and `#!` scripts — published skills' scripts, run only for a skill the PM
  * allowed (Settings → Skills), inside bubblewrap (see bubblewrap.ts): no network, writes only to a
@@ -53,6 +56,10 @@ export interface RunSkillScriptOptions {
   skillName?: string;
   /** Where bubblewrap lives (default: `bwrap` on PATH); null when none is installed. */
   bwrapPath?: string | null;
+  /** `.mjs` only: how Node is started (the desktop app passes a utility-process launcher); default: spawn `process.execPath`. */
+  launchNode?: NodeScriptLauncher;
+  /** Running inside Electron, where `process.execPath` is the app, not Node (default: `process.versions.electron` is set). */
+  electron?: boolean;
 }
 
 export interface SkillScriptResult {
@@ -100,8 +107,6 @@ export function scrubbedEnv(extra: Record<string, string> = {}): Record<string, 
     LANG: 'C.UTF-8',
     TZ: 'UTC',
   };
-  // Inside Electron, process.execPath is the app binary; this makes it behave as plain Node.
-  if (process.versions.electron) env.ELECTRON_RUN_AS_NODE = '1';
   for (const [k, v] of Object.entries(extra)) {
     if (SECRET_NAME.test(k)) throw new InvalidInputError(`Skill scripts may not receive "${k}": secrets never reach skill scripts.`);
     env[k] = v;
@@ -123,7 +128,15 @@ export async function runScriptOfSkill(
 ): Promise<SkillScriptResult> {
   const loaded = loader.load(skill);
   loader.scriptPath(loaded.name, script);
-  return runSkillScript({ ...options, skillDir: loaded.dir, script, input, skillName: loaded.name, scriptsAllowed: loader.scriptsAllowed(loaded.name) });
+  return runSkillScript({
+    ...options,
+    launchNode: options.launchNode ?? loader.nodeLauncher,
+    skillDir: loaded.dir,
+    script,
+    input,
+    skillName: loaded.name,
+    scriptsAllowed: loader.scriptsAllowed(loaded.name),
+  });
 }
 
 /** Every refusal (bad path, bad input, not allowed, no sandbox) comes back as a rejected promise, never a throw. */
@@ -158,12 +171,29 @@ export async function runSkillScript(opts: RunSkillScriptOptions): Promise<Skill
   const base = { stdin, label, timeoutMs, maxOutputBytes: maxOut, signal: opts.signal };
 
   if (language === 'node') {
-    const nodeArgs: string[] = ['--no-warnings'];
-    const perm = opts.sandbox === false ? null : permissionFlag();
-    if (perm) nodeArgs.push(perm, `--allow-fs-read=${realDirOf(skillDir)}${path.sep}`);
-    if (opts.sandbox !== false) nodeArgs.push(`--import=${NETWORK_BLOCK_URL}`);
-    nodeArgs.push(scriptAbs, ...args);
-    const r = await runJsonProcess({ ...base, command: process.execPath, args: nodeArgs, cwd: skillDir, env });
+    const launcher = opts.launchNode;
+    // Never execPath + ELECTRON_RUN_AS_NODE inside Electron: with the runAsNode fuse off that starts a second Forge.
+    if (!launcher && (opts.electron ?? Boolean(process.versions.electron))) {
+      throw new SkillScriptError(
+        'unavailable',
+        'no_launcher',
+        `"${label}" was not run: inside the desktop app Node scripts run in the app's script host, and this run was given none.`,
+      );
+    }
+    const execArgv: string[] = ['--no-warnings'];
+    const perm = opts.sandbox === false ? null : launcher ? launcher.permissionFlag() : permissionFlag();
+    if (perm) execArgv.push(perm, `--allow-fs-read=${realDirOf(skillDir)}${path.sep}`);
+    if (opts.sandbox !== false) execArgv.push(`--import=${NETWORK_BLOCK_URL}`);
+    const r = launcher
+      ? await runJsonProcess({
+          ...base,
+          command: 'node',
+          args: [scriptAbs, ...args],
+          cwd: skillDir,
+          env,
+          start: () => launcher.launch({ script: scriptAbs, args, execArgv, env, cwd: skillDir }),
+        })
+      : await runJsonProcess({ ...base, command: process.execPath, args: [...execArgv, scriptAbs, ...args], cwd: skillDir, env });
     return { ...r, sandboxed: perm !== null };
   }
   return runConfined(language, { ...opts, skillName }, scriptAbs, label, env, base, args);

@@ -6,6 +6,9 @@ import { AnthropicModel } from '../../llm';
 import {
   configSnippets,
   createMcpService,
+  mcpStdioCommand,
+  shellCommand,
+  type McpStdioLaunch,
   listTools,
   startMcpHttpServer,
   MCP_FILES,
@@ -40,6 +43,8 @@ interface McpHostState {
   exposeAnalystTools: boolean;
   /** The analyst's read/search as MCP tools, supplied by whoever wires the analyst. */
   analystTools: () => GovernanceTool[];
+  /** How IDEs start this installation's stdio server (the desktop shell supplies its own executable). */
+  stdioLaunch?: McpStdioLaunch;
 }
 
 // One state per core (keyed by its context), so two cores in one process never share a service.
@@ -84,6 +89,11 @@ export function setMcpAnalystTools(ctx: CoreContext, tools: () => GovernanceTool
   mcpStateFor(ctx).analystTools = tools;
 }
 
+/** How an IDE starts the stdio server of this installation (see McpStdioLaunch); the desktop shell sets the app's. */
+export function setMcpStdioLaunch(ctx: CoreContext, launch: McpStdioLaunch): void {
+  mcpStateFor(ctx).stdioLaunch = launch;
+}
+
 /** Starts the loopback HTTP transport for this core (the app and `forge serve` call it once). */
 export async function startMcpHttp(ctx: CoreContext, options: { port?: number } = {}): Promise<McpHttpServer> {
   const state = mcpStateFor(ctx);
@@ -102,24 +112,24 @@ export async function closeMcp(ctx: CoreContext): Promise<void> {
 const preview = (token: string) => `${token.slice(0, 4)}…${token.slice(-4)}`;
 
 /**
- * How an IDE starts this installation's `forge mcp`: node and the absolute path of bin/forge.mjs,
- * which works from a source checkout as well as an install (a bare `forge` needs it on PATH).
+ * How an IDE starts this installation's stdio server. Plain Node (`forge serve`, the CLI): node and
+ * the absolute path of bin/forge.mjs, which works from a source checkout as well as an install (a
+ * bare `forge` needs it on PATH). The desktop app sets its own (setMcpStdioLaunch).
  */
-function stdioLauncher(): { command: string; prefixArgs: string[] } {
-  return { command: process.execPath, prefixArgs: [join(packageRoot(), 'bin', 'forge.mjs')] };
+function stdioLaunch(ctx: CoreContext): McpStdioLaunch {
+  return mcpStateFor(ctx).stdioLaunch ?? { kind: 'node', node: process.execPath, forgeScript: join(packageRoot(), 'bin', 'forge.mjs') };
 }
-
-const quoteArg = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replaceAll("'", "'\\''")}'`);
 
 export const mcpHandlers: McpHandlerMap = {
   'mcp/status': (_i, ctx) => {
     const { service, http, exposeAnalystTools } = mcpStateFor(ctx);
     const stats = service.calls.stats();
+    const stdio = mcpStdioCommand(stdioLaunch(ctx), ctx.dataDir);
     return {
       mode: service.mode,
       source: service.source.location,
       transports: {
-        stdio: { command: [stdioLauncher().command, ...stdioLauncher().prefixArgs, 'mcp', '--data', ctx.dataDir].map(quoteArg).join(' ') },
+        stdio: { command: shellCommand(stdio.command, stdio.args) },
         http: { running: Boolean(http), url: http?.url ?? null, port: http?.port ?? null, sessions: http?.sessions ?? 0 },
       },
       clients: [...service.connections.values()].map((c) => ({ transport: c.transport, client: c.client ?? null, since: c.since })),
@@ -150,7 +160,7 @@ export const mcpHandlers: McpHandlerMap = {
   'mcp/config-snippets': (i, ctx) => {
     const { service, http } = mcpStateFor(ctx);
     const token = service.token.get();
-    return { snippets: configSnippets({ ...stdioLauncher(), dataDir: ctx.dataDir, httpUrl: http?.url, token: i.revealToken ? token : preview(token) }) };
+    return { snippets: configSnippets({ launch: stdioLaunch(ctx), dataDir: ctx.dataDir, httpUrl: http?.url, token: i.revealToken ? token : preview(token) }) };
   },
   'mcp/set-options': (i, ctx) => {
     const state = mcpStateFor(ctx);
