@@ -23,6 +23,8 @@ export interface CrashPolicyOptions {
   write?: (entry: string) => void;
   /** How a fatal error ends the process (default: process.exit). */
   exit?: (code: number) => void;
+  /** Where the two events come from (default: process; tests pass their own emitter). */
+  source?: Pick<NodeJS.EventEmitter, 'on' | 'off'>;
 }
 
 export interface CrashPolicy {
@@ -105,9 +107,10 @@ export function installCrashPolicy(options: CrashPolicyOptions): CrashPolicy {
   const onRejection = (reason: unknown) => onError(reason, 'unhandledRejection');
   // A closed stderr reports EPIPE as an 'error' event: with nobody reading, it is not worth a crash.
   const onStderrError = () => undefined;
-  process.on('uncaughtException', onException);
-  process.on('unhandledRejection', onRejection);
-  process.stderr.on('error', onStderrError);
+  const source = options.source ?? process;
+  source.on('uncaughtException', onException);
+  source.on('unhandledRejection', onRejection);
+  if (!options.write) process.stderr.on('error', onStderrError);
 
   return {
     get count() {
@@ -117,8 +120,8 @@ export function installCrashPolicy(options: CrashPolicyOptions): CrashPolicy {
       if (secret) secrets.add(secret);
     },
     uninstall() {
-      process.off('uncaughtException', onException);
-      process.off('unhandledRejection', onRejection);
+      source.off('uncaughtException', onException);
+      source.off('unhandledRejection', onRejection);
       process.stderr.off('error', onStderrError);
     },
   };

@@ -19,12 +19,15 @@ export interface ServeChild {
   readonly stderr: () => string;
   /** null while running; the exit code or signal once it ended. */
   readonly exited: () => string | null;
+  /** Resolves with the exit code (or signal) once the process has ended. */
+  readonly ended: Promise<string>;
+  kill(signal: NodeJS.Signals): void;
   stop(): Promise<void>;
 }
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
-export async function startServeChild(options: { preload?: string } = {}): Promise<ServeChild> {
+export async function startServeChild(options: { preload?: string; env?: Record<string, string> } = {}): Promise<ServeChild> {
   const dataDir = mkdtempSync(join(tmpdir(), 'forge-http-raw-'));
   // A known MCP token (the token file the MCP listener reads) so the test can make a good request.
   const mcpToken = `mcp-${'t'.repeat(40)}`;
@@ -43,17 +46,17 @@ export async function startServeChild(options: { preload?: string } = {}): Promi
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, FORGE_MCP_PORT: '0', FORGE_SCHEDULER: 'off', ANTHROPIC_API_KEY: '' },
+    env: { ...process.env, FORGE_MCP_PORT: '0', FORGE_SCHEDULER: 'off', ANTHROPIC_API_KEY: '', ...options.env },
   });
   let out = '';
   let err = '';
   let exited: string | null = null;
   child.stdout?.on('data', (d) => (out += String(d)));
   child.stderr?.on('data', (d) => (err += String(d)));
-  const ended = new Promise<void>((resolve) =>
+  const ended = new Promise<string>((resolve) =>
     child.on('exit', (code, signal) => {
       exited = String(code ?? signal);
-      resolve();
+      resolve(exited);
     }),
   );
   const ready = await new Promise<RegExpMatchArray>((resolve, reject) => {
@@ -80,6 +83,8 @@ export async function startServeChild(options: { preload?: string } = {}): Promi
     stdout: () => out,
     stderr: () => err,
     exited: () => exited,
+    ended,
+    kill: (signal) => child.kill(signal),
     async stop() {
       if (exited === null) {
         child.kill('SIGTERM');
