@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, utilityProcess } from 'electron';
+import { installCrashPolicy } from '../common/crash-policy';
 import { resolveDataDir } from '../config/paths';
 import { runMcpCli } from '../host';
 import { startAttachedServices, type AttachedServices } from '../host/attached-services';
@@ -68,6 +69,8 @@ if (mcpArgs) {
     }
   });
 
+  // A stray throw or unhandled rejection in the main process is logged and survived, as in forge serve.
+  installCrashPolicy({ name: 'forge app' });
   // Must happen before `ready`: the scheme's privileges are fixed at startup.
   registerAppScheme();
   app.whenReady().then(
