@@ -25,9 +25,11 @@ Commands:
              --data DIR    workspace folder
   export     Save the whole workspace (memory with its versions and audit trail, the book,
              skills with their versions, contracts, broker notes, settings; never keys) as
-             one file: forge export <file> [--data DIR]
-  import     Replace a workspace with an exported one, after checking all of it; the old
-             workspace is kept beside it as a backup: forge import <file> [--data DIR]
+             one file, signed with this workspace's key: forge export <file> [--data DIR]
+  import     Replace a workspace with an exported one, rebuilt from its rows by this Forge's
+             own schema; refused if its history looks stripped (--accept-unverified-history
+             imports it anyway and records why); the old workspace is kept beside it as a
+             backup: forge import <file> [--data DIR] [--accept-unverified-history]
   version    Print the version.
   help       Show this text.
 `;
@@ -121,11 +123,16 @@ async function serve(args: string[]): Promise<number> {
 }
 
 async function archiveCli(command: 'export' | 'import', args: string[]): Promise<number> {
-  let parsed: { values: { data?: string }; positionals: string[] };
+  let parsed: { values: { data?: string; 'accept-unverified-history'?: boolean }; positionals: string[] };
+  const options = { data: { type: 'string' }, 'accept-unverified-history': { type: 'boolean' } } as const;
   try {
-    parsed = parseArgs({ args, options: { data: { type: 'string' } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (e) {
     console.error(`forge ${command}: ${(e as Error).message}`);
+    return 2;
+  }
+  if (command === 'export' && parsed.values['accept-unverified-history']) {
+    console.error('forge export: --accept-unverified-history is an option of forge import.');
     return 2;
   }
   const file = parsed.positionals[0];
@@ -134,14 +141,16 @@ async function archiveCli(command: 'export' | 'import', args: string[]): Promise
     return 2;
   }
   const dataDir = resolveDataDir(parsed.values.data);
-  const { exportWorkspace, importWorkspace } = await import('./workspace-archive');
+  const { describeImport, exportWorkspace, importWorkspace } = await import('./workspace-archive');
   try {
     if (command === 'export') {
       const s = exportWorkspace(dataDir, resolve(file));
       console.log(`forge export: ${s.records} records and ${s.files} files from ${dataDir} → ${resolve(file)} (no keys).`);
+      console.log(`Signed with this workspace's key ${s.fingerprint}; whoever imports it can check that fingerprint.`);
     } else {
-      const s = importWorkspace(resolve(file), dataDir);
+      const s = importWorkspace(resolve(file), dataDir, { acceptUnverifiedHistory: parsed.values['accept-unverified-history'] === true });
       console.log(`forge import: ${s.records} records and ${s.files} files → ${dataDir}.`);
+      for (const line of describeImport(s)) console.log(line);
       console.log(s.backup ? `The workspace that was there is kept in ${s.backup}.` : 'The folder was empty; nothing needed a backup.');
       console.log('API keys are not in archives: add them again in Settings → API keys (or the environment).');
     }

@@ -66,7 +66,13 @@ describe('workspace export and import', () => {
     try {
       await moved.context.memory.ready;
       // If this fails, the PM's history (archived versions, who changed what) did not survive the move.
-      expect(snapshot(moved)).toEqual(snapshot(core));
+      const after = snapshot(moved);
+      const importEntry = after.audit.pop() as { operation: string; path: string };
+      expect(after).toEqual(snapshot(core));
+      // The import itself is the newest entry of the trail it brought.
+      expect(importEntry).toMatchObject({ operation: 'import', path: '/workspace/workspace.forge' });
+      expect(r.signature.kind).toBe('other-key');
+      expect(r.unverifiedHistory).toEqual([]);
       const history = await moved.invoke('memory/history', { path: '/memory/views/V-001.md' });
       expect(history.ok && history.value.versions.length).toBeGreaterThanOrEqual(2);
       expect(readFileSync(join(target, 'skills', 'context-retrieval', 'SKILL.md'), 'utf8')).toContain("the PM's own note");

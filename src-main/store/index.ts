@@ -13,3 +13,5 @@ export type { DocumentRow, SessionRow } from './documents';
 export { AuditLog } from './audit';
 export type { AuditRow, AuditInput } from './audit';
 export type { MemoryIndexer, IndexableRecord } from './indexer';
+export { knownTables, openUntrusted, readTables, rebuildDatabase, schemaAt, schemaDifferences } from './import-copy';
+export type { KnownTable, RebuiltDatabase, SchemaDifferences } from './import-copy';
