@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -80,6 +81,70 @@ describe('forge serve under errors nothing caught', () => {
     expect(serve.stderr()).toMatch(
       /forge serve: unexpected error 1 \(uncaughtException\), fatal \(out of memory\), exiting with status 70: Error: fault-injection: spawn failed/,
     );
+  });
+});
+
+describe('forge mcp (stdio) under errors nothing caught', () => {
+  it('logs them to stderr, keeps stdout pure JSON-RPC, still answers the IDE, and still exits when stdin closes', { timeout: 120_000 }, async () => {
+    const dataDir = join(scratch, 'mcp-data');
+    const faultFile = join(scratch, 'mcp.json');
+    writeFileSync(faultFile, JSON.stringify({ kind: 'stray', secret: 'not-used-here' }));
+    const child = spawn(process.execPath, ['--import', 'tsx', '--import', faults, 'src-main/host/cli.ts', 'mcp', '--data', dataDir], {
+      cwd: fileURLToPath(new URL('../../..', import.meta.url)),
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, FORGE_TEST_FAULTS: faultFile, FORGEGUARD_LOCAL: '1', ANTHROPIC_API_KEY: '' },
+    });
+    let out = '';
+    let err = '';
+    let exited: number | null = null;
+    child.stdout.on('data', (d) => (out += String(d)));
+    child.stderr.on('data', (d) => (err += String(d)));
+    const ended = new Promise<number | null>((resolve) =>
+      child.on('exit', (code) => {
+        exited = code;
+        resolve(code);
+      }),
+    );
+    try {
+      await until(
+        'forge mcp to start',
+        () => /forge mcp: \w+ mode/.test(err) || exited !== null,
+        () => err,
+        90_000,
+      );
+      child.kill('SIGUSR2');
+      await until(
+        'four logged errors',
+        () => (err.match(/unexpected error \d+/g) ?? []).length >= 4 || exited !== null,
+        () => err,
+      );
+      expect(exited).toBeNull();
+      expect(err).toMatch(/forge mcp: unexpected error \d \(unhandledRejection\), logged; still serving: Error: fault-injection: a promise rejected/);
+
+      const init = {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'ide', version: '1' } },
+      };
+      child.stdin.write(`${JSON.stringify(init)}\n`);
+      await until(
+        'the initialize answer',
+        () => out.includes('"id":1') || exited !== null,
+        () => err,
+      );
+      // Every stdout line is a JSON-RPC frame: no log line broke the IDE's stream.
+      const frames = out
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { id?: number; result?: { serverInfo?: unknown } });
+      expect(frames.find((f) => f.id === 1)?.result?.serverInfo).toBeTruthy();
+
+      child.stdin.end();
+      expect(await ended).toBe(0);
+    } finally {
+      if (exited === null) child.kill('SIGKILL');
+    }
   });
 });
 
