@@ -68,6 +68,12 @@ export const searchStatus = z.object({
   passagesIndexed: z.number().int(),
   /** How keywords are ranked: `fast (forge_bm25)`, or SQLite's bm25() with the reason the extension is missing. */
   keywordRanking: z.string(),
+  /** Notes that failed to embed on their own three times: no longer retried until Retry (or the note is rewritten). */
+  parked: z.number().int(),
+  /** The newest parked notes (at most 20), each with its last error. */
+  parkedNotes: z.array(z.object({ category: z.string(), id: z.string(), attempts: z.number().int(), lastError: z.string().nullable(), queuedAt: z.string() })),
+  /** The last time the local model stopped answering within its timeout, and what Forge did; null if it never did. */
+  modelStall: z.object({ at: z.string(), timeoutMs: z.number().int(), restarts: z.number().int(), recovered: z.boolean(), message: z.string() }).nullable(),
 });
 
 /** Memory notes and broker-note passages re-embedded (`done` of `total`); `passages` of the total are passages. */
@@ -106,6 +112,8 @@ export const searchProcedures = {
   'search/reindex': { input: z.object({}).strict(), output: reindexProgress },
   /** Stops a running rebuild (search/reindex then fails with `cancelled`); false when none was running. */
   'search/reindex-cancel': { input: z.object({}).strict(), output: z.object({ cancelled: z.boolean() }) },
+  /** Parked notes (Settings → Search) go back in the embedding queue with fresh attempts; how many did. */
+  'search/retry-parked': { input: z.object({}).strict(), output: z.object({ retried: z.number().int() }) },
   'search/model-status': { input: z.object({}).strict(), output: searchModelStatus },
   'search/model-download': { input: z.object({}).strict(), output: searchModelStatus },
   'search/model-cancel': { input: z.object({}).strict(), output: z.object({ cancelled: z.boolean() }) },

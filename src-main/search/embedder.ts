@@ -11,6 +11,18 @@ export interface Embedder {
   readonly id: string;
   readonly dims: number;
   embed(texts: string[], kind?: EmbedKind): Promise<Float32Array[]>;
+  /** The last time the embedder gave up on a request that never answered (a hung local model), if ever. */
+  lastStall?(): EmbedderStall | null;
+}
+
+/** A request the embedder gave up on: Settings → Search says when, after how long, and what Forge did. */
+export interface EmbedderStall {
+  at: string;
+  timeoutMs: number;
+  /** How many times the model was stopped and restarted for not answering. */
+  restarts: number;
+  /** A later request was answered: the model works again. */
+  recovered: boolean;
 }
 
 /** An embedder that could not produce vectors (network, provider error, bad reply). */
@@ -25,6 +37,25 @@ export class EmbedderError extends AppError {
     this.status = options.status;
     this.retryable = options.retryable;
     this.retryAfterMs = options.retryAfterMs;
+  }
+}
+
+/**
+ * The local model itself stopped on a request (crashed, or hung and was stopped): unlike a provider
+ * that is down, this can be the note's doing, so a note that does it alone counts a failed attempt.
+ */
+export class ModelStoppedError extends EmbedderError {
+  constructor(message: string) {
+    super(message, { retryable: true });
+    this.name = 'ModelStoppedError';
+  }
+}
+
+/** The local model did not answer within its timeout: it was stopped, the note waits in the queue. */
+export class EmbedderTimeoutError extends ModelStoppedError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EmbedderTimeoutError';
   }
 }
 

@@ -26,6 +26,8 @@ export interface EmbedderKeys {
   choice?: EmbedderChoice;
   /** Null or absent when no local model is installed: the local choice then falls back. */
   localModel?: LocalModelRef | null;
+  /** How long the local model may go without answering before it is restarted (DEFAULT_EMBED_TIMEOUT_MS). */
+  localTimeoutMs?: number;
 }
 
 /**
@@ -34,7 +36,7 @@ export interface EmbedderKeys {
  * OpenAI-compatible, then the hashed embedder (keyword-like, no download) — never a pretend model.
  */
 export function chooseEmbedder(keys: EmbedderKeys): Embedder {
-  const local = () => (keys.localModel ? new LocalModelEmbedder(keys.localModel) : null);
+  const local = () => (keys.localModel ? new LocalModelEmbedder({ ...keys.localModel, timeoutMs: keys.localTimeoutMs }) : null);
   const voyage = () => (keys.voyageApiKey ? new VoyageEmbedder({ apiKey: keys.voyageApiKey }) : null);
   const openai = () =>
     keys.openaiApiKey ? new OpenAICompatibleEmbedder({ apiKey: keys.openaiApiKey, ...(keys.openaiBaseUrl ? { baseURL: keys.openaiBaseUrl } : {}) }) : null;

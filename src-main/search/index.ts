@@ -1,11 +1,15 @@
 export type { Embedder, EmbedKind } from './embedder';
-export { EmbedderError, l2normalize, dot, toBits } from './embedder';
+export type { EmbedderStall } from './embedder';
+export { EmbedderError, EmbedderTimeoutError, ModelStoppedError, l2normalize, dot, toBits } from './embedder';
+export { MAX_EMBED_ATTEMPTS } from './embed-queue';
+export type { ParkedNote } from './embed-queue';
 export { HashNgramEmbedder, tokenize } from './hash-embedder';
 export { VoyageEmbedder, OpenAICompatibleEmbedder } from './http-embedder';
 export { chooseEmbedder } from './embedders';
 export type { EmbedderKeys, EmbedderChoice, LocalModelRef } from './embedders';
 export {
   LocalModelEmbedder,
+  DEFAULT_EMBED_TIMEOUT_MS,
   downloadModel,
   findInstalledModel,
   isPinned,
@@ -20,7 +24,7 @@ export {
 export type { DownloadProgress, InstalledModel, ModelManifest } from './semantic';
 export type { HttpEmbedderOptions } from './http-embedder';
 export { SearchIndex, reindex, writeEntry, writeEntryBatch, removeEntry, textForEmbedding } from './search-index';
-export type { SearchIndexStatus, ReindexProgress } from './search-index';
+export type { SearchIndexStatus, ReindexProgress, ModelStallStatus } from './search-index';
 export { searchMemory, formatResults, cleanText, DEFAULT_TUNING, MAX_SEARCH_QUERY_CHARS, MAX_SEARCH_RESULTS } from './search';
 export type { SearchContext, SearchRequest, SearchResponse, SearchHit, SearchWeights, SearchTuning, FusionMethod } from './search';
 export type { FieldWeights } from './keywords';

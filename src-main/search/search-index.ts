@@ -8,6 +8,7 @@ import { BLOCK_SLOTS, type BlockEntry, BlockIndex, type BlockLayout, quantizeInt
 import { searchMemory, type SearchRequest, type SearchResponse } from './search';
 import type { ResearchSource } from './research-search';
 import { PassageVectorCache } from './passage-cache';
+import { drainEmbedQueue, type ParkedNote, parkedNotes, type QueuedRecord, queuedCount, retryParked } from './embed-queue';
 
 /** What `prepare` hands to `apply`: the vector made before the write transaction, or why not. */
 type Prepared = { embedder: string; vector: Float32Array } | { error: string };
@@ -15,6 +16,21 @@ type Prepared = { embedder: string; vector: Float32Array } | { error: string };
 /** Text sent to the embedder: the canonical record, cut to what embedding models accept. */
 const MAX_EMBED_CHARS = 8000;
 export const textForEmbedding = (content: string) => content.slice(0, MAX_EMBED_CHARS);
+
+/**
+ * After the model hung, memory writes do not wait on it again for this long (each would wait the
+ * whole timeout): their notes are queued at once, until a queued batch is answered.
+ */
+const STALL_COOL_OFF_MS = 5 * 60_000;
+
+/** What Settings → Search says about a model that stopped answering. */
+export interface ModelStallStatus {
+  at: string;
+  timeoutMs: number;
+  restarts: number;
+  recovered: boolean;
+  message: string;
+}
 
 export interface SearchIndexStatus {
   embedder: string;
@@ -25,6 +41,12 @@ export interface SearchIndexStatus {
   records: number;
   queued: number;
   lastError: string | null;
+  /** Notes that failed to embed on their own MAX_EMBED_ATTEMPTS times: no longer retried until Retry (or a rewrite). */
+  parked: number;
+  /** The newest parked notes (at most 20) with their last error. */
+  parkedNotes: ParkedNote[];
+  /** The last time the local model stopped answering and what Forge did; null if it never did. */
+  modelStall: ModelStallStatus | null;
   /** Broker-note passages searched with memory (0 when research is off), and those with a vector from this embedder. */
   passages: number;
   passagesIndexed: number;
@@ -149,6 +171,10 @@ export class SearchIndex implements MemoryIndexer {
   }
 
   async prepare(record: IndexableRecord): Promise<Prepared> {
+    const stall = this.embedderRef.lastStall?.();
+    if (stall && !stall.recovered && Date.now() - Date.parse(stall.at) < STALL_COOL_OFF_MS) {
+      return { error: `the embedding model stopped answering at ${stall.at}; the note waits for its vector until it answers again` };
+    }
     try {
       const [vector] = await this.embedderRef.embed([textForEmbedding(record.content)], 'document');
       return { embedder: this.embedderRef.id, vector };
@@ -194,60 +220,60 @@ export class SearchIndex implements MemoryIndexer {
   private enqueue(db: Db, rid: number, category: string, id: string, error: string): void {
     db.prepare(
       `INSERT INTO search_queue (rid, category, id, queued_at, attempts, last_error) VALUES (?, ?, ?, ?, 0, ?)
-       ON CONFLICT (rid) DO UPDATE SET queued_at = excluded.queued_at, last_error = excluded.last_error`,
+       ON CONFLICT (rid) DO UPDATE SET queued_at = excluded.queued_at, attempts = 0, last_error = excluded.last_error`,
     ).run(rid, category, id, new Date().toISOString(), error.slice(0, 500));
   }
 
-  /** Retries queued records; returns how many were indexed. Safe to call any time (idempotent). */
-  async drainQueue(batch = 32): Promise<{ indexed: number; remaining: number }> {
-    const queued = this.db
-      .prepare(
-        `SELECT r.rid, r.category, r.id, r.title, r.status, r.updated_at, r.header, r.body, r.content_hash
-         FROM search_queue q JOIN memory_records r ON r.rid = q.rid ORDER BY q.queued_at LIMIT ?`,
-      )
-      .all(batch) as (RecordSource & { content_hash: string })[];
-    // Entries whose record has gone (deleted meanwhile) leave the queue.
-    this.db.prepare('DELETE FROM search_queue WHERE rid NOT IN (SELECT rid FROM memory_records)').run();
-    let indexed = 0;
-    if (queued.length) {
-      try {
-        const vectors = await this.embedderRef.embed(
-          queued.map((r) => textForEmbedding(contentOf(r))),
-          'document',
-        );
-        const tx = this.db.transaction(() => {
-          const batch: IndexRow[] = [];
-          const batchVectors: Float32Array[] = [];
-          queued.forEach((r, i) => {
-            // Skip a record rewritten while we embedded: its own write handles it.
-            const now = this.db.prepare('SELECT content_hash, status, updated_at FROM memory_records WHERE rid = ?').get(r.rid) as
-              | { content_hash: string; status: string | null; updated_at: string }
-              | undefined;
-            if (!now || now.content_hash !== r.content_hash) return;
-            batch.push({ ...r, status: now.status, updated_at: now.updated_at });
-            batchVectors.push(vectors[i]);
-          });
-          if (!batch.length) return;
-          ensureLayout(this.db, { dims: this.embedderRef.dims, bits: this.quantizer.bits });
-          this.blocks.touch(writeEntryBatch(this.db, this.embedderRef.id, batch, batchVectors, this.quantizer));
-          const dequeue = this.db.prepare('DELETE FROM search_queue WHERE rid = ?');
-          for (const r of batch) dequeue.run(r.rid);
-          indexed += batch.length;
-        });
-        tx.immediate();
-      } catch (e) {
-        const msg = ((e as Error)?.message ?? String(e)).slice(0, 500);
-        const bump = this.db.prepare('UPDATE search_queue SET attempts = attempts + 1, last_error = ? WHERE rid = ?');
-        this.db.transaction(() => {
-          for (const r of queued) bump.run(msg, r.rid);
-        })();
-      }
-    }
-    return { indexed, remaining: this.queuedCount() };
+  /**
+   * Retries queued records (see drainEmbedQueue: a failed batch is retried note by note, and a note
+   * that keeps failing is parked); returns how many were indexed. Safe to call any time.
+   */
+  drainQueue(batch = 32): Promise<{ indexed: number; remaining: number }> {
+    return drainEmbedQueue(
+      this.db,
+      {
+        text: (r) => textForEmbedding(contentOf(r)),
+        embed: (texts) => this.embedderRef.embed(texts, 'document'),
+        write: (records, vectors) => this.writeQueued(records, vectors),
+      },
+      batch,
+    );
   }
 
+  /** Settings → Search → Retry: parked notes go back in the queue with fresh attempts. */
+  retryParked(): number {
+    return retryParked(this.db);
+  }
+
+  private writeQueued(queued: QueuedRecord[], vectors: Float32Array[]): number {
+    let indexed = 0;
+    this.db
+      .transaction(() => {
+        const batch: IndexRow[] = [];
+        const batchVectors: Float32Array[] = [];
+        queued.forEach((r, i) => {
+          // Skip a record rewritten while we embedded: its own write handles it.
+          const now = this.db.prepare('SELECT content_hash, status, updated_at FROM memory_records WHERE rid = ?').get(r.rid) as
+            | { content_hash: string; status: string | null; updated_at: string }
+            | undefined;
+          if (!now || now.content_hash !== r.content_hash) return;
+          batch.push({ ...r, status: now.status, updated_at: now.updated_at });
+          batchVectors.push(vectors[i]);
+        });
+        if (!batch.length) return;
+        ensureLayout(this.db, { dims: this.embedderRef.dims, bits: this.quantizer.bits });
+        this.blocks.touch(writeEntryBatch(this.db, this.embedderRef.id, batch, batchVectors, this.quantizer));
+        const dequeue = this.db.prepare('DELETE FROM search_queue WHERE rid = ?');
+        for (const r of batch) dequeue.run(r.rid);
+        indexed = batch.length;
+      })
+      .immediate();
+    return indexed;
+  }
+
+  /** Notes waiting for a vector (parked ones not included). */
   queuedCount(): number {
-    return (this.db.prepare('SELECT count(*) AS n FROM search_queue').get() as { n: number }).n;
+    return queuedCount(this.db);
   }
 
   status(): SearchIndexStatus {
@@ -260,14 +286,18 @@ export class SearchIndex implements MemoryIndexer {
       | { last_error: string }
       | undefined;
     const { passages, passagesIndexed } = this.passageCounts();
+    const parked = parkedNotes(this.db);
     return {
       embedder: id,
       dims: this.embedderRef.dims,
-      stale: this.state('embedder') !== id || other > 0 || indexed + queued < records || passagesIndexed < passages,
+      stale: this.state('embedder') !== id || other > 0 || indexed + queued + parked.count < records || passagesIndexed < passages,
       indexed,
       records,
       queued,
       lastError: last?.last_error ?? null,
+      parked: parked.count,
+      parkedNotes: parked.notes,
+      modelStall: stallStatus(this.embedderRef.lastStall?.() ?? null),
       passages,
       passagesIndexed,
       keywordRanking: hasRankExtension(this.db)
@@ -321,6 +351,18 @@ export class SearchIndex implements MemoryIndexer {
   private setState(key: string, value: string): void {
     setState(this.db, key, value);
   }
+}
+
+function stallStatus(stall: ReturnType<NonNullable<Embedder['lastStall']>>): ModelStallStatus | null {
+  if (!stall) return null;
+  const s = Math.round(stall.timeoutMs / 100) / 10;
+  const times = stall.restarts === 1 ? 'once' : `${stall.restarts} times`;
+  return {
+    ...stall,
+    message: stall.recovered
+      ? `The local model stopped answering (no answer in ${s} s) at ${stall.at}; Forge restarted it (${times}) and it answers again. Notes saved meanwhile were queued and get their vectors.`
+      : `The local model stopped answering (no answer in ${s} s) at ${stall.at}. Forge stopped it (${times}) and saves notes without waiting: they are searchable by keywords and get their meaning vectors once the model answers again.`,
+  };
 }
 
 function setState(db: Db, key: string, value: string): void {

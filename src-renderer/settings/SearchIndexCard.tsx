@@ -34,6 +34,11 @@ export function SearchIndexCard() {
     onSettled: () => void queryClient.invalidateQueries({ queryKey: ['search/status'] }),
   });
 
+  const retry = useMutation({
+    mutationFn: () => client.call('search/retry-parked', {}),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: ['search/status'] }),
+  });
+
   // A build without the search procedures: say nothing rather than show an error card.
   if (status.isError && isApiError(status.error) && status.error.code === 'not_found') return null;
 
@@ -80,6 +85,33 @@ export function SearchIndexCard() {
               </>
             )}
           </dl>
+          {s.modelStall && (
+            <p className={s.modelStall.recovered ? 'muted' : 'degraded'} role="status" data-testid="search-model-stall">
+              {s.modelStall.message}
+            </p>
+          )}
+          {s.parked > 0 && (
+            <div className="degraded" role="status" data-testid="search-parked">
+              <p>
+                {s.parked === 1 ? '1 note' : `${s.parked.toLocaleString()} notes`} could not be embedded after {s.parkedNotes[0]?.attempts ?? 3} tries each.
+                They are saved and found by keywords, but not by meaning; the notes behind them were not held up.
+              </p>
+              <ul>
+                {s.parkedNotes.map((n) => (
+                  <li key={`${n.category}/${n.id}`}>
+                    <code>{n.id}</code> ({n.category}){n.lastError ? ` — ${n.lastError}` : ''}
+                  </li>
+                ))}
+              </ul>
+              <div className="form-actions static">
+                <button type="button" className="button secondary" onClick={() => retry.mutate()} disabled={retry.isPending} data-testid="search-parked-retry">
+                  {retry.isPending ? 'Retrying…' : 'Retry'}
+                </button>
+                {retry.isSuccess && <span className="muted">{retry.data.retried} queued again; they are embedded in the background.</span>}
+                {retry.isError && <span className="field-error">{readableMessage(retry.error)}</span>}
+              </div>
+            </div>
+          )}
           {s.stale && (
             <p className="degraded" role="status">
               The index is out of date (the embedder changed, or some notes or passages are missing). Rebuild it so search by meaning sees everything.

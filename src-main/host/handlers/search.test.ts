@@ -77,6 +77,29 @@ describe('search/status and search/reindex', () => {
     expect(seen.at(-1)).toEqual({ done: s.value.records, total: s.value.records, embedder: 'hash-ngram-384' });
   });
 
+  it('lists a note parked after repeated embedding failures, and search/retry-parked queues it again', async () => {
+    // If this fails, Settings → Search cannot show which notes lack a meaning vector, or Retry does nothing.
+    const db = core.context.memory.store.db;
+    const note = db.prepare("SELECT rid, category, id FROM memory_records WHERE category = 'views' ORDER BY rid LIMIT 1").get() as {
+      rid: number;
+      category: string;
+      id: string;
+    };
+    db.prepare(
+      "INSERT INTO search_queue (rid, category, id, queued_at, attempts, last_error) VALUES (?, ?, ?, '2026-01-12T14:00:00Z', 3, 'the tokenizer failed')",
+    ).run(note.rid, note.category, note.id);
+    const before = await core.invoke('search/status', {});
+    expect(before.ok && { parked: before.value.parked, notes: before.value.parkedNotes, queued: before.value.queued }).toEqual({
+      parked: 1,
+      notes: [{ category: 'views', id: note.id, attempts: 3, lastError: 'the tokenizer failed', queuedAt: '2026-01-12T14:00:00Z' }],
+      queued: 0,
+    });
+    expect(before.ok && before.value.modelStall).toBe(null);
+    expect(await core.invoke('search/retry-parked', {})).toEqual({ ok: true, value: { retried: 1 } });
+    const after = await core.invoke('search/status', {});
+    expect(after.ok && after.value.parked).toBe(0);
+  });
+
   it('a rebuild the PM cancels stops between batches with `cancelled`, and the next rebuild finishes', async () => {
     const fs = core.context.memory.fs;
     for (let i = 0; i < 300; i++) {

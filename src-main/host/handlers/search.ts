@@ -15,9 +15,19 @@ import {
 import type { CoreContext } from '../context';
 import type { PartialHandlerMap } from './types';
 
+/**
+ * How long the local model may go without answering before it is stopped and restarted
+ * (default 60 s; FORGE_EMBED_TIMEOUT_MS for a very slow machine or a very large model).
+ */
+function localModelTimeoutMs(): number | undefined {
+  const ms = Number(process.env.FORGE_EMBED_TIMEOUT_MS);
+  return Number.isFinite(ms) && ms >= 1000 ? ms : undefined;
+}
+
 /** The embedder the settings, the keys and the installed model call for (see `chooseEmbedder`). */
 export function embedderFor(dataDir: string, settings: Settings, secrets: SecretStore): Embedder {
   return chooseEmbedder({
+    localTimeoutMs: localModelTimeoutMs(),
     voyageApiKey: secrets.get('voyageApiKey') || undefined,
     openaiApiKey: secrets.get('openaiApiKey') || undefined,
     choice: settings.searchEmbedder ?? 'auto',
@@ -41,6 +51,15 @@ export function searchHandlers(getIndex: () => SearchIndex, options: { modelBase
   let reindexStop: AbortController | null = null;
   let download: AbortController | null = null;
 
+  function drain(index: SearchIndex): void {
+    if (!draining && !reindexing && index.queuedCount() > 0) {
+      draining = index
+        .drainQueue()
+        .catch(() => undefined)
+        .finally(() => (draining = null));
+    }
+  }
+
   function sync(ctx: CoreContext): SearchIndex {
     const index = getIndex();
     const wanted = embedderFor(ctx.dataDir, ctx.settings.get(), ctx.secrets);
@@ -50,12 +69,7 @@ export function searchHandlers(getIndex: () => SearchIndex, options: { modelBase
       // A local model being replaced stops its worker thread.
       void previous.close?.().catch(() => undefined);
     }
-    if (!draining && !reindexing && index.queuedCount() > 0) {
-      draining = index
-        .drainQueue()
-        .catch(() => undefined)
-        .finally(() => (draining = null));
-    }
+    drain(index);
     return index;
   }
 
@@ -123,6 +137,13 @@ export function searchHandlers(getIndex: () => SearchIndex, options: { modelBase
       if (!reindexStop) return { cancelled: false };
       reindexStop.abort();
       return { cancelled: true };
+    },
+    'search/retry-parked': async (_input, ctx) => {
+      await ctx.memory.ready;
+      const index = sync(ctx);
+      const retried = index.retryParked();
+      drain(index);
+      return { retried };
     },
     'search/model-status': async (_input, ctx) => {
       await ctx.memory.ready;

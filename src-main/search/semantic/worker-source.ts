@@ -3,7 +3,9 @@
  * Kept as a string so the same worker runs under the test runner, `forge serve` and the packaged
  * app without a separate bundle entry. It loads transformers.js from the path the main thread
  * resolved, never reaches the network (`allowRemoteModels = false`), and answers one request at a
- * time in arrival order (the request queue), embedding each request in batches.
+ * time in arrival order (the request queue), embedding each request in batches. After the model
+ * loads and after each batch it says so (`progress`): the main thread's timeout measures a stall,
+ * not the length of a long request.
  */
 export const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -28,8 +30,11 @@ async function load() {
   });
 }
 
-async function embed(texts) {
-  if (!extractor) extractor = await load();
+async function embed(id, texts) {
+  if (!extractor) {
+    extractor = await load();
+    parentPort.postMessage({ id, progress: 0 });
+  }
   const out = [];
   for (let i = 0; i < texts.length; i += BATCH) {
     // The model's own pooling (mean over real tokens by the attention mask, or its [CLS] token); the
@@ -39,6 +44,7 @@ async function embed(texts) {
     if (dims !== workerData.dims) throw new Error('the model makes ' + dims + '-dimension vectors, expected ' + workerData.dims);
     const data = tensor.data;
     for (let r = 0; r < rows; r++) out.push(Float32Array.from(data.subarray(r * dims, (r + 1) * dims)));
+    if (out.length < texts.length) parentPort.postMessage({ id, progress: out.length });
   }
   return out;
 }
@@ -46,7 +52,7 @@ async function embed(texts) {
 parentPort.on('message', (msg) => {
   queue = queue.then(async () => {
     try {
-      const vectors = await embed(msg.texts);
+      const vectors = await embed(msg.id, msg.texts);
       parentPort.postMessage({ id: msg.id, vectors }, vectors.map((v) => v.buffer));
     } catch (e) {
       parentPort.postMessage({ id: msg.id, error: String((e && e.message) || e) });
