@@ -11,7 +11,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ForgeFS, parseRecord } from '../src-main/fs';
+import { ForgeFS, parseRecord, trackerWriter } from '../src-main/fs';
 import { Store } from '../src-main/store';
 import { bandOf, CALIBRATION_CATEGORIES, computeCalibration } from '../src-main/tracking';
 import { percentile, report, round, timeRuns } from './_stats';
@@ -130,7 +130,8 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'forge-bench-calibration-'));
   const store = Store.open(join(dir, 'forge.db'));
   const fs = new ForgeFS({ store, skillsDir: join(dir, 'skills') });
-  const writer = { actor: 'scheduler' as const };
+  // Resolved Outcomes and Counterfactuals are the tracker's to write.
+  const writer = trackerWriter();
 
   const t0 = performance.now();
   const total = OUTCOMES + COUNTERFACTUALS + OTHER;

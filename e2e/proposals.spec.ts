@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
 import { DEFAULT_ALLOWED_COMMANDS } from '../src-main/builder/workspace/argv';
 import { renderProposal, writePk } from '../src-main/evolution';
-import { openWorkspace, renderRecord, sha256 } from '../src-main/fs';
+import { openWorkspace, renderRecord, sha256, trackerWriter } from '../src-main/fs';
 import { expect, type ForgeServer, screenshotDir, test } from './fixtures';
 import { screenshotsInBothThemes } from './shots';
 
@@ -249,7 +249,7 @@ async function seedResolvedOutcomes(dataDir: string): Promise<void> {
           'Closed.',
           '',
         ];
-        tx.writeFile('/memory/outcomes/new.md', text.join('\n'), { actor: 'scheduler' });
+        tx.writeFile('/memory/outcomes/new.md', text.join('\n'), trackerWriter());
       }
     });
   } finally {

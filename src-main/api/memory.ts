@@ -109,13 +109,13 @@ export const memoryHistoryOutput = z.object({
   versions: z.array(memoryVersion),
 });
 
-export const auditActorKind = z.enum(['pm', 'agent', 'subagent', 'scheduler', 'builder', 'mcp']);
+export const auditActorKind = z.enum(['pm', 'agent', 'subagent', 'scheduler', 'builder', 'mcp', 'tracker']);
 
 export const auditEntry = z.object({
   /** Monotonic sequence number; pass it as `before` to page back in time. */
   seq: z.number().int(),
   at: z.string(),
-  /** `pm`, `agent`, `subagent:<task>`, `scheduler`, `builder` or `mcp`. */
+  /** `pm`, `agent`, `subagent:<task>`, `scheduler`, `builder`, `mcp` or `tracker` (Outcomes, Counterfactual results, calibration). */
   actor: z.string(),
   /** `create`, `update`, `archive`, `delete`. */
   operation: z.string(),

@@ -38,6 +38,14 @@ export class ConflictError extends AppError {
   }
 }
 
+/** Not a bad input but a writer without the right: the message names who may do it instead. */
+export class ForbiddenError extends AppError {
+  constructor(message: string) {
+    super('forbidden', message);
+    this.name = 'ForbiddenError';
+  }
+}
+
 const knownCodes: ReadonlySet<string> = new Set(errorCodes);
 
 /**

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ForgeFS, renderRecord } from '../fs';
+import { ForgeFS, renderRecord, trackerWriter } from '../fs';
 import { ScriptedModel, type ScenarioInput } from '../llm';
 import { SkillLoader } from '../skills';
 import { Store } from '../store';
@@ -96,11 +96,11 @@ export function evolutionWorkspace(): EvolutionFixture {
           header: { status: 'recorded', pnl: 10 * (i + 1) },
           body: '## SUMMARY\nClosed.\n',
         });
-        await fs.writeFile('/memory/outcomes/new.md', content, { actor: 'pm' });
+        await fs.writeFile('/memory/outcomes/new.md', content, trackerWriter());
       }
       for (let i = 0; i < counterfactuals; i++) {
         const content = renderRecord({ id: 'new', title: `Declined ${i + 1}`, header: { status: 'completed' }, body: '## SUMMARY\nDeclined.\n' });
-        await fs.writeFile('/memory/counterfactuals/new.md', content, { actor: 'pm' });
+        await fs.writeFile('/memory/counterfactuals/new.md', content, trackerWriter());
       }
     },
     async addPk(p) {

@@ -6,6 +6,7 @@ import { InvalidInputError, NotFoundError } from '../common/errors';
 import { Store, type IndexableRecord, type MemoryIndexer } from '../store';
 import { ForgeFS } from './forge-fs';
 import { sha256 } from './hash';
+import { trackerWriter } from './write-authority';
 
 let dir: string;
 let store: Store;
@@ -168,7 +169,7 @@ describe('transactions and the search indexer hook', () => {
     await expect(
       fs.transaction((tx) => {
         tx.writeFile('/memory/expressions/new.md', '# new — e\nstatus: closed\n', pm);
-        tx.writeFile('/memory/outcomes/new.md', 'no title line', pm);
+        tx.writeFile('/memory/outcomes/new.md', 'no title line', trackerWriter());
       }),
     ).rejects.toThrow(/Line 1/);
     expect(fs.listDir('/memory/expressions/').total).toBe(0);
@@ -176,7 +177,7 @@ describe('transactions and the search indexer hook', () => {
     const [e, o] = await fs.transaction((tx) => {
       const e = tx.writeFile('/memory/expressions/new.md', '# new — e\nstatus: closed\n', pm);
       const id = tx.takeId('outcomes');
-      const o = tx.writeFile(`/memory/outcomes/${id}.md`, `# ${id}\nexpression: ${e.id}\n`, pm);
+      const o = tx.writeFile(`/memory/outcomes/${id}.md`, `# ${id}\nexpression: ${e.id}\n`, trackerWriter());
       return [e, o];
     });
     // The failed attempt consumed E-001 inside a rolled-back transaction, so it is free again.

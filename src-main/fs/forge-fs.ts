@@ -2,9 +2,10 @@ import { InvalidInputError, NotFoundError } from '../common/errors';
 import type { MemoryIndexer, Store } from '../store';
 import { parseRecord } from './codec';
 import { sha256 } from './hash';
-import { MemoryBackend, rowToInfo, toIndexable, withAssignedId } from './memory-backend';
+import { MemoryBackend, rowState, rowToInfo, toIndexable, withAssignedId } from './memory-backend';
 import { routePath, type Route } from './paths';
 import { SkillsBackend } from './skills-backend';
+import { checkRecordAuthority } from './write-authority';
 import {
   checkWriteContext,
   DEFAULT_LIST_LIMIT,
@@ -359,6 +360,7 @@ export class ForgeFS {
         }
         const row = this.memory.get(route.category, route.id);
         if (!row) throw new NotFoundError(`There is no record ${norm} to archive.`);
+        checkRecordAuthority({ category: route.category, path: norm, kind: 'archive', ctx }, rowState(row), null);
         return this.memory.archive(row, ctx, this.now());
       },
     };

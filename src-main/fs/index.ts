@@ -11,6 +11,7 @@ export type { CategoryInfo } from './categories';
 export { checkWriteContext, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from './types';
 export type { Actor, WriteContext, DirEntry, Listing, ListOptions, WriteResult, RecordInfo, ArchivedVersion } from './types';
 export { sha256 } from './hash';
+export { trackerWriter, checkRecordAuthority, RESOLUTION_FIELDS } from './write-authority';
 export {
   parseRecord,
   renderRecord,

@@ -4,6 +4,7 @@ import { parseRecord, renderRecord, type MemoryDocument } from './codec';
 import { CATEGORIES, categoryInfo, formatId, listingMeta } from './categories';
 import { compactTimestamp, sha256 } from './hash';
 import { compileQuery, parseQuery } from './query';
+import { checkRecordAuthority, type RecordState } from './write-authority';
 import type { ArchivedVersion, DirEntry, Listing, RecordInfo, WriteContext, WriteResult } from './types';
 
 const toNumber = (v: unknown): number | null => {
@@ -19,6 +20,10 @@ export function recordPath(category: string, id: string): string {
 
 export function rowToDocument(row: RecordRow): MemoryDocument {
   return { id: row.id, title: row.title, header: JSON.parse(row.header), body: row.body };
+}
+
+export function rowState(row: RecordRow): RecordState {
+  return { status: row.status, header: JSON.parse(row.header) };
 }
 
 export function rowToInfo(row: RecordRow): RecordInfo {
@@ -237,6 +242,7 @@ export class MemoryBackend {
       content_hash: hash,
     };
     const previous = this.store.records.get(category, doc.id);
+    checkRecordAuthority({ category, path: recordPath(category, doc.id), kind: 'write', ctx }, previous && rowState(previous), { status, header: h });
     let archivedTo: string | null = null;
     if (previous && info.versioned && previous.content_hash !== hash) archivedTo = this.archive(previous, ctx, at);
     const { rid } = this.store.records.upsert(input, { previous });
@@ -250,6 +256,7 @@ export class MemoryBackend {
   delete(category: string, id: string, ctx: WriteContext, indexer: MemoryIndexer | undefined): string {
     const row = this.store.records.get(category, id);
     if (!row) throw new NotFoundError(`There is no ${categoryInfo(category)!.noun} ${id} to delete.`);
+    checkRecordAuthority({ category, path: recordPath(category, id), kind: 'delete', ctx }, rowState(row), null);
     const at = this.now();
     const archivedTo = this.archive(row, ctx, at);
     indexer?.remove(this.store.db, { rid: row.rid, category, id });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { packageRoot } from '../common/package-root';
 import { categoryInfo } from './categories';
 import type { ForgeFS } from './forge-fs';
+import { seedWriter } from './write-authority';
 
 export const SEEDED_MARKER = 'seeded_at';
 
@@ -40,7 +41,8 @@ export function readSeedFiles(seedDir: string): { path: string; content: string 
 /**
  * Loads the demo workspace into a new data folder, once: all files and the marker commit in one
  * transaction, and a workspace that was ever seeded (or already holds records) is never reseeded,
- * so the PM's own work is never overwritten.
+ * so the PM's own work is never overwritten. Its calibration files came with the app, so the seed
+ * may write what otherwise only the tracker writes.
  */
 export async function seedWorkspace(fs: ForgeFS, seedDir: string): Promise<{ seeded: boolean; files: number }> {
   const store = fs.store;
@@ -50,7 +52,7 @@ export async function seedWorkspace(fs: ForgeFS, seedDir: string): Promise<{ see
     (tx) => {
       // Re-check under the write lock: a second process may have seeded meanwhile.
       if (store.getMeta(SEEDED_MARKER)) return { seeded: false, files: 0 };
-      for (const f of files) tx.writeFile(f.path, f.content, { actor: 'pm', operation: 'seed' });
+      for (const f of files) tx.writeFile(f.path, f.content, seedWriter());
       store.setMeta(SEEDED_MARKER, new Date().toISOString());
       store.setMeta('seed_source', 'demo workspace (resources/seed)');
       return { seeded: true, files: files.length };

@@ -1,7 +1,11 @@
 import { InvalidInputError } from '../common/errors';
+import { checkActorClaim } from './write-authority';
 
-/** Who caused a write: the PM, the analyst, a sub-agent (with its task), the scheduler, the builder, an MCP client. */
-export type Actor = 'pm' | 'agent' | `subagent:${string}` | 'scheduler' | 'builder' | 'mcp';
+/**
+ * Who caused a write: the PM, the analyst, a sub-agent (with its task), the scheduler, the builder,
+ * an MCP client, or the tracker (only through `trackerWriter`: see write-authority.ts).
+ */
+export type Actor = 'pm' | 'agent' | `subagent:${string}` | 'scheduler' | 'builder' | 'mcp' | 'tracker';
 
 export interface WriteContext {
   actor: Actor;
@@ -11,12 +15,13 @@ export interface WriteContext {
   operation?: string;
 }
 
-const ACTOR_RE = /^(pm|agent|scheduler|builder|mcp|subagent:[A-Za-z0-9_.:-]{1,80})$/;
+const ACTOR_RE = /^(pm|agent|scheduler|builder|mcp|tracker|subagent:[A-Za-z0-9_.:-]{1,80})$/;
 
 export function checkWriteContext(ctx: WriteContext): void {
   if (!ctx || typeof ctx.actor !== 'string' || !ACTOR_RE.test(ctx.actor)) {
     throw new InvalidInputError(`Unknown writer "${String(ctx?.actor).slice(0, 40)}": use pm, agent, subagent:<task>, scheduler, builder or mcp.`);
   }
+  checkActorClaim(ctx);
 }
 
 /** One line of a directory listing. */

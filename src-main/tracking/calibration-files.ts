@@ -1,4 +1,4 @@
-import { type ForgeFS, type HeaderFields, parseRecord, renderRecord, type WriteContext } from '../fs';
+import { type ForgeFS, type HeaderFields, parseRecord, renderRecord, trackerWriter, type WriteContext } from '../fs';
 import { type Calibration, type CategoryCalibration, computeCalibration } from './calibration';
 import { CALIBRATION_CATEGORIES } from './settings';
 
@@ -62,7 +62,8 @@ export async function regenerateCalibrationFiles(
   options: { writer?: WriteContext; minBandCount?: number; calibration?: Calibration } = {},
 ): Promise<{ written: string[]; unchanged: string[]; calibration: Calibration }> {
   const calibration = options.calibration ?? computeCalibration(fs.store, { minBandCount: options.minBandCount });
-  const writer = options.writer ?? { actor: 'scheduler' };
+  // Only the tracker's writer may write calibration files (fs/write-authority.ts).
+  const writer = options.writer ?? trackerWriter();
   const byName = new Map(calibration.categories.map((c) => [c.category, c]));
   const names = [...new Set([...CALIBRATION_CATEGORIES, ...byName.keys()])].filter((n) => NAME.test(n));
   const planned = names.map((name) => ({ path: `/memory/calibration/${name}.md`, content: document(name, byName.get(name), calibration.minBandCount) }));

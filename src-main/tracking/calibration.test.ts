@@ -3,12 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ForgeFS, parseRecord } from '../fs';
+import { ForgeFS, parseRecord, trackerWriter } from '../fs';
 import { Store } from '../store';
 import { bandOf, computeCalibration, FORECASTS_SQL, summaryLineOf } from './calibration';
 import { regenerateCalibrationFiles } from './calibration-files';
 
-const scheduler = { actor: 'scheduler' as const };
+// Resolved Outcomes and Counterfactuals are the tracker's to write (fs/write-authority.ts).
+const tracker = trackerWriter();
 let dir: string | null = null;
 let store: Store;
 afterEach(() => {
@@ -44,7 +45,7 @@ const doc = (f: Forecast) => {
 
 async function write(fs: ForgeFS, forecasts: Forecast[]): Promise<void> {
   await fs.transaction((tx) => {
-    for (const f of forecasts) tx.writeFile(f.kind === 'outcome' ? '/memory/outcomes/new.md' : '/memory/counterfactuals/new.md', doc(f), scheduler);
+    for (const f of forecasts) tx.writeFile(f.kind === 'outcome' ? '/memory/outcomes/new.md' : '/memory/counterfactuals/new.md', doc(f), tracker);
   });
 }
 
@@ -112,7 +113,9 @@ describe('computed calibration', () => {
     await fs.writeFile(
       '/memory/calibration/macro_regime.md',
       '# macro_regime — Calibration of macro regime Views\ncategory: macro_regime\nresolved: 14\nbrier: 0.21\nsource: demo\n---\n## SUMMARY\nHand-written.\n',
-      { actor: 'pm' },
+      // Figures that did not come from the data (the demo seed ships such files); nobody but the
+      // tracker (and the seed) may write a calibration file any more.
+      tracker,
     );
     await write(fs, [...TEN, ...IGNORED]);
     const first = await regenerateCalibrationFiles(fs, { minBandCount: 3 });

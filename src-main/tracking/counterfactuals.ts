@@ -1,5 +1,5 @@
 import { InvalidInputError } from '../common/errors';
-import { type ForgeFS, type HeaderFields, type MemoryDocument, parseRecord, renderRecord, type WriteContext } from '../fs';
+import { type ForgeFS, type HeaderFields, type MemoryDocument, parseRecord, renderRecord, trackerWriter, type WriteContext } from '../fs';
 import { evaluateTrade } from './evaluate';
 import type { MarketPort } from './market-port';
 import { figureFields, pnlExplanation, type TradeFigures } from './outcome-record';
@@ -205,7 +205,8 @@ export class CounterfactualDetector {
 
   constructor(private readonly deps: CounterfactualDetectorDeps) {
     this.settings = { ...defaultTrackingSettings, ...deps.settings };
-    this.writer = deps.writer ?? { actor: 'scheduler' };
+    // Only the tracker's writer may write a resolution (fs/write-authority.ts).
+    this.writer = deps.writer ?? trackerWriter();
   }
 
   async runOnce(options: { now?: Date; signal?: AbortSignal } = {}): Promise<CounterfactualRunReport> {

@@ -229,6 +229,7 @@ const actorNames: Record<string, string> = {
   scheduler: 'Scheduler',
   builder: 'Builder',
   mcp: 'MCP client',
+  tracker: 'Tracker',
 };
 
 /** Who wrote this record and why: the audit trail for this one path (decision lineage). */

@@ -5,6 +5,7 @@
  */
 import { Store } from '../../store';
 import { ForgeFS } from '../forge-fs';
+import { trackerWriter } from '../write-authority';
 
 const [dbPath, skillsDir, mode, countArg, tag] = process.argv.slice(2);
 const store = Store.open(dbPath);
@@ -37,7 +38,7 @@ async function main(): Promise<void> {
         // Several writes in one transaction: all or nothing.
         const results = await fs.transaction((tx) => {
           const e = tx.writeFile('/memory/expressions/new.md', `# new — expr ${i}\nstatus: closed\nview_id: V-001\n`, { actor: 'agent' });
-          const o = tx.writeFile('/memory/outcomes/new.md', `# new — outcome of ${e.id}\nexpression: ${e.id}\nstatus: closed\n`, { actor: 'agent' });
+          const o = tx.writeFile('/memory/outcomes/new.md', `# new — outcome of ${e.id}\nexpression: ${e.id}\nstatus: closed\n`, trackerWriter());
           return [e, o];
         });
         for (const r of results) out(`ACK ${r.path} ${r.contentHash}`);

@@ -1,5 +1,5 @@
 import { AppError, ConflictError, InvalidInputError, isAppError, NotFoundError } from '../../common/errors';
-import { categoryInfo, parseRecord, renderRecord, routePath, type ForgeFS, type MemoryDocument } from '../../fs';
+import { categoryInfo, checkRecordAuthority, parseRecord, renderRecord, routePath, type ForgeFS, type MemoryDocument } from '../../fs';
 import { withAssignedId } from '../../fs/memory-backend';
 import type { GuardrailLimits, Violation } from '../../guardrails';
 import { applyWrite } from '../../tools';
@@ -38,6 +38,21 @@ const STAMPS = ['approved_by', 'approved_at', 'activated_at', 'closed_at'];
 export function recordVersion(fs: ForgeFS, path: string): number | null {
   if (!fs.exists(path)) return null;
   return fs.history(path).versions.length + 1;
+}
+
+function currentState(fs: ForgeFS, path: string): { status: string | null; header: Record<string, unknown> } | undefined {
+  const info = fs.recordInfo(path);
+  return info ? { status: info.status, header: info.header } : undefined;
+}
+
+/** The draft's header if it parses (a malformed draft is reported with its line further on). */
+function draftState(content: string): { status: string | null; header: Record<string, unknown> } | null {
+  try {
+    const doc = parseRecord(withAssignedId(content, 'X-000'));
+    return { status: null, header: doc.header };
+  } catch {
+    return null;
+  }
 }
 
 /** Parses the PM's draft; every line error carries `['content', line]` so the editor can mark it. */
@@ -82,7 +97,7 @@ function guardrailError(violations: Violation[]): AppError {
   );
 }
 
-export async function writeAsPm(fs: ForgeFS, input: PmWriteInput, limits: GuardrailLimits, now?: () => Date): Promise<PmWriteResult> {
+export async function writeAsPm(fs: ForgeFS, input: PmWriteInput, limits: GuardrailLimits | (() => GuardrailLimits), now?: () => Date): Promise<PmWriteResult> {
   const { path, route } = routePath(input.path);
   if (route.root !== 'memory' || route.kind !== 'record') {
     throw new InvalidInputError(
@@ -90,6 +105,9 @@ export async function writeAsPm(fs: ForgeFS, input: PmWriteInput, limits: Guardr
     );
   }
   const info = categoryInfo(route.category);
+  // Outcomes, Counterfactual results and calibration are the tracker's: say so (forbidden), naming
+  // who writes them, before any other reason. ForgeFS refuses them again inside the transaction.
+  checkRecordAuthority({ category: route.category, path, kind: 'write', ctx: { actor: 'pm' } }, currentState(fs, path), draftState(input.content));
   // Only versioned categories: an edit must be checkable against the version it started from.
   if (!info?.versioned) {
     throw new InvalidInputError(`${info?.noun ?? route.category}s are written by the analyst; here you can create and edit Views and Expressions.`);

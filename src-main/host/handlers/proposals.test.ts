@@ -7,7 +7,7 @@ import { isAppError } from '../../common/errors';
 import { SettingsFile } from '../../config/settings-file';
 import { EnvSecretStore } from '../../config/secrets';
 import { renderProposal } from '../../evolution';
-import { openWorkspace, renderRecord, sha256, type Workspace } from '../../fs';
+import { openWorkspace, renderRecord, sha256, trackerWriter, type Workspace } from '../../fs';
 import { SkillLoader } from '../../skills';
 import type { CoreContext } from '../context';
 import { EventBus } from '../events';
@@ -82,7 +82,7 @@ async function proposeOnBundledSkill(): Promise<{ id: string; before: string; ol
     await ws.fs.writeFile(
       '/memory/outcomes/new.md',
       renderRecord({ id: 'new', title: `Outcome ${i}`, header: { status: 'recorded' }, body: '## SUMMARY\nx\n' }),
-      { actor: 'pm' },
+      trackerWriter(),
     );
   }
   await ws.fs.writeFile(

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConflictError } from '../../common/errors';
-import { ForgeFS, parseRecord, renderRecord } from '../../fs';
+import { ForgeFS, parseRecord, renderRecord, trackerWriter } from '../../fs';
 import { CsvProvider, ProviderRegistry } from '../../providers';
 import { MarketProvider } from '../../providers/market';
 import { Store } from '../../store';
@@ -94,7 +94,7 @@ export function pipelineClose(fs: ForgeFS, calls: { id: string; exit: Expression
           header: { expression: id, view_id: String(closed.header.view_id ?? ''), status: 'recorded', exit_reason: exit.reason, closed_at: at, pnl: 'pending' },
           body: '## SUMMARY\nRecorded by the write pipeline.\n',
         });
-        tx.writeFile('/memory/outcomes/new.md', stub, { actor: 'scheduler' });
+        tx.writeFile('/memory/outcomes/new.md', stub, trackerWriter());
         return { ok: true, message: `Written: ${path}` };
       });
     } catch (e) {
