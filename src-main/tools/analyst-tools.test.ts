@@ -152,8 +152,9 @@ describe('write', () => {
     expect(out).toContain('expression: E-001');
     expect(out).toContain('view_id: V-001');
     expect(out).toContain('pnl: 0.9');
+    // Recorded by the tracker on the PM's close: only the tracker writes Outcomes.
     const actors = t.ws.store.audit.list({ path: '/memory/outcomes/OUT-001.md', limit: 5 }).map((a) => a.actor);
-    expect(actors).toEqual(['pm']);
+    expect(actors).toEqual(['tracker']);
   });
 
   it('records a Counterfactual when the agent declines its own proposal', async () => {

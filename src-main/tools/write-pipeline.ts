@@ -1,5 +1,5 @@
 import { InvalidInputError } from '../common/errors';
-import { categoryInfo, parseRecord, renderRecord, routePath, type ForgeFS, type ForgeTx, type MemoryDocument, type WriteContext } from '../fs';
+import { categoryInfo, parseRecord, renderRecord, routePath, trackerWriter, type ForgeFS, type ForgeTx, type MemoryDocument, type WriteContext } from '../fs';
 import { withAssignedId } from '../fs/memory-backend';
 import { formatViolations, readBook, type GuardrailLimits, type Violation } from '../guardrails';
 import { counterfactualFromRejection } from '../tracking';
@@ -189,8 +189,10 @@ export async function applyWrite(fs: ForgeFS, rawPath: string, content: string, 
       // An audit override (e.g. 'reject') names the PM's act on this record, not the records it creates.
       const sideWriter: WriteContext = { ...writer, operation: undefined };
       for (const e of p.extra) {
-        const w = tx.writeFile(e.path, e.content, sideWriter);
-        side.push(`${e.path.includes('outcomes') ? 'Outcome' : 'Counterfactual'} ${w.id} recorded`);
+        // The Outcome of a close is Forge's record, not the closer's: only the tracker writes Outcomes.
+        const outcome = e.path.startsWith('/memory/outcomes/');
+        const w = tx.writeFile(e.path, e.content, outcome ? trackerWriter({ sessionId: writer.sessionId, taskId: writer.taskId }) : sideWriter);
+        side.push(`${outcome ? 'Outcome' : 'Counterfactual'} ${w.id} recorded`);
       }
       if (p.category === 'views' && statusOf(p.doc.header) === 'invalidated' && p.prevStatus !== 'invalidated') {
         side.push(...flagLinkedExpressions(fs, tx, r.id!, p.doc, sideWriter, at));

@@ -1,4 +1,4 @@
-import { type ForgeFS, parseRecord, type WriteContext } from '../fs';
+import { type ForgeFS, parseRecord, trackerWriter, type WriteContext } from '../fs';
 import { evaluateTrade } from './evaluate';
 import type { MarketPort } from './market-port';
 import { type ExpressionExit, figuresOfClosedExpression, recordOutcome } from './outcome-record';
@@ -17,7 +17,7 @@ export interface OutcomeTrackerDeps {
   fs: ForgeFS;
   market: MarketPort;
   closeExpression: CloseExpressionPort;
-  /** Who the Outcome writes are recorded as (default: the scheduler, acting for the PM). */
+  /** Who the Outcome writes are recorded as: the tracker (only its writer may write Outcomes). */
   writer?: WriteContext;
 }
 
@@ -47,7 +47,7 @@ export class OutcomeTracker {
   private readonly writer: WriteContext;
 
   constructor(private readonly deps: OutcomeTrackerDeps) {
-    this.writer = deps.writer ?? { actor: 'scheduler' };
+    this.writer = deps.writer ?? trackerWriter();
   }
 
   async runOnce(options: { now?: Date; signal?: AbortSignal } = {}): Promise<OutcomeRunReport> {
