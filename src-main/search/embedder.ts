@@ -25,6 +25,18 @@ export interface EmbedderStall {
   recovered: boolean;
 }
 
+/**
+ * After the model hung, requests that someone waits on (a memory write, a search) do not wait on it
+ * again for this long — each would wait the whole timeout — until a background request is answered.
+ */
+export const STALL_COOL_OFF_MS = 5 * 60_000;
+
+/** The embedder's unrecovered stall within the cool-off, if any: callers then skip it rather than wait. */
+export function stalledNow(embedder: Embedder, now = Date.now()): EmbedderStall | null {
+  const stall = embedder.lastStall?.() ?? null;
+  return stall && !stall.recovered && now - Date.parse(stall.at) < STALL_COOL_OFF_MS ? stall : null;
+}
+
 /** An embedder that could not produce vectors (network, provider error, bad reply). */
 export class EmbedderError extends AppError {
   readonly status?: number;

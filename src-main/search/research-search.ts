@@ -1,6 +1,6 @@
 import { citation } from '../common/citation';
 import type { Db } from '../store';
-import type { Embedder } from './embedder';
+import { type Embedder, stalledNow } from './embedder';
 import type { SearchHit } from './search';
 import { type PassageScan, PassageVectorCache, topRows } from './passage-cache';
 
@@ -211,6 +211,13 @@ const round = (x: number) => Math.round(x * 10_000) / 10_000;
 /** Embeds the query for a passage search (when it fails, the search runs on keywords only and says so). */
 export async function queryVectorFor(embedder: Embedder, query: string): Promise<{ vector: Float32Array | null; degraded: string | null }> {
   try {
+    const stall = stalledNow(embedder);
+    if (stall) {
+      return {
+        vector: null,
+        degraded: `The local search model stopped answering at ${stall.at} and is being restarted; these results match keywords only.`,
+      };
+    }
     const [vector] = await embedder.embed([query], 'query');
     return { vector: vector ?? null, degraded: null };
   } catch (e) {

@@ -2,7 +2,7 @@ import { AppError } from '../common/errors';
 import { renderRecord } from '../fs';
 import { type Db, hasRankExtension, type IndexableRecord, type MemoryIndexer, rankExtensionProblem } from '../store';
 import { dayNumber, dropLegacyVectorTable } from './vectors';
-import type { Embedder } from './embedder';
+import { type Embedder, stalledNow } from './embedder';
 import { CODE_VERSION, Quantizer } from './quantizer';
 import { BLOCK_SLOTS, type BlockEntry, BlockIndex, type BlockLayout, quantizeInt8, readLayout, removeEntries, resetBlocks, writeEntries } from './block-store';
 import { searchMemory, type SearchRequest, type SearchResponse } from './search';
@@ -16,12 +16,6 @@ type Prepared = { embedder: string; vector: Float32Array } | { error: string };
 /** Text sent to the embedder: the canonical record, cut to what embedding models accept. */
 const MAX_EMBED_CHARS = 8000;
 export const textForEmbedding = (content: string) => content.slice(0, MAX_EMBED_CHARS);
-
-/**
- * After the model hung, memory writes do not wait on it again for this long (each would wait the
- * whole timeout): their notes are queued at once, until a queued batch is answered.
- */
-const STALL_COOL_OFF_MS = 5 * 60_000;
 
 /** What Settings → Search says about a model that stopped answering. */
 export interface ModelStallStatus {
@@ -171,8 +165,9 @@ export class SearchIndex implements MemoryIndexer {
   }
 
   async prepare(record: IndexableRecord): Promise<Prepared> {
-    const stall = this.embedderRef.lastStall?.();
-    if (stall && !stall.recovered && Date.now() - Date.parse(stall.at) < STALL_COOL_OFF_MS) {
+    // A hung model is not waited on again: the note is queued and the background drain retries it.
+    const stall = stalledNow(this.embedderRef);
+    if (stall) {
       return { error: `the embedding model stopped answering at ${stall.at}; the note waits for its vector until it answers again` };
     }
     try {

@@ -1,10 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ForgeFS } from '../../fs';
 import { Store } from '../../store';
 import { MAX_EMBED_ATTEMPTS } from '../embed-queue';
+import { OpenAICompatibleEmbedder } from '../http-embedder';
 import { SearchIndex } from '../search-index';
 import { LocalModelEmbedder, type LocalModelEmbedderOptions } from './local-embedder';
 import { writeTinyModel } from './testing/tiny-model';
@@ -82,10 +85,14 @@ describe('a hung local model', () => {
     await fs.writeFile('/memory/views/V-003.md', view('V-003', 'bond yields'), pm);
     expect(queue().map((q) => q.id)).toEqual(['V-002', 'V-003']);
 
-    // The query is embedded by a fresh worker (the old thread is still blocked: it was let go,
-    // not waited on), and the saved note is found.
+    // A search does not wait on it either: keyword results, and it says why.
     const hits = await index.search({ scope: '/memory/', query: 'steepener' });
     expect(hits.results.map((h) => h.id)).toContain('V-002');
+    expect(hits.degraded).toContain('stopped answering');
+
+    // A fresh worker answers (the old thread is still blocked: it was let go, not waited on).
+    const [v] = await embedder.embed(['bond yields']);
+    expect(v.length).toBe(384);
     expect(index.status().modelStall?.recovered).toBe(true);
   }, 120_000);
 });
@@ -123,4 +130,33 @@ describe('a note the model cannot embed', () => {
     expect(queue()).toEqual([]);
     expect(index.status().indexed).toBe(4);
   }, 120_000);
+});
+
+describe('an embedding provider that is down', () => {
+  it('parks nothing: an outage is no note’s fault, so the notes wait with the error and no attempt counted', async () => {
+    // If this failed, a few hours offline would park every note written meanwhile.
+    const server = createServer((_req, res) => {
+      res.writeHead(503, { 'content-type': 'text/plain' });
+      res.end('overloaded');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const down = new OpenAICompatibleEmbedder({
+        apiKey: 'sk-test',
+        baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+        maxRetries: 0,
+      });
+      const index = new SearchIndex(store.db, down);
+      const fs = new ForgeFS({ store, skillsDir: join(dir, 'skills'), indexer: index });
+      for (const id of ['V-001', 'V-002']) await fs.writeFile(`/memory/views/${id}.md`, view(id, 'bond yields'), pm);
+      for (let i = 0; i < MAX_EMBED_ATTEMPTS + 1; i++) await index.drainQueue();
+      expect(queue()).toEqual([
+        { id: 'V-001', attempts: 0, last_error: expect.stringContaining('HTTP 503') },
+        { id: 'V-002', attempts: 0, last_error: expect.stringContaining('HTTP 503') },
+      ]);
+      expect(index.status().parked).toBe(0);
+    } finally {
+      server.close();
+    }
+  }, 60_000);
 });
