@@ -187,6 +187,8 @@ export class Scheduler {
       const now = this.now();
       const zone = this.zone().zone;
       this.held.flush(now);
+      // Null: the zone could not be read at start; the first one read is not a change.
+      if (this.zoneInUse === null) this.zoneInUse = zone;
       if (this.zoneInUse !== zone) {
         // A new zone's slot that is already past (07:00 in London is 02:00 in New York) is not a
         // missed run: nothing before the change is owed.
