@@ -130,6 +130,8 @@ describe('an import cannot rewrite the rules', () => {
         CREATE TABLE "x""; DROP TABLE memory_records; --" (a TEXT);
         INSERT INTO "x""; DROP TABLE memory_records; --" VALUES ('payload');
         CREATE VIEW "memory_records view" AS SELECT id FROM memory_records;
+        INSERT INTO task_events (seq, session_id, task_id, at, kind) VALUES (41, 's', 't', '2026-05-01', 'started');
+        DELETE FROM task_events;
       `),
     );
     const archive = exported(dir);
@@ -145,6 +147,8 @@ describe('an import cannot rewrite the rules', () => {
     try {
       const q = 'SELECT category, id, content_hash FROM memory_records ORDER BY category, id';
       expect(db.prepare(q).all()).toEqual(pristineDb.prepare(q).all());
+      // Event numbers are never reused, even for events that are gone.
+      expect(db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'task_events'").get()).toEqual({ seq: 41 });
     } finally {
       db.close();
       pristineDb.close();

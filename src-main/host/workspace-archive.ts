@@ -389,7 +389,7 @@ function recordImport(db: Db, at: Date, archivePath: string, signature: ArchiveS
 export function describeImport(r: ImportResult): string[] {
   const lines: string[] = [];
   if (r.signature.kind === 'this-workspace') {
-    lines.push(`Signed by this workspace's key (${r.signature.fingerprint}): it is what this Forge exported, unchanged.`);
+    lines.push(`Signed with this workspace's key (${r.signature.fingerprint}): made here, or by someone who can read this data folder, and unchanged since.`);
   } else if (r.signature.kind === 'other-key') {
     lines.push(
       `Signed by another key (${r.signature.fingerprint}), unchanged since it was signed. If you exported it yourself on another machine, forge export printed that fingerprint there: compare them.`,

@@ -172,6 +172,35 @@ export function schemaDifferences(archive: Db, ours: Db): SchemaDifferences {
   return out;
 }
 
+/**
+ * AUTOINCREMENT numbers are never reused, even after the newest rows are gone: carry the archive's
+ * high-water marks (never lowering ours, which the copied rows already raised).
+ */
+function keepSequences(source: Db, db: Db, tables: KnownTable[]): void {
+  const known = new Set(tables.map((t) => t.name));
+  const autoincrement = new Set(
+    (db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table'").all() as { name: string; sql: string | null }[])
+      .filter((r) => known.has(r.name) && /AUTOINCREMENT/i.test(r.sql ?? ''))
+      .map((r) => r.name),
+  );
+  const hasSequence = (d: Db) => d.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_sequence'").get() !== undefined;
+  if (!autoincrement.size || !hasSequence(source) || !hasSequence(db)) return;
+  const ours = new Set((db.prepare('SELECT name FROM sqlite_sequence').all() as { name: string }[]).map((r) => r.name));
+  let rows: { name: unknown; seq: unknown }[];
+  try {
+    rows = source.prepare('SELECT name, seq FROM sqlite_sequence').all() as typeof rows;
+  } catch {
+    return;
+  }
+  const raise = db.prepare('UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = ?');
+  const add = db.prepare('INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)');
+  for (const r of rows) {
+    if (typeof r.name !== 'string' || !autoincrement.has(r.name) || !Number.isSafeInteger(r.seq)) continue;
+    if (ours.has(r.name)) raise.run(r.seq, r.name);
+    else add.run(r.name, r.seq);
+  }
+}
+
 export interface RebuiltDatabase {
   /** The new database, open, at Forge's latest schema. The caller closes it. */
   db: Db;
@@ -214,6 +243,7 @@ export function rebuildDatabase(source: Db, version: number, target: string): Re
         }
       });
     })();
+    keepSequences(source, db, tables);
     const broken = db.pragma('foreign_key_check') as { table: string; parent: string }[];
     if (broken.length)
       throw new InvalidInputError(`${broken.length} row(s) of its ${broken[0]!.table} table point at ${broken[0]!.parent} rows it does not hold.`);
