@@ -105,8 +105,33 @@ export type BuildLogEntry = z.infer<typeof buildLogEntry>;
 
 export const buildStopView = z.object({ code: stopCode, reason: z.string(), at: z.string() });
 
+/** A command waiting for the PM's go-ahead to run unconfined (no sandbox on this machine). */
+export const commandConsentRequest = z.object({
+  requestId: z.string(),
+  /** What one approval covers for the rest of the build: `tests`, `npm install`, `git`, or a program's name. */
+  commandClass: z.string(),
+  /** The exact command line. */
+  commandLine: z.string(),
+  /** One sentence: commands are not confined on this machine, and why. */
+  notice: z.string(),
+  at: z.string(),
+});
+export type CommandConsentRequest = z.infer<typeof commandConsentRequest>;
+
+export const buildCommandsView = z.object({
+  /** "Allow network for this build" (off by default): package installs need it. */
+  allowNetwork: z.boolean(),
+  /** Command classes the PM let run unconfined in this build. */
+  approvedClasses: z.array(z.string()),
+  /** The command waiting for the PM, if any; nothing runs until it is answered. */
+  consent: commandConsentRequest.nullable(),
+});
+export type BuildCommandsView = z.infer<typeof buildCommandsView>;
+
 export const buildDetail = z.object({
   build: buildSummary,
+  /** How this build's commands run: the network switch and unconfined-command consent. */
+  commands: buildCommandsView,
   phases: z.array(phaseView),
   stop: buildStopView.nullable(),
   /** The newest log entries (at most 500), oldest first. */
@@ -152,6 +177,13 @@ export const buildProcedures = {
   'builds/stop': { input: buildRef, output: z.object({ build: buildSummary }) },
   /** The user's answer to a STOP code; the build resumes with it. */
   'builds/answer': { input: buildRef.extend({ answer: z.string().trim().min(1).max(8000) }).strict(), output: z.object({ build: buildSummary }) },
+  /** The PM's Allow or Deny for a command waiting to run unconfined; Allow covers its class for the rest of the build. */
+  'builds/decide-command': {
+    input: buildRef.extend({ requestId: z.string().min(1).max(100), allow: z.boolean() }).strict(),
+    output: z.object({ build: buildSummary }),
+  },
+  /** "Allow network for this build": the sandbox keeps the network for this build's commands from the next one on. */
+  'builds/set-network': { input: buildRef.extend({ allow: z.boolean() }).strict(), output: z.object({ build: buildSummary }) },
 } as const;
 
 export const buildEvents = {
@@ -159,4 +191,6 @@ export const buildEvents = {
   'builds/changed': buildSummary,
   /** A new line in a build's live log. */
   'builds/log': z.object({ buildId: z.string(), entry: buildLogEntry }),
+  /** A command waits for the PM's Allow or Deny (commands are not confined on this machine). */
+  'builds/command-consent': z.object({ buildId: z.string(), request: commandConsentRequest }),
 } as const;

@@ -3,7 +3,7 @@ import type { Model } from '../llm/types';
 import { auditRequest, AUDITOR_PROMPT, parseAuditorFindings } from './messages';
 import { checkContractLeaks, checkLayerBoundaries } from './audit';
 import { readFileSync } from 'node:fs';
-import { resolveInside, runProjectTests } from './workspace';
+import { type CommandSandbox, resolveInside, runProjectTests } from './workspace';
 
 /**
  * What happens when the builder signs a phase off: Forge runs the project's tests itself (the
@@ -26,6 +26,8 @@ export interface GateInput {
   auditorPrompt?: string;
   auditor?: Model;
   signal?: AbortSignal;
+  /** How Forge's own test run is confined (the build's sandbox, or the PM's consent). */
+  sandbox?: CommandSandbox;
 }
 
 export interface GateResult {
@@ -53,7 +55,7 @@ function excerpts(workDir: string, paths: string[]): { path: string; excerpt: st
 }
 
 export async function checkSignOff(input: GateInput): Promise<GateResult> {
-  const tests = await runProjectTests(input.workDir, { allowedCommands: input.allowedCommands, signal: input.signal });
+  const tests = await runProjectTests(input.workDir, { allowedCommands: input.allowedCommands, signal: input.signal, sandbox: input.sandbox });
   const findings: AuditFinding[] = [];
   if (!tests.passed) {
     findings.push({

@@ -1,4 +1,4 @@
-import type { BuildDetail, BuildLogEntry, BuildMode, BuildSummary } from '../api/builds';
+import type { BuildDetail, BuildLogEntry, BuildMode, BuildSummary, CommandConsentRequest } from '../api/builds';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppError, ConflictError } from '../common/errors';
@@ -9,6 +9,7 @@ import { type ArtifactStore, builderSystemPrompt, LocalSource, McpSession, phase
 import { CancelledError, runAgent } from '../tools/loop';
 import { toModelTool, type ToolDefinition } from '../tools/define';
 import type { z } from 'zod';
+import { CommandConsent } from './command-consent';
 import { compactConversation, compactionDecision, contractsRead, COMPACTION_PROMPT, transcriptForSummary } from './compaction';
 import { forgeTools, type ForgeToolHost } from './forge-tools';
 import { parseMarkers } from './markers';
@@ -28,7 +29,16 @@ import {
 import { checkSignOff } from './phase-gate';
 import { prepareBuild, readContracts } from './prepare';
 import type { BuildRun, BuildStore, RunnerState } from './store';
-import { DEFAULT_ALLOWED_COMMANDS, diffSummary, diffWorkspace, PROJECT_TOOLS, type ProjectToolContext, snapshotWorkspace, workspaceListing } from './workspace';
+import {
+  type CommandSandbox,
+  DEFAULT_ALLOWED_COMMANDS,
+  diffSummary,
+  diffWorkspace,
+  PROJECT_TOOLS,
+  type ProjectToolContext,
+  snapshotWorkspace,
+  workspaceListing,
+} from './workspace';
 
 /**
  * The builder's state machine on the analyst's agent loop. One model turn at a time: stream it,
@@ -67,6 +77,10 @@ export interface BuilderDeps {
   onLog?: (buildId: string, entry: BuildLogEntry) => void;
   /** Turns per build before it is failed as stuck (default 600). */
   maxTurns?: number;
+  /** Where bubblewrap lives (default: `bwrap` on PATH); null: none, so commands need the PM's consent. */
+  bwrapPath?: string | null;
+  /** A command waits for the PM's Allow or Deny (no sandbox on this machine). */
+  onCommandConsent?: (buildId: string, request: CommandConsentRequest) => void;
 }
 
 const MAX_IDLE_NUDGES = 3;
@@ -82,11 +96,23 @@ export class BuildManager {
   private readonly live = new Map<string, Live>();
   /** Contract readers per working directory (each caches parsed contracts, checked against file times). */
   private readonly sources = new Map<string, LocalSource>();
+  private readonly consent: CommandConsent;
   private closed = false;
 
   constructor(private readonly deps: BuilderDeps) {
     // Builds that were running when the app last stopped wait for the user to resume them.
     deps.store.markInterrupted();
+    this.consent = new CommandConsent(deps.store, {
+      asked: (id, request) => {
+        this.log(id, 'status', `Waiting for the PM: may "${request.commandLine}" run? ${request.notice}`);
+        deps.onCommandConsent?.(id, request);
+        this.changed(id);
+      },
+      answered: (id, request, allowed) => {
+        this.log(id, 'user', allowed ? `Allowed ${request.commandClass} commands to run unconfined in this build.` : `Denied "${request.commandLine}".`);
+        this.changed(id);
+      },
+    });
   }
 
   list(): BuildSummary[] {
@@ -95,7 +121,35 @@ export class BuildManager {
 
   detail(id: string): BuildDetail {
     const run = this.deps.store.get(id);
-    return this.deps.store.detail(id, scratchpadEntries(run.workDir));
+    const commands = { ...this.deps.store.commandSettings(id), consent: this.consent.waiting(id) };
+    return { ...this.deps.store.detail(id, scratchpadEntries(run.workDir)), commands };
+  }
+
+  /** The PM's Allow or Deny for a command waiting to run unconfined. */
+  decideCommand(id: string, requestId: string, allow: boolean): BuildSummary {
+    this.deps.store.get(id);
+    this.consent.decide(id, requestId, allow);
+    return this.changed(id);
+  }
+
+  /** "Allow network for this build": applies from the build's next command on. */
+  setNetwork(id: string, allow: boolean): BuildSummary {
+    this.deps.store.get(id);
+    this.deps.store.setAllowNetwork(id, allow);
+    this.log(id, 'user', allow ? "Network allowed for this build's commands." : "Network turned off for this build's commands.");
+    return this.changed(id);
+  }
+
+  /** How this build's commands are confined: the sandbox with its network switch, or the PM's consent where there is none. */
+  private sandboxFor(id: string, signal: AbortSignal): CommandSandbox {
+    const store = this.deps.store;
+    return {
+      bwrapPath: this.deps.bwrapPath,
+      get allowNetwork() {
+        return store.commandSettings(id).allowNetwork;
+      },
+      askUnconfined: (request) => this.consent.ask(id, request, signal),
+    };
   }
 
   async start(input: { workDir: string; model?: string; mode?: BuildMode; mini?: boolean; projectId?: string }): Promise<BuildSummary> {
@@ -312,6 +366,7 @@ export class BuildManager {
       workDir: run.workDir,
       allowedCommands: settings.allowedCommands,
       signal,
+      sandbox: this.sandboxFor(id, signal),
       onTestRun: (r) => testRuns.push(r),
       forge: forgeContext(run, this.deps, this.sources),
       onForgeCall: (name, input) => forgeCalls.push({ name, input }),
@@ -495,6 +550,7 @@ export class BuildManager {
       workDir: run.workDir,
       phase,
       allowedCommands: this.deps.settings().allowedCommands,
+      sandbox: this.sandboxFor(id, signal),
       contracts: contracts.map((c) => ({ name: c.name, text: c.text })),
       diffSummary: diff,
       phaseWindow: windowText(phasesText, phase.number),

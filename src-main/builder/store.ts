@@ -44,6 +44,21 @@ export const initialRunnerState = (): RunnerState => ({
   resumedAtTurn: 0,
 });
 
+/** The PM's choices about a build's commands, kept beside the runner's state (same JSON column, its own key). */
+export interface CommandSettings {
+  /** "Allow network for this build": the sandbox keeps the host's network (package installs). Default off. */
+  allowNetwork: boolean;
+  /** Command classes (`tests`, `npm install`, `git`, …) the PM let run unconfined on a machine without the sandbox. */
+  approvedClasses: string[];
+}
+
+const COMMANDS_KEY = 'commands';
+
+function runnerStateOf(json: string): RunnerState {
+  const { [COMMANDS_KEY]: _commands, ...saved } = JSON.parse(json) as Partial<RunnerState> & { [COMMANDS_KEY]?: unknown };
+  return { ...initialRunnerState(), ...saved };
+}
+
 export interface NewBuild {
   id: string;
   workDir: string;
@@ -167,7 +182,7 @@ export class BuildStore {
       limitTokens: r.limit_tokens,
       fixedTokens: r.fixed_tokens,
       conversationTokens: r.conversation_tokens,
-      state: { ...initialRunnerState(), ...(JSON.parse(r.state) as Partial<RunnerState>) },
+      state: runnerStateOf(r.state),
     };
   }
 
@@ -228,7 +243,43 @@ export class BuildStore {
   }
 
   saveState(id: string, state: RunnerState): void {
-    this.db.prepare('UPDATE build_runs SET state = ?, updated_at = ? WHERE id = ?').run(JSON.stringify(state), this.at(), id);
+    // The PM's command settings change between the runner's saves; its copy of the state never overwrites them.
+    this.db
+      .transaction(() => {
+        const commands = this.commandSettings(id);
+        this.db
+          .prepare('UPDATE build_runs SET state = ?, updated_at = ? WHERE id = ?')
+          .run(JSON.stringify({ ...state, [COMMANDS_KEY]: commands }), this.at(), id);
+      })
+      .immediate();
+  }
+
+  /** The PM's choices about this build's commands: the network switch and the unconfined command classes approved. */
+  commandSettings(id: string): CommandSettings {
+    const raw = (JSON.parse(this.row(id).state) as Record<string, unknown>)[COMMANDS_KEY] as Partial<CommandSettings> | null | undefined;
+    return {
+      allowNetwork: raw?.allowNetwork === true,
+      approvedClasses: Array.isArray(raw?.approvedClasses) ? raw.approvedClasses.filter((c): c is string => typeof c === 'string') : [],
+    };
+  }
+
+  setAllowNetwork(id: string, allow: boolean): void {
+    this.updateCommandSettings(id, (c) => ({ ...c, allowNetwork: allow }));
+  }
+
+  /** Remembers, for this build, that the PM let this class of command run unconfined. */
+  approveCommandClass(id: string, commandClass: string): void {
+    this.updateCommandSettings(id, (c) => (c.approvedClasses.includes(commandClass) ? c : { ...c, approvedClasses: [...c.approvedClasses, commandClass] }));
+  }
+
+  private updateCommandSettings(id: string, change: (c: CommandSettings) => CommandSettings): void {
+    this.db
+      .transaction(() => {
+        const state = JSON.parse(this.row(id).state) as Record<string, unknown>;
+        const next = change(this.commandSettings(id));
+        this.db.prepare('UPDATE build_runs SET state = ?, updated_at = ? WHERE id = ?').run(JSON.stringify({ ...state, [COMMANDS_KEY]: next }), this.at(), id);
+      })
+      .immediate();
   }
 
   setCurrentPhase(id: string, phase: number): void {
@@ -386,7 +437,8 @@ export class BuildStore {
     return { seq, at, kind: entry.kind, text, tool: entry.tool ?? null, isError: !!entry.isError };
   }
 
-  detail(id: string, scratchpad: { key: string; value: string }[]): BuildDetail {
+  /** Everything but `commands`, which the manager adds (a command waiting for consent lives in memory). */
+  detail(id: string, scratchpad: { key: string; value: string }[]): Omit<BuildDetail, 'commands'> {
     const r = this.row(id);
     const phases = (
       this.db.prepare('SELECT number, name, status, plan, sign_off, started_at, finished_at FROM build_phases WHERE build_id = ? ORDER BY number').all(id) as {

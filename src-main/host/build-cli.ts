@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { BuildLogEntry, BuildSummary } from '../api/builds';
+import type { BuildLogEntry, BuildSummary, CommandConsentRequest } from '../api/builds';
 import { resolveDataDir } from '../config/paths';
 
 export const BUILD_USAGE = `Usage: forge build <project folder> [options]
@@ -51,6 +51,20 @@ export async function forgeBuildCli(args: string[]): Promise<number> {
     if (m.event === 'builds/log') {
       const p = m.payload as { buildId: string; entry: BuildLogEntry };
       if (!id || p.buildId === id) console.log(formatLine(p.entry));
+    }
+    // No sandbox on this machine: the command waits for the PM's y/N here, as it would on the Builds screen.
+    if (m.event === 'builds/command-consent') {
+      const p = m.payload as { buildId: string; request: CommandConsentRequest };
+      if (!id || p.buildId === id) {
+        void (async () => {
+          const rl = createInterface({ input: process.stdin, output: process.stdout });
+          const a = (
+            await rl.question(`\n${p.request.notice}\n$ ${p.request.commandLine}\nAllow ${p.request.commandClass} commands for this build? [y/N] `)
+          ).trim();
+          rl.close();
+          await core.invoke('builds/decide-command', { id: p.buildId, requestId: p.request.requestId, allow: /^y(es)?$/i.test(a) });
+        })();
+      }
     }
   });
   let interrupted = false;

@@ -14,5 +14,7 @@ export function buildHandlers(manager: () => Promise<BuildManager>): PartialHand
     'builds/resume': async ({ id }) => ({ build: (await manager()).resume(id) }),
     'builds/stop': async ({ id }) => ({ build: (await manager()).stop(id) }),
     'builds/answer': async ({ id, answer }) => ({ build: (await manager()).answer(id, answer) }),
+    'builds/decide-command': async ({ id, requestId, allow }) => ({ build: (await manager()).decideCommand(id, requestId, allow) }),
+    'builds/set-network': async ({ id, allow }) => ({ build: (await manager()).setNetwork(id, allow) }),
   };
 }
