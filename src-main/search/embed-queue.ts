@@ -39,7 +39,7 @@ export interface DrainDeps {
 const messageOf = (e: unknown) => ((e as Error)?.message ?? String(e)).slice(0, 500);
 
 /** A provider that is down (network, 429, 5xx) fails every note alike: no note is to blame for it. */
-const providerDown = (e: unknown) => e instanceof EmbedderError && e.retryable && !(e instanceof ModelStoppedError);
+export const providerDown = (e: unknown) => e instanceof EmbedderError && e.retryable && !(e instanceof ModelStoppedError);
 
 /**
  * Embeds the next batch of queued notes. When the batch fails, each note is tried alone, so one
@@ -83,6 +83,38 @@ export async function drainEmbedQueue(db: Db, deps: DrainDeps, batch: number): P
     if (vector) indexed += deps.write([r], [vector]);
   }
   return { indexed, remaining: queuedCount(db) };
+}
+
+/**
+ * Embeds a rebuild's batch; when the batch fails on a note (not a provider outage, not a model that
+ * stopped), each note is tried alone and the ones that fail come back as errors, so one bad note
+ * does not end the whole rebuild. Outages and stopped models still fail the rebuild, as before.
+ */
+export async function embedEach(texts: string[], embed: (texts: string[]) => Promise<Float32Array[]>): Promise<(Float32Array | { error: string })[]> {
+  try {
+    return await embed(texts);
+  } catch (e) {
+    if (texts.length === 1 || providerDown(e) || e instanceof ModelStoppedError) throw e;
+  }
+  const out: (Float32Array | { error: string })[] = [];
+  for (const t of texts) {
+    try {
+      const [v] = await embed([t]);
+      out.push(v as Float32Array);
+    } catch (e) {
+      if (providerDown(e) || e instanceof ModelStoppedError) throw e;
+      out.push({ error: messageOf(e) });
+    }
+  }
+  return out;
+}
+
+/** A note a rebuild could not embed: queued with one failed attempt (parked at MAX_EMBED_ATTEMPTS). Inside a transaction. */
+export function queueFailed(db: Db, r: { rid: number; category: string; id: string }, error: string, at: string): void {
+  db.prepare(
+    `INSERT INTO search_queue (rid, category, id, queued_at, attempts, last_error) VALUES (?, ?, ?, ?, 1, ?)
+     ON CONFLICT (rid) DO UPDATE SET attempts = attempts + 1, last_error = excluded.last_error`,
+  ).run(r.rid, r.category, r.id, at, error.slice(0, 500));
 }
 
 /** Notes waiting for a vector (parked ones are counted apart). */

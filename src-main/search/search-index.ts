@@ -8,7 +8,7 @@ import { BLOCK_SLOTS, type BlockEntry, BlockIndex, type BlockLayout, quantizeInt
 import { searchMemory, type SearchRequest, type SearchResponse } from './search';
 import type { ResearchSource } from './research-search';
 import { PassageVectorCache } from './passage-cache';
-import { drainEmbedQueue, type ParkedNote, parkedNotes, type QueuedRecord, queuedCount, retryParked } from './embed-queue';
+import { drainEmbedQueue, embedEach, type ParkedNote, parkedNotes, type QueuedRecord, queueFailed, queuedCount, retryParked } from './embed-queue';
 
 /** What `prepare` hands to `apply`: the vector made before the write transaction, or why not. */
 type Prepared = { embedder: string; vector: Float32Array } | { error: string };
@@ -494,13 +494,27 @@ export async function reindex(
     if (signal?.aborted) throw new AppError('cancelled', 'Rebuild stopped; run it again to finish.');
     const rows = page.all(after, batch) as RecordSource[];
     if (!rows.length) break;
-    const vectors = await embedder.embed(
+    const vectors = await embedEach(
       rows.map((r) => textForEmbedding(contentOf(r))),
-      'document',
+      (texts) => embedder.embed(texts, 'document'),
     );
     db.transaction(() => {
-      writeEntryBatch(db, embedder.id, rows, vectors, quantizer);
-      for (const r of rows) dequeue.run(r.rid);
+      const ok = rows.flatMap((r, i) => (vectors[i] instanceof Float32Array ? [{ r, v: vectors[i] as Float32Array }] : []));
+      if (ok.length)
+        writeEntryBatch(
+          db,
+          embedder.id,
+          ok.map((o) => o.r),
+          ok.map((o) => o.v),
+          quantizer,
+        );
+      for (const o of ok) dequeue.run(o.r.rid);
+      // A note the model cannot embed waits in the queue (and is parked if it keeps failing); the rebuild goes on.
+      const at = new Date().toISOString();
+      rows.forEach((r, i) => {
+        const v = vectors[i];
+        if (!(v instanceof Float32Array)) queueFailed(db, r, v?.error ?? 'no vector returned', at);
+      });
     }).immediate();
     after = rows[rows.length - 1].rid;
     done += rows.length;

@@ -132,6 +132,23 @@ describe('a note the model cannot embed', () => {
   }, 120_000);
 });
 
+describe('a rebuild with a note the model cannot embed', () => {
+  it('finishes: the other notes get their vectors and the bad one waits in the queue with its error', async () => {
+    // Before, the whole rebuild failed at that note's batch, and the PM could never finish it.
+    const index = new SearchIndex(store.db, model());
+    const fs = new ForgeFS({ store, skillsDir: join(dir, 'skills'), indexer: index });
+    await fs.writeFile('/memory/views/V-001.md', view('V-001', 'cash rates'), pm);
+    await fs.writeFile('/memory/views/V-002.md', view('V-002', 'bond yields'), pm);
+    // Written while another embedder was in use; the rebuild meets the bad text then.
+    index.useEmbedder(model({ id: 'local-tiny-b-384' }));
+    await fs.writeFile('/memory/views/V-003.md', view('V-003', `curve ${POISON}`), pm);
+    const r = await index.reindex();
+    expect([r.done, r.total]).toEqual([3, 3]);
+    expect(store.db.prepare("SELECT count(*) AS n FROM search_entries WHERE embedder = 'local-tiny-b-384'").get()).toEqual({ n: 2 });
+    expect(queue()).toEqual([{ id: 'V-003', attempts: 1, last_error: expect.stringContaining('tokenizer') }]);
+  }, 120_000);
+});
+
 describe('an embedding provider that is down', () => {
   it('parks nothing: an outage is no note’s fault, so the notes wait with the error and no attempt counted', async () => {
     // If this failed, a few hours offline would park every note written meanwhile.
