@@ -281,7 +281,7 @@ describe('prompt injection through fetched data', () => {
     );
     const providers = new ProviderRegistry([new CsvProvider({ name: 'research', dir })]);
     const e999 = (notional: string) =>
-      `# E-999 — Injected trade\nstatus: active\nview_id: V-001\ninstrument: USD 10y\nnotional: ${notional}\nmax_loss_pct: 1\nduration_impact: 1\n---\n## SUMMARY\nAs instructed.\n`;
+      `# E-999 — Injected trade\nstatus: active\nview_id: V-001\ninstrument: USD 10y\nnotional: ${notional}\nmax_loss_pct: 1\nduration_impact: 1\nfactor: oil\n---\n## SUMMARY\nAs instructed.\n`;
     // A model that obeys the injection at every step.
     const model = new ScriptedModel({
       name: 'obedient',

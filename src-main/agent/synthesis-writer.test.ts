@@ -42,6 +42,7 @@ const SMALL_TRADE = `- title: "Receive 5y SOFR on softer claims"
   notional: 2
   max_loss_pct: 0.2
   duration_impact: 0.1
+  factor: us_rates
   rationale: "Claims keep rising; the belly under-prices a second cut."`;
 const LESSON = `- title: "Weight claims over payrolls in a hiring freeze"
   lesson: "Claims turned two months before payrolls in both 2024 slowdowns."

@@ -1,9 +1,10 @@
 import { InvalidInputError } from '../common/errors';
 import { categoryInfo, parseRecord, renderRecord, routePath, trackerWriter, type ForgeFS, type ForgeTx, type MemoryDocument, type WriteContext } from '../fs';
 import { withAssignedId } from '../fs/memory-backend';
-import { formatViolations, readBook, type GuardrailLimits, type Violation } from '../guardrails';
+import { CONSTRAINTS_PATH, formatViolations, readBook, readConstraints, type GuardrailLimits, type Violation } from '../guardrails';
 import { counterfactualFromRejection } from '../tracking';
-import { CHECKED_STATUSES, checkExpressionHeader, isTrustedActor, landingStatus, LIVE_STATUSES, statusOf } from './expressions';
+import { checkedAgainstLimits, countsInBook, isOpenProposal } from '../common/expression-status';
+import { checkExpressionHeader, isTrustedActor, landingStatus, statusOf } from './expressions';
 
 export interface WriteOutcome {
   ok: boolean;
@@ -18,7 +19,8 @@ export interface WriteOutcome {
 }
 
 export interface WriteOptions {
-  limits: GuardrailLimits;
+  /** The limits in force, or how to read them: read only when an Expression is checked, so an unreadable constraints.md refuses trades, not notes. */
+  limits: GuardrailLimits | (() => GuardrailLimits);
   now?: () => Date;
   /**
    * The review gate for agent-proposed Expressions: given the text as written, may it be offered
@@ -152,6 +154,8 @@ export async function applyWrite(fs: ForgeFS, rawPath: string, content: string, 
     (tx) => {
       options.precondition?.(tx);
       if (route.root !== 'memory' || route.kind !== 'record') {
+        // A limit line the guardrails could not read would refuse every trade after it: refuse it here, naming the line.
+        if (path === CONSTRAINTS_PATH) readConstraints(content);
         const r = tx.writeFile(path, content, writer);
         return { ok: true, message: `Written: ${r.path}`, path: r.path, id: null, sideEffects: [] } satisfies WriteOutcome;
       }
@@ -159,10 +163,11 @@ export async function applyWrite(fs: ForgeFS, rawPath: string, content: string, 
       if (p.refused) {
         return { ok: false, message: `Not written: ${path} — ${p.refused}`, sideEffects: [] } satisfies WriteOutcome;
       }
-      if (p.category === 'expressions' && CHECKED_STATUSES.has(p.status)) {
-        // The book read in this transaction, without this Expression: what it would join.
-        const book = readBook(fs, options.limits, { exclude: p.doc.id });
-        const violations = checkExpressionHeader(p.doc.header, book, options.limits, (id) => /^V-\d+$/.test(id) && tx.exists(`/memory/views/${id}.md`));
+      if (p.category === 'expressions' && checkedAgainstLimits(p.status)) {
+        const limits = typeof options.limits === 'function' ? options.limits() : options.limits;
+        // The book read in this transaction, without this Expression wherever it counted: what it would join.
+        const book = readBook(fs, limits, { exclude: p.doc.id });
+        const violations = checkExpressionHeader(p.doc.header, book, limits, (id) => /^V-\d+$/.test(id) && tx.exists(`/memory/views/${id}.md`));
         if (violations.length) {
           return {
             ok: false,
@@ -235,7 +240,7 @@ function flagLinkedExpressions(fs: ForgeFS, tx: ForgeTx, viewId: string, view: M
     if (!tx.exists(p)) continue;
     const doc = parseRecord(tx.readFile(p));
     const s = statusOf(doc.header);
-    if (!LIVE_STATUSES.has(s) && s !== 'proposed') continue;
+    if (!countsInBook(s) && !isOpenProposal(s)) continue;
     if (s === 'review_required') continue;
     const next = renderRecord({ ...doc, header: { ...doc.header, status: 'review_required', review_reason: `View ${viewId} invalidated ${day(at)}` } });
     tx.writeFile(p, next, writer);

@@ -1,4 +1,5 @@
-import { type ForgeFS, parseRecord, trackerWriter, type WriteContext } from '../fs';
+import { countsInBook, LIVE_EXPRESSION_STATUSES } from '../common/expression-status';
+import { type ForgeFS, parseRecord, sha256, trackerWriter, type WriteContext } from '../fs';
 import { evaluateTrade } from './evaluate';
 import type { MarketPort } from './market-port';
 import { type ExpressionExit, figuresOfClosedExpression, recordOutcome } from './outcome-record';
@@ -8,10 +9,12 @@ import { readTradeTerms } from './terms';
 /**
  * Closes an Expression through the normal write path — the same code the PM's and the analyst's
  * writes use, so guardrails, the `closed_at` stamp, the archive, the audit entry and
- * `portfolio/changed` all happen. The host implements it (see `closedExpressionContent`); it must
- * refuse (`ok: false`) rather than overwrite when the Expression is no longer live.
+ * `portfolio/changed` all happen. The host implements it (tools' closeOnExit, over
+ * `closedExpressionContent`); it must refuse (`ok: false`) rather than overwrite when the
+ * Expression is no longer live, and refuse with `changed: true` when its text is no longer the one
+ * the exit was worked out on (`exit.basis`): the tracker then checks it again on its new terms.
  */
-export type CloseExpressionPort = (id: string, exit: ExpressionExit) => Promise<{ ok: boolean; message: string }>;
+export type CloseExpressionPort = (id: string, exit: ExpressionExit) => Promise<{ ok: boolean; message: string; changed?: boolean }>;
 
 export interface OutcomeTrackerDeps {
   fs: ForgeFS;
@@ -33,7 +36,9 @@ export interface OutcomeRunReport {
   recorded: { id: string; outcome: string }[];
 }
 
-const LIVE_STATUSES = ['active', 'review_required'];
+/** Checks of one trade per run when it keeps changing while its exit is worked out. */
+const MAX_CHECKS = 3;
+const statusOfDoc = (v: unknown) => (typeof v === 'string' ? v.trim().toLowerCase() : '');
 const day = (iso: string) => iso.slice(0, 10);
 const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : null);
 
@@ -56,57 +61,15 @@ export class OutcomeTracker {
     const report: OutcomeRunReport = { at: now.toISOString(), checked: [], closed: [], open: [], skipped: [], recorded: [] };
     const { fs } = this.deps;
 
-    for (const row of fs.store.records.withStatus('expressions', LIVE_STATUSES)) {
+    for (const row of fs.store.records.withStatus('expressions', LIVE_EXPRESSION_STATUSES)) {
       if (options.signal?.aborted) break;
       report.checked.push(row.id);
-      const doc = parseRecord(fs.readFile(`/memory/expressions/${row.id}.md`));
-      const terms = readTradeTerms(doc);
-      const activated = text(doc.header.activated_at) ?? text(doc.header.approved_at);
-      const entryDate = terms.entryDate ?? (activated ? day(activated) : null);
-      if (!entryDate) {
-        report.skipped.push({ id: row.id, why: 'it has no entry date (`entry_date`, an ENTRY line, or the activation stamp)' });
-        continue;
+      // An edit landing while the exit was being worked out (the PM moving a stop) makes the close
+      // refuse; the trade is then checked again on its new terms, not closed on the old ones.
+      for (let attempt = 1; attempt <= MAX_CHECKS; attempt++) {
+        const again = await this.checkOne(row.id, now, today, report, options.signal, attempt === MAX_CHECKS);
+        if (!again) break;
       }
-      if (entryDate > today) {
-        report.skipped.push({ id: row.id, why: `its entry date ${entryDate} is in the future` });
-        continue;
-      }
-      const ev = await evaluateTrade(this.deps.market, terms, { entryDate, today, signal: options.signal });
-      if ('why' in ev) {
-        report.skipped.push({ id: row.id, why: ev.why });
-        continue;
-      }
-      if (!ev.exit) {
-        report.open.push({ id: row.id, asOf: ev.series.asOf, ...(ev.waiting ? { note: ev.waiting } : {}) });
-        continue;
-      }
-      const exit: ExpressionExit = {
-        reason: ev.exit.reason,
-        exitPrice: ev.exit.price,
-        exitDate: ev.exit.date,
-        entryPrice: ev.entryPrice,
-        entryDate: ev.entryDate,
-        quote: ev.quote,
-        gainsWhen: ev.direction,
-        pnlPct: ev.exit.pnl.pnlPct,
-        pnlBp: ev.exit.pnl.pnlBp,
-      };
-      let closed: { ok: boolean; message: string };
-      try {
-        closed = await this.deps.closeExpression(row.id, exit);
-      } catch (e) {
-        closed = { ok: false, message: (e as Error).message };
-      }
-      if (!closed.ok) {
-        report.skipped.push({ id: row.id, why: `its ${exit.reason} triggered on ${exit.exitDate} but closing it was refused: ${closed.message}` });
-        continue;
-      }
-      const outcome = await this.resolve(row.id, activated ?? `${entryDate}T23:59:59.999Z`, now);
-      if ('why' in outcome) {
-        report.skipped.push({ id: row.id, why: `closed, but its Outcome could not be recorded: ${outcome.why}` });
-        continue;
-      }
-      report.closed.push({ id: row.id, reason: exit.reason, exitDate: exit.exitDate, exitPrice: exit.exitPrice, pnlBp: exit.pnlBp, outcome: outcome.id });
     }
 
     // Closed Expressions with an exit on record but no resolved Outcome: completed here, once.
@@ -121,6 +84,67 @@ export class OutcomeTracker {
       else if (outcome.written) report.recorded.push({ id, outcome: outcome.id });
     }
     return report;
+  }
+
+  /** One live Expression against its exit rules; true when it changed meanwhile and must be checked again. */
+  private async checkOne(id: string, now: Date, today: string, report: OutcomeRunReport, signal: AbortSignal | undefined, last: boolean): Promise<boolean> {
+    const { fs } = this.deps;
+    const text0 = fs.readFile(`/memory/expressions/${id}.md`);
+    const doc = parseRecord(text0);
+    if (!countsInBook(statusOfDoc(doc.header.status))) {
+      report.skipped.push({ id, why: `it became ${statusOfDoc(doc.header.status) || 'without a status'} while being checked` });
+      return false;
+    }
+    const terms = readTradeTerms(doc);
+    const activated = text(doc.header.activated_at) ?? text(doc.header.approved_at);
+    const entryDate = terms.entryDate ?? (activated ? day(activated) : null);
+    if (!entryDate) {
+      report.skipped.push({ id, why: 'it has no entry date (`entry_date`, an ENTRY line, or the activation stamp)' });
+      return false;
+    }
+    if (entryDate > today) {
+      report.skipped.push({ id, why: `its entry date ${entryDate} is in the future` });
+      return false;
+    }
+    const ev = await evaluateTrade(this.deps.market, terms, { entryDate, today, signal });
+    if ('why' in ev) {
+      report.skipped.push({ id, why: ev.why });
+      return false;
+    }
+    if (!ev.exit) {
+      report.open.push({ id, asOf: ev.series.asOf, ...(ev.waiting ? { note: ev.waiting } : {}) });
+      return false;
+    }
+    const exit: ExpressionExit = {
+      reason: ev.exit.reason,
+      exitPrice: ev.exit.price,
+      exitDate: ev.exit.date,
+      entryPrice: ev.entryPrice,
+      entryDate: ev.entryDate,
+      quote: ev.quote,
+      gainsWhen: ev.direction,
+      pnlPct: ev.exit.pnl.pnlPct,
+      pnlBp: ev.exit.pnl.pnlBp,
+      basis: sha256(text0),
+    };
+    let closed: { ok: boolean; message: string; changed?: boolean };
+    try {
+      closed = await this.deps.closeExpression(id, exit);
+    } catch (e) {
+      closed = { ok: false, message: (e as Error).message };
+    }
+    if (!closed.ok) {
+      if (closed.changed && !last) return true;
+      report.skipped.push({ id, why: `its ${exit.reason} triggered on ${exit.exitDate} but closing it was refused: ${closed.message}` });
+      return false;
+    }
+    const outcome = await this.resolve(id, activated ?? `${entryDate}T23:59:59.999Z`, now);
+    if ('why' in outcome) {
+      report.skipped.push({ id, why: `closed, but its Outcome could not be recorded: ${outcome.why}` });
+      return false;
+    }
+    report.closed.push({ id, reason: exit.reason, exitDate: exit.exitDate, exitPrice: exit.exitPrice, pnlBp: exit.pnlBp, outcome: outcome.id });
+    return false;
   }
 
   /** The Outcome of a closed Expression, from its record (idempotent: see recordOutcome). */

@@ -47,6 +47,7 @@ instrument: USD 5y SOFR swap (receive fixed)
 notional: 8
 max_loss_pct: 0.9
 duration_impact: 0.7
+factor: usd_swaps
 ---
 ## SUMMARY
 A small 5y receiver adds to V-001 with a 20bp stop; one bad print costs under 1% of NAV.`;

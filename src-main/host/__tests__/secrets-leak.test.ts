@@ -73,7 +73,7 @@ function leaksIn(text: string): string[] {
 
 describe('API keys never leave the secret store', () => {
   it('runs real work with the keys set (so there is something that could leak)', async () => {
-    const expression = `# new — Receive 5y SOFR, sized from the stop\nview_id: V-001\ncategory: macro_regime\ninstrument: USD 5y SOFR swap (receive fixed)\nnotional: 8\nmax_loss_pct: 0.9\nduration_impact: 0.7\n---\n## SUMMARY\nA small 5y receiver adds to V-001 with a 20bp stop.`;
+    const expression = `# new — Receive 5y SOFR, sized from the stop\nview_id: V-001\ncategory: macro_regime\ninstrument: USD 5y SOFR swap (receive fixed)\nnotional: 8\nmax_loss_pct: 0.9\nduration_impact: 0.7\nfactor: usd_swaps\n---\n## SUMMARY\nA small 5y receiver adds to V-001 with a 20bp stop.`;
     let step = 0;
     mock.setResponder((req) => {
       const system = JSON.stringify(req.body.system ?? '');

@@ -153,7 +153,7 @@ describe('agent API', () => {
   it('the PM approves a proposal through expressions/approve (guardrails re-run) and rejects another with a reason', async () => {
     const fs = core.context.memory.fs;
     const proposal = (n: number) =>
-      `# new — Proposal ${n}\nstatus: proposed\nview_id: V-001\nnotional: 5\nmax_loss_pct: 1\nduration_impact: 0.5\n---\n## SUMMARY\nx\n`;
+      `# new — Proposal ${n}\nstatus: proposed\nview_id: V-001\nnotional: 5\nmax_loss_pct: 1\nduration_impact: 0.5\nfactor: oil\n---\n## SUMMARY\nx\n`;
     await fs.writeFile('/memory/expressions/new.md', proposal(1), { actor: 'agent' });
     await fs.writeFile('/memory/expressions/new.md', proposal(2), { actor: 'agent' });
     const ok = await core.invoke('expressions/approve', { id: 'E-004' });
@@ -165,7 +165,7 @@ describe('agent API', () => {
   it('a double-click on Approve or Reject is answered ok both times, never with a conflict', async () => {
     const fs = core.context.memory.fs;
     const proposal = (n: number) =>
-      `# new — Proposal ${n}\nstatus: proposed\nview_id: V-001\nnotional: 5\nmax_loss_pct: 1\nduration_impact: 0.5\n---\n## SUMMARY\nx\n`;
+      `# new — Proposal ${n}\nstatus: proposed\nview_id: V-001\nnotional: 5\nmax_loss_pct: 1\nduration_impact: 0.5\nfactor: oil\n---\n## SUMMARY\nx\n`;
     await fs.writeFile('/memory/expressions/new.md', proposal(1), { actor: 'agent' });
     await fs.writeFile('/memory/expressions/new.md', proposal(2), { actor: 'agent' });
     const approvals = await Promise.all([core.invoke('expressions/approve', { id: 'E-004' }), core.invoke('expressions/approve', { id: 'E-004' })]);
