@@ -78,12 +78,12 @@ describe('model timeouts', () => {
       settings,
       secrets: new EnvSecretStore({ ANTHROPIC_API_KEY: 'k' }),
       events,
-      modelPolicy: { maxRetries: 1, timeoutMs: 150 },
+      modelPolicy: { maxRetries: 1, timeoutMs: 1500 }, // long enough that a busy machine's request reaches the mock first
     });
     try {
       await ws.ready;
       const before = ws.store.audit.list({ limit: 1000 }).length;
-      mock.enqueue({ fault: 'slow_first_byte', delayMs: 5000 }, { fault: 'slow_first_byte', delayMs: 5000 });
+      mock.enqueue({ fault: 'slow_first_byte', delayMs: 60_000 }, { fault: 'slow_first_byte', delayMs: 60_000 });
       const { runId } = await service.analyst.send({ message: 'hello' });
       const out = await service.analyst.wait(runId);
       expect(out.stop).toBe('failed');

@@ -126,7 +126,7 @@ describe('the workspace switch (the demo workspace)', () => {
     const t0 = Date.now();
     expect(await value(sw.invoke('demo/exit', {}))).toEqual({ demo: false, removed: true });
     // At the slow pace the script takes over a minute; leaving must not wait for it.
-    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(Date.now() - t0).toBeLessThan(20_000);
     expect(done.map((m) => m.payload)).toEqual([expect.objectContaining({ runId: entered.runId, stop: 'cancelled', demo: true })]);
     expect(existsSync(entered.dataDir)).toBe(false);
     expect((await value(sw.invoke('agent/status', {}))).running).toEqual([]);

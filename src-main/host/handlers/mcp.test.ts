@@ -109,7 +109,7 @@ describe('forge mcp in remote mode against a live headless host', () => {
     const c = await attach(down);
     const t0 = Date.now();
     const r = await c.callTool({ name: 'forge_list_contracts', arguments: {} });
-    expect(Date.now() - t0).toBeLessThan(5_000);
+    expect(Date.now() - t0).toBeLessThan(20_000); // a hang would last the client's 60 s request timeout
     expect(r.isError).toBe(true);
     expect((r.content as { text: string }[])[0].text).toMatch(/not reachable.*FORGEGUARD_LOCAL=1/);
     await c.close();
