@@ -10,7 +10,7 @@ import { createCore, type Core } from '../host/core';
 import { createWorkspaceSwitch } from '../host/workspace-switch';
 import { registerAppScheme, serveAppProtocol } from './app-protocol';
 import { forwardEvents, registerIpc } from './ipc';
-import { appMcpLaunch, mcpModeArgs, withAppWorkspace } from './mcp-mode';
+import { appMcpLaunch, mcpModeArgs, mcpUnavailableOnWindows, withAppWorkspace } from './mcp-mode';
 import { installMenu } from './menu';
 import { showDesktopNotices } from './notifications';
 import { APP_URL } from './protocol';
@@ -45,13 +45,15 @@ const mcpArgs = mcpModeArgs(process.argv);
 if (mcpArgs) {
   // `Forge --mcp`: the governance server on stdio for an IDE, and nothing of the desktop — no window,
   // no dock icon, no single-instance lock (it runs beside the open app, as `forge mcp` does).
-  // stdout carries only JSON-RPC: every log goes to stderr. (On Windows the app is a GUI binary and
-  // Electron gives its main process no stdin; IDEs there use the HTTP snippet.)
+  // stdout carries only JSON-RPC: every log goes to stderr.
   console.log = console.error;
   console.info = console.error;
   app.disableHardwareAcceleration();
   app.dock?.hide();
-  runMcpCli(withAppWorkspace(mcpArgs, appDataDir()), app.getVersion()).then(
+  // On Windows Electron gives every process an already-ended stdin (lib/common/init.ts): say so rather than exit silently.
+  const served =
+    process.platform === 'win32' ? Promise.resolve(mcpUnavailableOnWindows()) : runMcpCli(withAppWorkspace(mcpArgs, appDataDir()), app.getVersion());
+  served.then(
     (code) => app.exit(code),
     (e) => {
       process.stderr.write(`forge mcp: ${(e as Error).message}\n`);

@@ -30,3 +30,12 @@ export function appMcpLaunch(o: { packaged: boolean; execPath: string; appImage?
   if (o.packaged) return { kind: 'app', executable: o.appImage || o.execPath };
   return { kind: 'node', node: 'node', forgeScript: join(o.appRoot, 'bin', 'forge.mjs') };
 }
+
+/** `Forge --mcp` on Windows: the app cannot read stdin there, so it says what to use instead. Returns the exit code. */
+export function mcpUnavailableOnWindows(write: (text: string) => void = (t) => process.stderr.write(t)): number {
+  write(
+    'Forge --mcp: the Windows app cannot serve MCP on stdio (Electron gives it no standard input). ' +
+      "With Forge open, attach over HTTP instead: the MCP screen's HTTP snippets.\n",
+  );
+  return 2;
+}

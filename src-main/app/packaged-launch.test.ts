@@ -3,7 +3,7 @@ import { join, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import viteConfig from '../../electron.vite.config';
-import { appMcpLaunch, MCP_FLAG, mcpModeArgs, withAppWorkspace } from './mcp-mode';
+import { appMcpLaunch, MCP_FLAG, mcpModeArgs, mcpUnavailableOnWindows, withAppWorkspace } from './mcp-mode';
 
 /**
  * The packaged app must be able to start everything the dev build starts, with what electron-builder
@@ -155,5 +155,12 @@ describe("the packaged app's stdio MCP entry", () => {
     expect(mcpModeArgs(['/Applications/Forge.app/Contents/MacOS/Forge'])).toBeNull();
     expect(withAppWorkspace([], '/Users/pm/Library/Application Support/Forge')).toEqual(['--data', '/Users/pm/Library/Application Support/Forge']);
     expect(withAppWorkspace(['--data=/w'], '/app')).toEqual(['--data=/w']);
+  });
+
+  it('on Windows, where the app gets no stdin, says to attach over HTTP instead of ending silently', () => {
+    let said = '';
+    expect(mcpUnavailableOnWindows((t) => (said += t))).toBe(2);
+    expect(said).toContain('HTTP');
+    expect(mainSource).toMatch(/process\.platform === 'win32'\s*\?\s*Promise\.resolve\(mcpUnavailableOnWindows\(\)\)/);
   });
 });

@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { Readable, type ReadableOptions } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 
 /**
@@ -41,6 +41,23 @@ function idleAgainst(baseline: Map<string, number>): boolean {
   return true;
 }
 
+/**
+ * Makes `process.stdin` yield `input`, then end. On Windows Electron fixes `process.stdin` to an
+ * already-ended stream with a non-configurable getter (lib/common/init.ts), so there the same stream
+ * object is re-initialised with the input instead of being replaced.
+ */
+export function provideStdin(input: string): void {
+  const own = Object.getOwnPropertyDescriptor(process, 'stdin');
+  if (!own || own.configurable) {
+    Object.defineProperty(process, 'stdin', { value: Readable.from([input]), configurable: true, enumerable: true });
+    return;
+  }
+  const fixed = process.stdin as unknown as Readable;
+  (Readable as unknown as (this: Readable, options: ReadableOptions) => void).call(fixed, { read() {} });
+  fixed.push(input);
+  fixed.push(null);
+}
+
 export interface HostOptions {
   exit?: (code: number) => void;
   /** How often to look whether the script left anything running (ms). */
@@ -63,7 +80,7 @@ export async function runHostedScript(request: HostedScriptRequest, options: Hos
   process.on('uncaughtException', fail);
   process.on('unhandledRejection', fail);
 
-  Object.defineProperty(process, 'stdin', { value: Readable.from([request.stdin]), configurable: true, enumerable: true });
+  provideStdin(request.stdin);
   process.argv = [process.argv[0] ?? 'node', request.script, ...request.args];
   // Touch the output streams first so their handles count as the host's own, not the script's.
   void process.stdout.writable;

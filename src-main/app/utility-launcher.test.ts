@@ -23,30 +23,33 @@ const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const kelly = path.join(root, 'skills', 'expression-design', 'scripts', 'kelly.mjs');
 const forks: string[] = [];
 
-const fork: UtilityFork = (modulePath, args, options) => {
-  forks.push(modulePath);
-  const child = spawn(process.execPath, ['--no-warnings', `--import=${tsx}`, standIn, modulePath, ...args], {
-    cwd: options.cwd,
-    env: options.env,
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  const utility: UtilityChild = {
-    get pid() {
-      return child.pid;
-    },
-    stdout: child.stdout,
-    stderr: child.stderr,
-    kill: () => child.kill('SIGKILL'),
-    postMessage: (message) => child.stdin.end(JSON.stringify(message)),
-    once: ((event: 'spawn' | 'exit', listener: (code?: number) => void) => {
-      if (event === 'exit') child.once('exit', (code) => listener(code ?? 137));
-      else child.once('spawn', () => listener());
-    }) as UtilityChild['once'],
+const forkWith =
+  (flags: string[]): UtilityFork =>
+  (modulePath, args, options) => {
+    forks.push(modulePath);
+    const child = spawn(process.execPath, ['--no-warnings', `--import=${tsx}`, standIn, modulePath, ...flags, ...args], {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const utility: UtilityChild = {
+      get pid() {
+        return child.pid;
+      },
+      stdout: child.stdout,
+      stderr: child.stderr,
+      kill: () => child.kill('SIGKILL'),
+      postMessage: (message) => child.stdin.end(JSON.stringify(message)),
+      once: ((event: 'spawn' | 'exit', listener: (code?: number) => void) => {
+        if (event === 'exit') child.once('exit', (code) => listener(code ?? 137));
+        else child.once('spawn', () => listener());
+      }) as UtilityChild['once'],
+    };
+    return utility;
   };
-  return utility;
-};
 
-const launcher = createUtilityNodeLauncher({ fork, hostModule });
+const launcher = createUtilityNodeLauncher({ fork: forkWith([]), hostModule });
+const windowsLauncher = createUtilityNodeLauncher({ fork: forkWith(['--windows-stdin']), hostModule });
 const NETWORK_BLOCK = `data:text/javascript,${encodeURIComponent('globalThis.fetch = async () => { throw Object.assign(new Error("blocked"), { code: "ERR_NETWORK_DISABLED" }); };')}`;
 
 let dir: string;
@@ -98,6 +101,14 @@ describe('the desktop app runs .mjs skill scripts in a utility process', () => {
     const plain = spawnSync(process.execPath, [kelly], { input: JSON.stringify(input), encoding: 'utf8' });
     expect(out).toEqual(JSON.parse(plain.stdout));
     expect(forks).toContain(hostModule);
+  });
+
+  it('hands the input over on Windows too, where Electron fixes process.stdin to an ended stream', { timeout: 60_000 }, async () => {
+    const input = { probability: 0.6, win: 0.04, loss: 0.02 };
+    const p = windowsLauncher.launch({ script: kelly, args: [], execArgv: [], env: env(), cwd: dir });
+    const r = await run(p, input);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout).full_kelly).toBeCloseTo(20, 6);
   });
 
   it("keeps the script's exit code and its own refusal (exit 2 with an error object)", { timeout: 60_000 }, async () => {

@@ -19,6 +19,7 @@ Runs Forge's governance MCP server on stdio (for Claude Desktop, Cursor, VS Code
   --remote URL      proxy to a running Forge app at URL (token from its lock file or FORGEGUARD_TOKEN)
   --workdir DIR     where the scratchpad lives (default: the current folder)
 Environment: FORGEGUARD_LOCAL=1 forces local mode; FORGEGUARD_URL selects remote mode.
+The desktop app is its own entry point: \`Forge --mcp [options]\` (default --data: the app's workspace).
 `;
 
 export async function runMcpCli(args: string[], version = '0.1.0'): Promise<number> {

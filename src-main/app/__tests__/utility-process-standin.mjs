@@ -1,15 +1,22 @@
 // Stands in for an Electron utility process in tests (there is no Electron binary here), keeping the
-// three ways it differs from plain Node that the script host must handle:
+// ways it differs from plain Node that the script host must handle:
 //  - the module gets no stdin: what the parent posts arrives as one `process.parentPort` message
 //    (here the parent's postMessage is carried on this process's real stdin, read before the module loads);
-//  - the module never sees the parent's argv;
+//  - with --windows-stdin, `process.stdin` is what Electron makes it on Windows (lib/common/init.ts):
+//    an already-ended stream behind a non-configurable getter;
 //  - the process does not end when its work is done (electron/electron#47228): a handle stays open.
 import { EventEmitter } from 'node:events';
+import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 
-const hostModule = process.argv[2];
+const [hostModule, ...flags] = process.argv.slice(2);
 let raw = '';
 for await (const chunk of process.stdin) raw += chunk;
+if (flags.includes('--windows-stdin')) {
+  const stdin = new Readable();
+  stdin.push(null);
+  Object.defineProperty(process, 'stdin', { configurable: false, enumerable: true, get: () => stdin });
+}
 setInterval(() => {}, 60_000);
 const parentPort = new EventEmitter();
 process.parentPort = parentPort;
