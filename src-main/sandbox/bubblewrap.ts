@@ -113,6 +113,8 @@ export function sandboxArgs(s: SandboxSpec): string[] {
     a.push('--bind', s.writable, s.writable);
     for (const sub of s.readOnlyInside ?? []) if (isRealDir(sub)) a.push('--ro-bind', sub, sub);
   }
+  // The sandbox's own root (where bwrap made the mount points) becomes read-only too: only the binds above are writable.
+  a.push('--remount-ro', '/');
   // --unshare-all: user, PID (host processes and their /proc invisible), network, IPC, UTS and cgroup namespaces.
   a.push('--unshare-all');
   if (s.network) a.push('--share-net');

@@ -27,6 +27,8 @@ export interface RunCommandOptions {
   env?: NodeJS.ProcessEnv;
   /** Stop the command once it has printed this many bytes (default MAX_OUTPUT_BYTES). */
   maxOutputBytes?: number;
+  /** Processes it may have at once (default MAX_COMMAND_PROCESSES). */
+  maxProcesses?: number;
   /** Where and how it is confined; see sandboxed.ts. */
   sandbox?: CommandSandbox;
   /** What a PM's approval covers when it runs unconfined (default: by program, see commandClassOf). */
@@ -88,7 +90,7 @@ export async function runCommand(workDir: string, commandLine: string, opts: Run
     onStderr: (b) => cap.push(err.write(b)),
     // The program is done: background children it left would hold the pipes open, so they go too.
     killTreeOnExit: true,
-    maxProcesses: MAX_COMMAND_PROCESSES,
+    maxProcesses: opts.maxProcesses ?? MAX_COMMAND_PROCESSES,
   });
   cap.push(out.end() + err.end());
   const { text, truncated } = cap.result();

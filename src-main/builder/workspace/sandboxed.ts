@@ -60,7 +60,7 @@ export async function prepareLaunch(
   root: string,
   argv: string[],
   commandLine: string,
-  o: { sandbox?: CommandSandbox; commandClass?: string; env?: NodeJS.ProcessEnv },
+  o: { sandbox?: CommandSandbox; commandClass?: string; env?: NodeJS.ProcessEnv; maxProcesses?: number },
 ): Promise<Launch> {
   const env = scrubEnv(o.env);
   const check = await checkBubblewrap(o.sandbox?.bwrapPath);
@@ -85,7 +85,7 @@ export async function prepareLaunch(
   if (!program) return { kind: 'missing', message: `"${argv[0]}" is not installed or not on PATH on this machine.` };
   const network = !!o.sandbox?.allowNetwork;
   // Node-based tools (npm, npx, tsc, vitest) run `node` too: its install prefix comes along, read-only.
-  const prefixes = [programPrefix(program, searchPath), programPrefix('node', searchPath), programPrefix('python3', searchPath)];
+  const prefixes = [programPrefix(program, searchPath), programPrefix('node', searchPath)];
   const args = sandboxArgs({
     argv: [program, ...argv.slice(1)],
     chdir: root,
@@ -94,7 +94,7 @@ export async function prepareLaunch(
     readOnlyInside: readOnlyTops(root, argv[0] !== 'git'),
     network,
     tmpDirs: [SANDBOX_HOME],
-    maxProcesses: MAX_COMMAND_PROCESSES,
+    maxProcesses: o.maxProcesses ?? MAX_COMMAND_PROCESSES,
   });
   return { kind: 'run', command: check.bwrap, args, env: { ...env, HOME: SANDBOX_HOME, TMPDIR: '/tmp' }, confined: true, network };
 }
