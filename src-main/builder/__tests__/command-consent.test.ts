@@ -52,7 +52,15 @@ describe('runCommand without a sandbox', () => {
   it('shows the PM the exact command line and its class, runs nothing on Deny, and runs it on Allow', async () => {
     const asked: { commandClass: string; commandLine: string; notice: string }[] = [];
     const deny = await caught(() =>
-      runCommand(work, "npm  run   test -- 'a b'", { sandbox: { bwrapPath: null, askUnconfined: async (r) => (asked.push(r), false) } }),
+      runCommand(work, "npm  run   test -- 'a b'", {
+        sandbox: {
+          bwrapPath: null,
+          askUnconfined: async (r) => {
+            asked.push(r);
+            return false;
+          },
+        },
+      }),
     );
     expect(deny.reason).toBe('declined');
     expect(ranCount()).toBe(0);
