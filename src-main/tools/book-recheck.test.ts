@@ -84,7 +84,7 @@ describe('a re-checked Expression is counted once', () => {
 
 /** The demo's proposals, as the scripted analyst writes them (resources/demo/scenario.json). */
 function demoExpressions(): string[] {
-  const scenario = JSON.parse(readFileSync(join(findBundledDir(join('resources', 'demo')), 'scenario.json'), 'utf8')) as {
+  const scenario = JSON.parse(readFileSync(join(findBundledDir(join('resources', 'demo'))!, 'scenario.json'), 'utf8')) as {
     turns: { reply: { toolCalls?: { name: string; input: { path?: string; content?: string } }[] } }[];
   };
   return scenario.turns.flatMap((turn) =>

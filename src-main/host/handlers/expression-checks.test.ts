@@ -91,6 +91,20 @@ describe('expressions/checks — the guardrail table and review verdict on the E
     expect(rows).toContainEqual(['max_single_risk', true, 1]);
   });
 
+  it('shows a proposal with no factor as failing concentration, as Approve refuses it (it used to read "not measured" and pass)', async () => {
+    const fs = core.context.memory.fs;
+    const text = oversized('E-052').replace('factor: us_rates\n', '').replace('notional: 20', 'notional: 2').replace('max_loss_pct: 6', 'max_loss_pct: 1');
+    await fs.writeFile('/memory/expressions/E-052.md', text, { actor: 'agent' });
+    const checks = await core.invoke('expressions/checks', { id: 'E-052' });
+    const approve = await core.invoke('expressions/approve', { id: 'E-052' });
+    if (!checks.ok || !approve.ok) throw new Error('call failed');
+    expect(approve.value.approved).toBe(false);
+    expect(approve.value.violations.map((v) => [v.rule, v.limit])).toEqual([['missing_risk_field', 'a factor name']]);
+    const rows = checks.value.checks.map((c) => [c.rule, c.pass]);
+    expect(rows).toContainEqual(['missing_risk_field', false]);
+    expect(rows).toContainEqual(['max_factor_concentration', false]);
+  });
+
   it('finds the review filed for the exact text, and says when it only has a review from the writing session', async () => {
     const fs = core.context.memory.fs;
     const ledger = new ReviewLedger(fs.store.db);

@@ -1,4 +1,5 @@
 import { AppError, ConflictError, InvalidInputError, isAppError, NotFoundError } from '../../common/errors';
+import { countsInBook } from '../../common/expression-status';
 import { categoryInfo, checkRecordAuthority, parseRecord, renderRecord, routePath, type ForgeFS, type MemoryDocument } from '../../fs';
 import { withAssignedId } from '../../fs/memory-backend';
 import type { GuardrailLimits, Violation } from '../../guardrails';
@@ -74,7 +75,7 @@ function statusOf(doc: MemoryDocument): string {
 
 /** Why an Expression that is no longer a proposal is not edited here, and what to do instead. */
 function notEditable(id: string, status: string): AppError {
-  const live = status === 'active' || status === 'review_required';
+  const live = countsInBook(status);
   return new AppError(
     'forbidden',
     live
