@@ -14,7 +14,7 @@ async function write(request: APIRequestContext, forge: Pick<ForgeServer, 'baseU
 }
 
 const proposedTrade =
-  '# new — Receive USD 5y on softer payrolls\nstatus: proposed\nview_id: V-001\ninstrument: USD 5y swap\nnotional: 10\nmax_loss_pct: 0.5\nduration_impact: 0.2\n---\n## SUMMARY\nA small receiver proposed for the PM to decide.\n';
+  '# new — Receive USD 5y on softer payrolls\nstatus: proposed\nview_id: V-001\ninstrument: USD 5y swap\nnotional: 10\nmax_loss_pct: 0.5\nduration_impact: 0.2\nfactor: usd_swaps\n---\n## SUMMARY\nA small receiver proposed for the PM to decide.\n';
 
 test('the app opens on Home: the book against its limits, live approvals with the sidebar badge, each item opening its screen', async ({
   page,

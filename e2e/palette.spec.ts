@@ -100,7 +100,7 @@ test('Ctrl+K opens the palette; typing E-001 and Enter opens that Expression; Es
 test('a double-click on Reject records one rejection and shows no error', async ({ page, forge, request }) => {
   const problems = watchProblems(page);
   const content =
-    '# new — Palette test receiver\nstatus: proposed\nview_id: V-001\ninstrument: USD 5y swap\nnotional: 10\nmax_loss_pct: 1\nduration_impact: 0.3\n---\n## SUMMARY\nA trade to reject twice.\n';
+    '# new — Palette test receiver\nstatus: proposed\nview_id: V-001\ninstrument: USD 5y swap\nnotional: 10\nmax_loss_pct: 1\nduration_impact: 0.3\nfactor: usd_swaps\n---\n## SUMMARY\nA trade to reject twice.\n';
   const w = await api<{ id: string }>(request, forge, 'memory/write', { path: '/memory/expressions/new.md', content });
   const id = w.id;
 

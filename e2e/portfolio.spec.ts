@@ -14,7 +14,7 @@ async function api<T>(
 }
 
 const trade = (n: number) =>
-  `# new — PM trade ${n}\nstatus: proposed\nview_id: V-001\ninstrument: USD 5y swap\nnotional: 30\nmax_loss_pct: 1.5\nduration_impact: 0.5\n---\n## SUMMARY\nPM-written trade ${n}.\n`;
+  `# new — PM trade ${n}\nstatus: proposed\nview_id: V-001\ninstrument: USD 5y swap\nnotional: 30\nmax_loss_pct: 1.5\nduration_impact: 0.5\nfactor: commodities\n---\n## SUMMARY\nPM-written trade ${n}.\n`;
 
 test('three PM-written 30%-notional Expressions approved in turn: one goes live, the next is refused naming gross 202.5 vs 200, and the Portfolio screen follows live', async ({
   page,

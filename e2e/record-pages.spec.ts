@@ -39,7 +39,7 @@ test('E-001 by route: its View, sizing and every guardrail check; a proposal off
 
   // A proposal (the seed has none): Approve / Reject are on its page, and a blocked-free approval goes through.
   const content =
-    '# new — Record page receiver\nstatus: proposed\nview_id: V-002\ninstrument: EUR 5y swap\nnotional: 2\nmax_loss_pct: 0.5\nduration_impact: 0.2\n---\n## SUMMARY\nA trade to approve from its page.\n';
+    '# new — Record page receiver\nstatus: proposed\nview_id: V-002\ninstrument: EUR 5y swap\nnotional: 2\nmax_loss_pct: 0.5\nduration_impact: 0.2\nfactor: eur_rates\n---\n## SUMMARY\nA trade to approve from its page.\n';
   const w = await api<{ id: string }>(request, forge, 'memory/write', { path: '/memory/expressions/new.md', content });
   await page.goto(`${forge.url}#/expressions/${w.id}`);
   await expect(p.getByTestId('record-page-id')).toHaveText(w.id);
