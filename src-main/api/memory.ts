@@ -179,7 +179,8 @@ export const memoryProcedures = {
    * the line; `issues[].path` is `['content', line]`), `conflict` (stale expectedVersion),
    * `guardrail_violation` (the message names rule, value and limit; `issues[].path` is
    * `['guardrails', rule, value, limit]`), `forbidden` (an Expression that is no longer a
-   * proposal), `not_found`.
+   * proposal; an Outcome, a Calibration file or a Counterfactual's result, which only Forge's
+   * tracker writes — the message says so), `not_found`. The input names no writer: it is always the PM.
    */
   'memory/write': { input: memoryWriteInput, output: memoryWriteOutput },
   /** Every hard limit checked now for one Expression (pass or fail) and its reviewer's verdict; `not_found` for an unknown id. */
