@@ -9,7 +9,7 @@ import { App } from './app/App';
 // the screen, which would pull it out of its lazy chunk into the first load.
 import { chatEvents, handleChatEvent, useChat } from './chat/store';
 import { handleTaskEvent } from './tasks/live';
-import { buildEventNames, handleBuildChanged, handleBuildLog } from './builds/live';
+import { buildEventNames, handleBuildChanged, handleBuildLog, handleCommandConsent } from './builds/live';
 import { handleProposalsChanged, proposalEventNames } from './proposals/live';
 import { handleScheduleChanged, scheduleEventNames } from './schedule/live';
 import { handleModelProgress, modelEventNames } from './settings/model-live';
@@ -63,6 +63,9 @@ function onEvent(message: EventMessage) {
       break;
     case 'builds/log':
       handleBuildLog(queryClient, message.payload as { buildId: string; entry: ProcedureOutput<'builds/get'>['log'][number] });
+      break;
+    case 'builds/command-consent':
+      handleCommandConsent(queryClient, message.payload as { buildId: string; request: ProcedureOutput<'builds/get'>['commands']['consent'] & object });
       break;
     case 'proposals/changed':
       handleProposalsChanged(queryClient, message.payload as { pendingCount: number });

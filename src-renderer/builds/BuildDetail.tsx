@@ -4,6 +4,7 @@ import { ErrorPanel } from '../app/ErrorPanel';
 import { Icon } from '../app/Icon';
 import { formatCost, formatTokens } from '../tasks/model';
 import { BuildControls } from './BuildControls';
+import { CommandAccess } from './CommandAccess';
 import { ContextMeter } from './ContextMeter';
 import { mergeDetail } from './live';
 import { LiveLog } from './LiveLog';
@@ -38,6 +39,7 @@ export function BuildDetailView(props: { id: string; onClose: () => void }) {
           <div className="pad builds-detail-body">
             <Header detail={d} />
             <BuildControls build={d.build} stop={d.stop} />
+            <CommandAccess build={d.build} commands={d.commands} />
             {d.build.error && (d.build.status === 'failed' || d.build.status === 'interrupted' || d.build.status === 'stopped') && (
               <div className="build-error" role="status" data-testid="build-error">
                 <strong>{d.build.status === 'stopped' ? 'Stopped' : d.build.status === 'interrupted' ? 'Interrupted' : 'Failed'}.</strong> {d.build.error}

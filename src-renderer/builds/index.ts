@@ -1,2 +1,2 @@
 export { BuildsScreen } from './BuildsScreen';
-export { buildEventNames, handleBuildChanged, handleBuildLog, mergeDetail } from './live';
+export { buildEventNames, handleBuildChanged, handleBuildLog, handleCommandConsent, mergeDetail } from './live';

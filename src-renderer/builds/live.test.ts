@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
 import type { BuildDetail, BuildLogEntry, BuildSummary } from '../../src-main/api/builds';
 import { procedureKey } from '../api/hooks';
-import { buildsListInput, detailKey, handleBuildChanged, handleBuildLog, mergeDetail } from './live';
+import { buildsListInput, detailKey, handleBuildChanged, handleBuildLog, handleCommandConsent, mergeDetail } from './live';
 
 function summary(over: Partial<BuildSummary> & { id: string }): BuildSummary {
   return {
@@ -27,6 +27,7 @@ function summary(over: Partial<BuildSummary> & { id: string }): BuildSummary {
 function detail(build: BuildSummary, log: BuildLogEntry[] = []): BuildDetail {
   return {
     build,
+    commands: { allowNetwork: false, approvedClasses: [], consent: null },
     phases: [],
     stop: null,
     log,
@@ -79,5 +80,20 @@ describe('builds/log', () => {
     expect(merged.build.status).toBe('paused');
     expect(merged.log.map((e) => e.seq)).toEqual([1, 2, 3]);
     expect(mergeDetail(undefined, reread)).toBe(reread);
+  });
+
+  it('puts a command waiting for the PM on the open build at once, and re-reads its detail', () => {
+    const qc = new QueryClient();
+    qc.setQueryData(detailKey('b1'), detail(summary({ id: 'b1' })));
+    const request = {
+      requestId: 'r1',
+      commandClass: 'tests',
+      commandLine: 'npm test',
+      notice: 'Commands are not confined on this machine (x).',
+      at: '2026-11-21T09:00:00.000Z',
+    };
+    handleCommandConsent(qc, { buildId: 'b1', request });
+    expect(qc.getQueryData<BuildDetail>(detailKey('b1'))!.commands.consent).toEqual(request);
+    expect(qc.getQueryState(detailKey('b1'))!.isInvalidated).toBe(true);
   });
 });

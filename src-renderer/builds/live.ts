@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { BuildDetail, BuildLogEntry, BuildSummary } from '../../src-main/api/builds';
+import type { BuildDetail, BuildLogEntry, BuildSummary, CommandConsentRequest } from '../../src-main/api/builds';
 import type { EventName } from '../../src-main/api';
 import { procedureKey } from '../api/hooks';
 import { mergeLog } from './log';
@@ -8,10 +8,10 @@ import { upsertBuild } from './model';
 /**
  * Builds progress is pushed: `builds/changed` moves the listing and reloads the open build's
  * detail; `builds/log` appends to the open build's log in place, so the log streams without a
- * refetch per line.
+ * refetch per line; `builds/command-consent` puts a command waiting for the PM's Allow on screen.
  */
 
-export const buildEventNames = ['builds/changed', 'builds/log'] as const satisfies readonly EventName[];
+export const buildEventNames = ['builds/changed', 'builds/log', 'builds/command-consent'] as const satisfies readonly EventName[];
 
 export const buildsListInput = {} as const;
 
@@ -29,6 +29,13 @@ export function handleBuildChanged(queryClient: QueryClient, build: BuildSummary
 
 export function handleBuildLog(queryClient: QueryClient, payload: { buildId: string; entry: BuildLogEntry }): void {
   queryClient.setQueryData<BuildDetail>(detailKey(payload.buildId), (old) => (old ? { ...old, log: mergeLog(old.log, [payload.entry]) } : old));
+}
+
+/** A command waits for the PM (no sandbox on this machine): show it on the open build at once, then read the detail again. */
+export function handleCommandConsent(queryClient: QueryClient, payload: { buildId: string; request: CommandConsentRequest }): void {
+  const key = detailKey(payload.buildId);
+  queryClient.setQueryData<BuildDetail>(key, (old) => (old ? { ...old, commands: { ...old.commands, consent: payload.request } } : old));
+  void queryClient.invalidateQueries({ queryKey: key, exact: true });
 }
 
 /**
