@@ -130,6 +130,7 @@ describe('synthesis output contract', () => {
   notional: 5
   max_loss_pct: 0.4
   duration_impact: -0.3
+  factor: us_rates
   rationale: "Supply pressure lifts term premium."
 \`\`\`
 
@@ -149,6 +150,7 @@ describe('synthesis output contract', () => {
         notional: 5,
         max_loss_pct: 0.4,
         duration_impact: -0.3,
+        factor: 'us_rates',
         rationale: 'Supply pressure lifts term premium.',
         exit_rules: '',
       },
@@ -163,6 +165,9 @@ describe('synthesis output contract', () => {
     ]);
     const bad = errorOf(extra.replace('notional: 5', 'notional: lots'));
     expect([bad.block, bad.field]).toEqual(['NEW EXPRESSIONS', '[0].notional']);
+    // A trade with no factor would skip the concentration limit: the sub-agent is told to name one.
+    const noFactor = errorOf(extra.replace('  factor: us_rates\n', ''));
+    expect([noFactor.block, noFactor.field]).toEqual(['NEW EXPRESSIONS', '[0].factor']);
     const badPk = errorOf(extra.replace('category: sizing', 'category: Sizing Rules'));
     expect([badPk.block, badPk.field]).toEqual(['PROCESS KNOWLEDGE', '[0].category']);
   });

@@ -58,7 +58,7 @@ export const newExpressionSchema = z
     notional: z.number().positive(),
     max_loss_pct: z.number().positive(),
     duration_impact: z.number(),
-    factor: oneLine(80).optional(),
+    factor: oneLine(80), // required: concentration cannot be measured without it, and the write would refuse it anyway
     rationale: z.string().trim().min(1, 'must say how the trade expresses the View'),
     exit_rules: z.string().trim().default(''),
   })
@@ -256,7 +256,7 @@ export function planSynthesisUpdates(
           notional: e.notional,
           max_loss_pct: e.max_loss_pct,
           duration_impact: e.duration_impact,
-          ...(e.factor ? { factor: e.factor } : {}),
+          factor: e.factor,
           source: 'synthesis',
         },
         body: [`## SUMMARY`, e.rationale, ...(e.exit_rules ? ['', '## EXIT RULES', e.exit_rules] : [])].join('\n'),

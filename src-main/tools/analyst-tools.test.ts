@@ -3,6 +3,7 @@ import { countTokens, ScriptedModel } from '../llm';
 import { z } from 'zod';
 import { ProviderRegistry } from '../providers';
 import { analystTools } from './analyst-tools';
+import { limitsFromConstraints } from './expressions';
 import { runTool } from './define';
 import { openTestWorkspace, type TestWorkspace } from './testing';
 
@@ -105,6 +106,17 @@ describe('write', () => {
     expect(t.ws.fs.recordInfo('/memory/expressions/E-004.md')!.status).toBe('proposed');
     const audit = t.ws.store.audit.list({ path: '/memory/expressions/E-004.md', limit: 5 });
     expect(audit.map((a) => [a.actor, a.operation, a.session_id])).toEqual([['agent', 'create', 'sess_test']]);
+  });
+
+  it('an unreadable limit in constraints.md refuses trades naming its line, but the analyst can still write notes', async () => {
+    const broken = ['# constraints — Desk limits', 'max_gross: two hundred', '---', '## SUMMARY', 'Limits.', ''].join('\n');
+    const ctx = { ...t.context(), limits: () => limitsFromConstraints(broken) };
+    const note = ['# new — Claims at a cycle high', 'status: active', '---', '## SUMMARY', 'Continuing claims rose again.', ''].join('\n');
+    const written = await call('write', { path: '/memory/observations/new.md', content: note }, ctx);
+    expect(written.isError, written.content).toBeFalsy();
+    const trade = await call('write', { path: '/memory/expressions/new.md', content: expression() }, ctx);
+    expect(trade.isError).toBe(true);
+    expect(trade.content).toMatch(/line 2 .*max_gross must be a number/);
   });
 
   it('strips an approval stamp the agent writes itself', async () => {

@@ -14,7 +14,7 @@ export const writeTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(input, ctx: AnalystToolContext) {
     const out = await applyWrite(ctx.fs.fs, ctx.fs.resolve(input.path), input.content, ctx.writer, {
-      limits: ctx.limits(),
+      limits: () => ctx.limits(), // read only when an Expression is checked: a broken constraints.md refuses trades, not notes
       now: ctx.now,
       ...(ctx.reviews ? { review: (content: string) => ctx.reviews!.approvalFor(ctx.writer.sessionId ?? ctx.fs.sessionId, content) } : {}),
     });
