@@ -78,11 +78,13 @@ export async function prepareLaunch(
         `The PM did not allow "${commandLine}" to run unconfined on this machine. Do the work without it, or say why it is needed (STOP ENVIRONMENT_LIMITATION).`,
       );
     }
+    // Found here rather than by spawn: the process-cap wrapper (a shell) would hide spawn's "not found".
+    if (process.platform !== 'win32' && !onPath(argv[0], env.PATH ?? '').length) return missing(argv[0]);
     return { kind: 'run', command: argv[0], args: argv.slice(1), env, confined: false, network: true };
   }
   const searchPath = `${env.PATH ?? ''}${path.delimiter}${FALLBACK_PATH}`;
   const program = onPath(argv[0], searchPath)[0];
-  if (!program) return { kind: 'missing', message: `"${argv[0]}" is not installed or not on PATH on this machine.` };
+  if (!program) return missing(argv[0]);
   const network = !!o.sandbox?.allowNetwork;
   // Node-based tools (npm, npx, tsc, vitest) run `node` too: its install prefix comes along, read-only.
   const prefixes = [programPrefix(program, searchPath), programPrefix('node', searchPath)];
@@ -97,6 +99,10 @@ export async function prepareLaunch(
     maxProcesses: o.maxProcesses ?? MAX_COMMAND_PROCESSES,
   });
   return { kind: 'run', command: check.bwrap, args, env: { ...env, HOME: SANDBOX_HOME, TMPDIR: '/tmp' }, confined: true, network };
+}
+
+function missing(program: string): Launch {
+  return { kind: 'missing', message: `"${program}" is not installed or not on PATH on this machine.` };
 }
 
 /** Certificate bundles the host's environment names (a corporate proxy's CA): visible, read-only, so TLS still verifies. */
