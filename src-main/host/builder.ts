@@ -22,7 +22,7 @@ export function buildBuilder(ctx: CoreContext, claude: Claude, options: { model?
     settings: () => builderSettings(ctx),
     onChanged: (summary) => ctx.events.emit('builds/changed', summary),
     onLog: (buildId, entry) => ctx.events.emit('builds/log', { buildId, entry }),
-    onCommandConsent: (buildId, request) => ctx.events.emit('builds/commandConsent', { buildId, request }),
+    onCommandConsent: (buildId, request) => ctx.events.emit('builds/command-consent', { buildId, request }),
   });
 }
 
