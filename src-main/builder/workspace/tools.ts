@@ -127,7 +127,8 @@ const checkSyntaxTool = defineTool({
 
 const runCommandTool = defineTool({
   name: 'run_command',
-  description: 'Run one allowed program (npm, node, python3, pytest, go, git …) in the project root, without a shell: no pipes, redirects, $vars or globs.',
+  description:
+    'Run one allowed program (npm, node, python3, pytest, go, git …) in the project root, without a shell: no pipes, redirects, $vars or globs. Sandboxed: no network unless the PM allows it.',
   input: z.object({ command: z.string().min(1).max(4000), timeout }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   async run(input, ctx: ProjectToolContext) {
