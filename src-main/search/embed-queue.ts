@@ -15,8 +15,8 @@ export interface ParkedNote {
   queuedAt: string;
 }
 
-/** A queued record as read for embedding (its content hash detects a rewrite while embedding). */
-export interface QueuedRecord {
+/** A memory record as read for embedding. */
+export interface RecordSource {
   rid: number;
   category: string;
   id: string;
@@ -25,6 +25,10 @@ export interface QueuedRecord {
   updated_at: string;
   header: string;
   body: string | null;
+}
+
+/** A queued record as read for embedding (its content hash detects a rewrite while embedding). */
+export interface QueuedRecord extends RecordSource {
   content_hash: string;
 }
 

@@ -8,7 +8,17 @@ import { BLOCK_SLOTS, type BlockEntry, BlockIndex, type BlockLayout, quantizeInt
 import { searchMemory, type SearchRequest, type SearchResponse } from './search';
 import type { ResearchSource } from './research-search';
 import { PassageVectorCache } from './passage-cache';
-import { drainEmbedQueue, embedEach, type ParkedNote, parkedNotes, type QueuedRecord, queueFailed, queuedCount, retryParked } from './embed-queue';
+import {
+  drainEmbedQueue,
+  embedEach,
+  type ParkedNote,
+  parkedNotes,
+  type QueuedRecord,
+  queueFailed,
+  type RecordSource,
+  queuedCount,
+  retryParked,
+} from './embed-queue';
 
 /** What `prepare` hands to `apply`: the vector made before the write transaction, or why not. */
 type Prepared = { embedder: string; vector: Float32Array } | { error: string };
@@ -55,17 +65,6 @@ export interface ReindexProgress {
   embedder: string;
   /** How many of `total` are broker-note passages. */
   passages?: number;
-}
-
-interface RecordSource {
-  rid: number;
-  category: string;
-  id: string;
-  title: string;
-  status: string | null;
-  updated_at: string;
-  header: string;
-  body: string | null;
 }
 
 function contentOf(row: RecordSource): string {
