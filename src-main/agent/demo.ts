@@ -160,7 +160,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoRun> {
   const providers = demoProviders(demoDir, options.now);
   const search = (req: Parameters<SearchIndex['search']>[0]) => index.search(req);
   const skillsDir = options.skills ? null : findBundledDir('skills');
-  const skills = options.skills ?? new SkillLoader(skillsDir ?? join(dataDir, 'skills'), { mode: 'lenient' });
+  const skills = options.skills ?? new SkillLoader(skillsDir ?? join(dataDir, 'skills'), { mode: 'lenient', shippedSkillsDir: skillsDir });
   const delegation = buildDelegation({ fs: workspace.fs, skills, model, providers, search, limits: () => defaultGuardrailLimits, now: options.now });
   const closeExtras = async () => {
     await delegation.close();

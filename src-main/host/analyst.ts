@@ -93,6 +93,7 @@ export function buildAnalyst(deps: AnalystDeps): AnalystService {
     : new SkillLoader(join(deps.dataDir, 'skills'), {
         mode: 'lenient',
         scriptsAllowed: (name) => (deps.settings.get().allowedSkillScripts ?? []).includes(name),
+        shippedSkillsDir: findBundledDir('skills'),
       });
   const skills = deps.skills ?? ownSkills!;
   const skillCatalog = deps.skillCatalog ?? (() => skills.formatCatalog({ maxDescription: 100 }));

@@ -9,7 +9,7 @@ import { SettingsFile } from '../config/settings-file';
 import type { CoreConfig } from './config';
 import type { CoreContext } from './context';
 import { EventBus } from './events';
-import { openWorkspace } from '../fs';
+import { findBundledDir, openWorkspace } from '../fs';
 import { appHandlers } from './handlers/app';
 import { settingsHandlers } from './handlers/settings';
 import { memoryHandlers } from './handlers/memory';
@@ -130,6 +130,8 @@ export function createCore(config: CoreConfig): Core {
     watch: config.mode !== 'test',
     scriptsAllowed: (name) => (context.settings.get().allowedSkillScripts ?? []).includes(name),
     nodeLauncher: config.nodeLauncher,
+    // The workspace's skills were copied from here: a script still identical to it is one Forge ships.
+    shippedSkillsDir: findBundledDir('skills'),
   });
   if (config.mcpStdio) setMcpStdioLaunch(context, config.mcpStdio);
   const analyst = buildAnalyst({

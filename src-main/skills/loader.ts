@@ -85,6 +85,8 @@ export interface SkillLoaderOptions {
   debounceMs?: number;
   /** How `.mjs` scripts of these skills start Node (the desktop app's utility process); default: `process.execPath`. */
   nodeLauncher?: NodeScriptLauncher;
+  /** The skills Forge ships (the folder the workspace copy came from), to recognise a script as shipped; null: none. */
+  shippedSkillsDir?: string | null;
 }
 
 /** `view_validation`, ` View-Validation ` → `view-validation`: the seed spells names with underscores. */
@@ -96,6 +98,7 @@ export class SkillLoader {
   readonly root: string;
   readonly mode: SkillValidationMode;
   readonly nodeLauncher?: NodeScriptLauncher;
+  private readonly shippedDir: string | null;
   private readonly requiredSections: string[];
   private readonly debounceMs: number;
   private readonly allowsScripts: (skill: string) => boolean;
@@ -112,6 +115,7 @@ export class SkillLoader {
     this.debounceMs = options.debounceMs ?? 150;
     this.allowsScripts = options.scriptsAllowed ?? (() => false);
     this.nodeLauncher = options.nodeLauncher;
+    this.shippedDir = options.shippedSkillsDir ?? null;
     this.scan();
     if (options.watch) this.startWatching();
   }
@@ -246,6 +250,20 @@ export class SkillLoader {
       throw new NotFoundError(`Skill "${entry.name}" has no script "${script}". Its scripts: ${have.join(', ') || 'none'}.`);
     }
     return abs;
+  }
+
+  /** True when this script of the skill is byte for byte the copy Forge ships (so it is a reviewed file). */
+  shippedWithForge(name: string, script: string): boolean {
+    if (!this.shippedDir) return false;
+    const entry = this.find(name);
+    if (!entry) return false;
+    const rel = script.startsWith('scripts/') ? script : `scripts/${script}`;
+    try {
+      const shipped = fs.readFileSync(resolveInside(path.join(this.shippedDir, path.basename(entry.dir)), rel));
+      return shipped.equals(fs.readFileSync(resolveInside(entry.dir, rel)));
+    } catch {
+      return false; // not shipped, or unreadable: treated as the PM's own
+    }
   }
 
   /** True when the PM allowed this skill (either spelling) to run Python and shell scripts. */

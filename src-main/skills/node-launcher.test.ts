@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NodeScriptLaunch, NodeScriptLauncher } from './node-launcher';
-import { permissionFlag, runSkillScript, SkillScriptError } from './script-runner';
+import { SkillLoader } from './loader';
+import { permissionFlag, runScriptOfSkill, runSkillScript, SkillScriptError } from './script-runner';
 
 /**
  * Inside Electron, `process.execPath` is the app: with the runAsNode fuse off (packaged builds)
@@ -84,19 +85,49 @@ describe('.mjs skill scripts inside Electron', () => {
     // Nothing tells the child to behave as Node: there is no Electron binary to tell.
     expect(Object.keys(call.env)).not.toContain('ELECTRON_RUN_AS_NODE');
 
-    const env = await runSkillScript({ skillDir, script: 'env.mjs', input: {}, electron: true, launchNode: nodeLauncher(null) });
+    const env = await runSkillScript({ skillDir, script: 'env.mjs', input: {}, electron: true, launchNode: nodeLauncher(null), shippedWithForge: true });
     expect(env.output).toEqual(['HOME', 'LANG', 'PATH', 'TMPDIR', 'TZ']);
   });
 
   it('report no sandbox, and pass no permission flags, when the launcher has no permission model', async () => {
     const launcher = nodeLauncher(null);
-    const r = await runSkillScript({ skillDir, script: 'echo.mjs', input: { x: 1 }, electron: true, launchNode: launcher });
+    const r = await runSkillScript({ skillDir, script: 'echo.mjs', input: { x: 1 }, electron: true, launchNode: launcher, shippedWithForge: true });
     expect(r.sandboxed).toBe(false);
     expect(launcher.calls[0].execArgv.filter((a) => a.includes('permission') || a.startsWith('--allow-'))).toEqual([]);
   });
 
+  it('without a permission model, run only when shipped with Forge or allowed by the PM: a published script could read any file', async () => {
+    const shipped = path.join(base, 'shipped');
+    const workspace = path.join(base, 'workspace');
+    for (const root of [shipped, workspace]) {
+      fs.mkdirSync(path.join(root, 'sizing', 'scripts'), { recursive: true });
+      fs.writeFileSync(path.join(root, 'sizing', 'SKILL.md'), '---\nname: sizing\ndescription: Sizes a trade from its stop.\n---\n# Sizing\n');
+      fs.writeFileSync(path.join(root, 'sizing', 'scripts', 'echo.mjs'), fs.readFileSync(path.join(skillDir, 'scripts', 'echo.mjs')));
+    }
+    // A script the PM dropped in (or a shipped one someone edited) is not one Forge reviewed.
+    fs.writeFileSync(path.join(workspace, 'sizing', 'scripts', 'mark.mjs'), fs.readFileSync(path.join(skillDir, 'scripts', 'mark.mjs')));
+    let allowed = false;
+    const loader = new SkillLoader(workspace, { mode: 'lenient', nodeLauncher: nodeLauncher(null), shippedSkillsDir: shipped, scriptsAllowed: () => allowed });
+    try {
+      const ok = await runScriptOfSkill(loader, 'sizing', 'echo.mjs', { x: 4 }, { electron: true });
+      expect(ok.output).toMatchObject({ doubled: 8 });
+      const refused = await failure(runScriptOfSkill(loader, 'sizing', 'mark.mjs', {}, { electron: true }));
+      expect([refused.code, refused.failure]).toEqual(['forbidden', 'not_allowed']);
+      expect(refused.message).toContain('"Allow scripts" for "sizing"');
+      expect(fs.existsSync(path.join(base, 'ran.txt'))).toBe(false);
+      allowed = true;
+      await runScriptOfSkill(loader, 'sizing', 'mark.mjs', {}, { electron: true });
+      expect(fs.existsSync(path.join(base, 'ran.txt'))).toBe(true);
+    } finally {
+      loader.close();
+      fs.rmSync(path.join(base, 'ran.txt'), { force: true });
+    }
+  });
+
   it('are stopped at their timeout through the launcher as they are when spawned', async () => {
-    const e = await failure(runSkillScript({ skillDir, script: 'spin.mjs', input: {}, timeoutMs: 500, electron: true, launchNode: nodeLauncher(null) }));
+    const e = await failure(
+      runSkillScript({ skillDir, script: 'spin.mjs', input: {}, timeoutMs: 500, electron: true, launchNode: nodeLauncher(null), shippedWithForge: true }),
+    );
     expect(e.failure).toBe('timeout');
   });
 });

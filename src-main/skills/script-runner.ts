@@ -60,6 +60,12 @@ export interface RunSkillScriptOptions {
   launchNode?: NodeScriptLauncher;
   /** Running inside Electron, where `process.execPath` is the app, not Node (default: `process.versions.electron` is set). */
   electron?: boolean;
+  /**
+   * `.mjs` only: the script is byte for byte the one shipped with Forge (a reviewed file). Where the
+   * launcher has no permission model (the desktop app's utility process), only such scripts, or
+   * those of a skill the PM allowed, run: nothing would stop another one reading the PM's files.
+   */
+  shippedWithForge?: boolean;
 }
 
 export interface SkillScriptResult {
@@ -124,7 +130,7 @@ export async function runScriptOfSkill(
   skill: string,
   script: string,
   input: unknown,
-  options: Omit<RunSkillScriptOptions, 'skillDir' | 'script' | 'input' | 'scriptsAllowed' | 'skillName'> = {},
+  options: Omit<RunSkillScriptOptions, 'skillDir' | 'script' | 'input' | 'scriptsAllowed' | 'skillName' | 'shippedWithForge'> = {},
 ): Promise<SkillScriptResult> {
   const loaded = loader.load(skill);
   loader.scriptPath(loaded.name, script);
@@ -136,6 +142,7 @@ export async function runScriptOfSkill(
     input,
     skillName: loaded.name,
     scriptsAllowed: loader.scriptsAllowed(loaded.name),
+    shippedWithForge: loader.shippedWithForge(loaded.name, script),
   });
 }
 
@@ -182,6 +189,14 @@ export async function runSkillScript(opts: RunSkillScriptOptions): Promise<Skill
     }
     const execArgv: string[] = ['--no-warnings'];
     const perm = opts.sandbox === false ? null : launcher ? launcher.permissionFlag() : permissionFlag();
+    if (perm === null && opts.sandbox !== false && opts.scriptsAllowed !== true && opts.shippedWithForge !== true) {
+      throw new SkillScriptError(
+        'forbidden',
+        'not_allowed',
+        `"${label}" was not run: here Node scripts run without a file-permission limit, so Forge runs only the scripts it ships ` +
+          `and those of skills the PM allowed. The PM can turn on "Allow scripts" for "${skillName}" in Settings → Skills.`,
+      );
+    }
     if (perm) execArgv.push(perm, `--allow-fs-read=${realDirOf(skillDir)}${path.sep}`);
     if (opts.sandbox !== false) execArgv.push(`--import=${NETWORK_BLOCK_URL}`);
     const r = launcher
