@@ -41,7 +41,8 @@ async function seedProposals(dataDir: string): Promise<{ pkIds: string[]; origin
         header: { status: 'recorded', pnl: -42000 },
         body: '## SUMMARY\nStopped out.\n',
       }),
-      { actor: 'pm' },
+      // Only the tracker records Outcomes (the PM's editor is refused).
+      trackerWriter(),
     );
     const pkIds: string[] = [];
     for (let i = 1; i <= 5; i++) {

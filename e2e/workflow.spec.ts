@@ -313,11 +313,11 @@ test('the PM approves the demo proposal in the demo workspace and it becomes act
 
 test('when the book has moved, approval is blocked with rule, value and limit; the PM then rejects with a reason', async ({ page, forge, request }) => {
   const dataDir = await runDemo(request, forge);
-  // Since the proposal the book grew to 195% gross: the 8-notional trade would now take it past 200%.
+  // Since the proposal the book grew to 197.5% gross: the 3.5-notional trade would now take it past 200%.
   const ws = openWorkspace({ dataDir });
   try {
     await ws.ready;
-    const state = `${ws.fs.readFile('/portfolio/state.md').trimEnd()}\n| Gold futures, long | gold | 52.5 | 0 | |\n`;
+    const state = `${ws.fs.readFile('/portfolio/state.md').trimEnd()}\n| Gold futures, long | gold | 55 | 0 | |\n`;
     await ws.fs.writeFile('/portfolio/state.md', state, { actor: 'pm' });
   } finally {
     ws.close();
@@ -332,9 +332,9 @@ test('when the book has moved, approval is blocked with rule, value and limit; t
     await expect(block).toBeVisible();
     const row = block.locator('[data-rule="max_gross_exposure"]');
     await expect(row).toContainText('Gross exposure after the trade');
-    await expect(row).toContainText('203 % of NAV');
+    await expect(row).toContainText('201 % of NAV');
     await expect(row).toContainText('200 % of NAV');
-    await expect(row).toContainText('+3');
+    await expect(row).toContainText('+1');
     // Still proposed: nothing was activated.
     await expect(record.locator('.record-chips .status-proposed')).toBeVisible();
     await page.screenshot({ path: join(screenshotDir, 'expression-blocked.png') });
