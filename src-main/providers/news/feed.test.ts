@@ -82,6 +82,27 @@ describe('parseFeed', () => {
     expect(items[0]!.title).not.toContain('lollollol');
   });
 
+  it('reads a large real-shaped feed whose escaped HTML holds more than 2,000 escapes', () => {
+    // Without this, a national newspaper's whole feed failed ("entity expansion count limit") and the
+    // PM saw no headlines from it at all. The fixture is built in the shape of such a feed (see fixtures/README.md).
+    const xml = fixture('national-us.rss.xml');
+    expect(xml.match(/&(amp|lt|gt|quot|apos);/g)!.length).toBeGreaterThan(2000);
+    const { title, items } = parseFeed(xml, 'National US', 'https://www.example-national.com/us/rss');
+    expect(title).toBe('Example National | US');
+    expect(items).toHaveLength(40);
+    expect(items[0]!.link).toBe('https://www.example-national.com/business/2026/nov/06/treasury-yields-jobs-report-1');
+    expect(items[0]!.summary).toMatch(/^Employers added more workers than expected – “the numbers speak for themselves”, one analyst said Bond traders /);
+    expect(items[0]!.summary).toContain('Related coverage & analysis.');
+    expect(items[0]!.summary).not.toMatch(/[<>]|&amp;/);
+    expect(items[39]!.published).toBe('2026-11-02T11:15:00.000Z');
+  });
+
+  it('still decodes numeric character references and the five XML escapes in titles', () => {
+    const xml =
+      '<rss><channel><item><title>Q&amp;A: &lt;b&gt;yields&lt;/b&gt; &#8220;up&#8221; &apos;12bp&apos; &quot;ok&quot; caf&#xE9;</title></item></channel></rss>';
+    expect(parseFeed(xml, 'Esc', 'https://x.test/').items[0]!.title).toBe('Q&A: yields “up” \'12bp\' "ok" café');
+  });
+
   it('refuses an entity that expands past the cap with a clear error instead of eating memory', () => {
     const xml = `<?xml version="1.0"?><!DOCTYPE x [ <!ENTITY a "${'A'.repeat(900)}"> ]><rss><channel><item><title>${'&a;'.repeat(500)}</title></item></channel></rss>`;
     expect(() => parseFeed(xml, 'Bomb', 'https://x.test/')).toThrowError(/Feed "Bomb" could not be read/);

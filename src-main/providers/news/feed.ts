@@ -25,8 +25,12 @@ const ITEMS_PER_FEED_MAX = 500;
 
 /**
  * Outsiders' XML, so the parser is configured defensively: DOCTYPE entities are capped (count,
- * size, total expansion) so a "billion laughs" feed fails fast instead of eating memory; values
- * stay strings (a guid `0123` must not become 123); attributes are read (Atom links live in them).
+ * size, nesting, expansions, expanded length) so a "billion laughs" feed fails fast instead of
+ * eating memory; values stay strings (a guid `0123` must not become 123); attributes are read
+ * (Atom links live in them). The caps apply only to entities the document declares itself
+ * (`appliesTo: 'external'`): the five XML escapes cannot expand, and a real feed's escaped HTML
+ * holds thousands of `&lt;`/`&amp;` (a national newspaper's US feed has 1,852), so counting them
+ * made whole feeds fail.
  */
 const parser = new XMLParser({
   ignoreAttributes: false,
@@ -34,7 +38,15 @@ const parser = new XMLParser({
   parseTagValue: false,
   parseAttributeValue: false,
   trimValues: true,
-  processEntities: { enabled: true, maxEntityCount: 20, maxEntitySize: 1000, maxExpansionDepth: 2, maxTotalExpansions: 1000, maxExpandedLength: 100_000 },
+  processEntities: {
+    enabled: true,
+    maxEntityCount: 20,
+    maxEntitySize: 1000,
+    maxExpansionDepth: 2,
+    maxTotalExpansions: 1000,
+    maxExpandedLength: 100_000,
+    appliesTo: 'external',
+  },
   htmlEntities: false,
   isArray: (name) => name === 'item' || name === 'entry' || name === 'link',
 });
