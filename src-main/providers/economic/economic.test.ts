@@ -2,7 +2,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { openDatabase } from '../../store/open';
 import { buildProviderRegistry } from '../defaults';
 import type { ProviderRegistry } from '../registry';
-import { FRED_TEST_KEY, type FakeFred, startFakeFred } from './testing';
+import { sendJson } from '../testing';
+import { FRED_TEST_KEY, type FakeFred, RSAFS_INFO, startFakeFred } from './testing';
 
 // The fetch tool's side (one FETCH FAILED line per fault) is tested in src-main/tools/fetch.test.ts.
 
@@ -127,6 +128,58 @@ describe('economic (FRED)', () => {
   it('refuses a vintage after the session as-of date before asking FRED', async () => {
     await expect(fetchEconomic({ series_id: 'RSAFS', realtime_start: '2025-01-02' }, '2024-12-31')).rejects.toMatchObject({ kind: 'as_of' });
     expect(fred.queries).toEqual([]);
+  });
+
+  it('cuts observations dated after the session as-of date even when the server sends them, and says how many', async () => {
+    // A server that ignores observation_end (a misconfigured mirror, a proxy, a FRED bug): without the cut,
+    // a session as of 2024-10-20 would show November's and December's numbers as if they were known then.
+    fred.fault((req, res) => {
+      if (new URL(req.url ?? '/', 'http://x').pathname.endsWith('/series')) return sendJson(res, 200, { seriess: [RSAFS_INFO] });
+      const rows = [
+        ['2024-12-01', '104.0'],
+        ['2024-11-01', '103.0'],
+        ['2024-10-01', '102.0'],
+        ['2024-09-01', '100.0'],
+      ].map(([date, value]) => ({ date: date!, value: value!, realtime_start: '2024-10-20', realtime_end: '2024-10-20' }));
+      return sendJson(res, 200, { count: 4, observations: rows });
+    }, 2);
+    const r = await fetchEconomic({ series_id: 'RSAFS' }, '2024-10-20');
+    expect(r.label).toBe('RSAFS 2024-09-01..2024-10-01 (vintage 2024-10-20)');
+    expect(r.asOf).toBe('2024-10-20');
+    const summary = r.formatSummary();
+    expect(summary).toContain(': 2 obs 2024-09-01..2024-10-01.');
+    expect(summary).toContain('Latest 2024-10-01 102 (prev 2024-09-01 100)');
+    expect(summary).toContain('2 observations after 2024-10-20 were removed (the session is as of 2024-10-20).');
+    const full = r.formatFull();
+    expect(full).toContain('removed_after_as_of: 2');
+    expect(full).not.toContain('2024-11-01');
+    expect(full).not.toContain('2024-12-01');
+  });
+
+  it('is as of the last observation with a value, never a missing (".") row', async () => {
+    // August 2024 is '.' in FRED: calling the data "as of August" would claim a number nobody has.
+    const r = await fetchEconomic({ series_id: 'RSAFS', end: '2024-08-31' });
+    expect(r.label).toBe('RSAFS 2024-06-01..2024-08-01');
+    expect(r.asOf).toBe('2024-07-01');
+  });
+
+  it('answers a series with no observations in the range with an empty result and a sentence, not "not found"', async () => {
+    const r = await fetchEconomic({ series_id: 'RSAFS', start: '2025-01-01' });
+    expect(r.formatSummary()).toBe('RSAFS (Advance Retail Sales: Retail Trade and Food Services; Mil. of $, M, SA): no observations in 2025-01-01..….');
+    expect(r.formatFull()).toContain('observations: 0');
+    expect(r.asOf).toBe('2026-11-21');
+    // In a session as of a past date, the sentence says which vintage was asked, and the result passes the as-of check.
+    const v = await fetchEconomic({ series_id: 'RSAFS', start: '2024-10-01' }, '2024-10-20');
+    expect(v.formatSummary()).toContain(': no observations in 2024-10-01..2024-10-20 as known on 2024-10-20.');
+    expect(v.asOf).toBe('2024-10-20');
+    // A series that does not exist is still not found.
+    await expect(fetchEconomic({ series_id: 'NOPE' })).rejects.toMatchObject({ kind: 'not_found' });
+  });
+
+  it('says "2 of 5" in the short summary when FRED sent only the most recent page', async () => {
+    const r = await fetchEconomic({ series_id: 'RSAFS', limit: 2 });
+    expect(r.formatSummary()).toContain(': 2 of 5 obs (the most recent) 2024-09-01..2024-10-01.');
+    expect(r.formatFull()).toContain('observations: 2 (most recent of 5)');
   });
 
   it('caches a success (an hour for current data, a day for a past vintage) and serves it without asking FRED again', async () => {

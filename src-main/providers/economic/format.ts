@@ -10,6 +10,8 @@ const num = (v: string): number | null => {
   const n = Number(v);
   return Number.isFinite(n) ? n : null;
 };
+/** FRED writes a missing value as `.`. */
+export const isValue = (v: string): boolean => num(v) !== null;
 const fmt = (n: number) => String(Math.round(n * 1e4) / 1e4);
 
 export interface ObservationsView {
@@ -23,6 +25,8 @@ export interface ObservationsView {
   observations: FredObservation[];
   /** FRED's count of matching observations (more than shown when truncated). */
   count: number;
+  /** Rows FRED sent that were dated after the session's as-of date, and were cut here. */
+  removedAfterAsOf?: { count: number; asOf: string };
   asOf: string;
   fetchedAt: string;
 }
@@ -53,6 +57,7 @@ export function observationsResult(v: ObservationsView): ProviderResult {
         : null,
       `as_of: ${v.asOf}`,
       `observations: ${obs.length}${v.count > obs.length ? ` (most recent of ${v.count})` : ''}`,
+      v.removedAfterAsOf ? `removed_after_as_of: ${v.removedAfterAsOf.count}` : null,
       `range: ${first}..${last}`,
       `fetched_at: ${v.fetchedAt}`,
       '---',
@@ -73,13 +78,14 @@ export function observationsResult(v: ObservationsView): ProviderResult {
 }
 
 function summariseObservations(v: ObservationsView, multiPeriod: boolean): string {
-  const meta = [v.series?.units_short, v.series?.frequency_short, v.series?.seasonal_adjustment_short].filter(Boolean).join(', ');
-  const head = `${v.seriesId}${v.series ? ` (${cell(v.series.title).slice(0, 80)}${meta ? `; ${meta}` : ''})` : ''}${v.units === 'lin' ? '' : `, ${UNITS[v.units]}`}`;
+  const head = seriesHead(v.series, v.seriesId, v.units);
   // With several real-time periods, the newest vintage's values tell the current story.
   const latestStart = multiPeriod ? v.observations.reduce((m, o) => ((o.realtime_start ?? '') > m ? (o.realtime_start ?? '') : m), '') : null;
   const rows = latestStart === null ? v.observations : v.observations.filter((o) => o.realtime_start === latestStart);
   const values = rows.map((o) => ({ date: o.date, n: num(o.value) })).filter((x): x is { date: string; n: number } => x.n !== null);
-  const parts = [`${head}: ${v.observations.length} obs ${v.observations[0]!.date}..${v.observations[v.observations.length - 1]!.date}.`];
+  // A page of a longer series says so here too: the summary may be all the analyst reads.
+  const shown = v.count > v.observations.length ? `${v.observations.length} of ${v.count} obs (the most recent)` : `${v.observations.length} obs`;
+  const parts = [`${head}: ${shown} ${v.observations[0]!.date}..${v.observations[v.observations.length - 1]!.date}.`];
   if (values.length) {
     const last = values[values.length - 1]!;
     const prev = values.length > 1 ? values[values.length - 2]! : null;
@@ -90,7 +96,59 @@ function summariseObservations(v: ObservationsView, multiPeriod: boolean): strin
   } else parts.push('No numeric values (all missing).');
   if (multiPeriod) parts.push(`${new Set(v.observations.map((o) => o.realtime_start)).size} real-time periods; latest values from vintage ${latestStart}.`);
   else if (v.realtime) parts.push(`As known on ${'end' in v.realtime ? v.realtime.end : v.realtime.vintages.at(-1)}.`);
+  if (v.removedAfterAsOf) parts.push(removedSentence(v.removedAfterAsOf));
   return parts.join(' ');
+}
+
+function removedSentence(r: { count: number; asOf: string }): string {
+  return `${r.count} observation${r.count === 1 ? '' : 's'} after ${r.asOf} ${r.count === 1 ? 'was' : 'were'} removed (the session is as of ${r.asOf}).`;
+}
+
+function seriesHead(series: FredSeries | null, seriesId: string, units: keyof typeof UNITS): string {
+  const meta = [series?.units_short, series?.frequency_short, series?.seasonal_adjustment_short].filter(Boolean).join(', ');
+  return `${seriesId}${series ? ` (${cell(series.title).slice(0, 80)}${meta ? `; ${meta}` : ''})` : ''}${units === 'lin' ? '' : `, ${UNITS[units]}`}`;
+}
+
+export interface EmptyObservationsView {
+  series: FredSeries | null;
+  seriesId: string;
+  units: keyof typeof UNITS;
+  /** The observation range asked for, `start..end` (`…` for an open end). */
+  range: string;
+  vintageEnd: string | null;
+  removedAfterAsOf?: { count: number; asOf: string };
+  asOf: string;
+  fetchedAt: string;
+}
+
+/** A series that exists but has no observations in the range asked for: an answer, said in a sentence. */
+export function emptyObservationsResult(v: EmptyObservationsView): ProviderResult {
+  const known = v.vintageEnd ? ` as known on ${v.vintageEnd}` : '';
+  const summary = [
+    `${seriesHead(v.series, v.seriesId, v.units)}: no observations in ${v.range}${known}.`,
+    v.removedAfterAsOf ? removedSentence(v.removedAfterAsOf) : null,
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const source = `FRED ${v.seriesId}${v.vintageEnd ? ` (vintage ${v.vintageEnd})` : ''}`;
+  const full = () =>
+    [
+      `# ctx — economic: ${v.seriesId} — ${cell(v.series?.title ?? v.seriesId)}`,
+      `source: ${source}`,
+      `series: ${v.seriesId}`,
+      `as_of: ${v.asOf}`,
+      'observations: 0',
+      `range: ${v.range}`,
+      v.removedAfterAsOf ? `removed_after_as_of: ${v.removedAfterAsOf.count}` : null,
+      `fetched_at: ${v.fetchedAt}`,
+      '---',
+      '## SUMMARY',
+      summary,
+      '',
+    ]
+      .filter((l): l is string => l !== null)
+      .join('\n');
+  return { label: `${v.seriesId} ${v.range} (no observations)`, asOf: v.asOf, source, formatFull: full, formatSummary: () => summary };
 }
 
 export function searchResult(text: string, series: FredSeries[], count: number, asOf: string, fetchedAt: string): ProviderResult {

@@ -1,7 +1,7 @@
 import type { DataProvider, FetchContext, ProviderHealth, ProviderResult } from '../provider';
 import { ProviderError } from '../provider';
 import { FredClient, type FredClientOptions, fredTtl, observationsResponse, seriesResponse } from './fred';
-import { observationsResult, searchResult } from './format';
+import { emptyObservationsResult, isValue, observationsResult, searchResult } from './format';
 import { type EconomicParams, economicParams } from './params';
 
 const DEFAULT_OBSERVATIONS = 500;
@@ -83,25 +83,42 @@ export class EconomicProvider implements DataProvider<typeof economicParams> {
       `observations of ${seriesId}`,
       ctx.signal,
     );
-    const observations = [...res.observations].sort((a, b) =>
+    const sorted = [...res.observations].sort((a, b) =>
       a.date === b.date ? (a.realtime_start ?? '').localeCompare(b.realtime_start ?? '') : a.date < b.date ? -1 : 1,
     );
+    // The session's as-of date is enforced here, not trusted to FRED (or to whatever server Settings
+    // points at): a row dated after it would leak the future into the analysis, so it is cut and counted.
+    const observations = asOf ? sorted.filter((o) => o.date <= asOf) : sorted;
+    const removedAfterAsOf = asOf && sorted.length > observations.length ? { count: sorted.length - observations.length, asOf } : undefined;
+    const series = info.seriess[info.seriess.length - 1] ?? null;
+    // Not found is for a series that does not exist; an existing one with no rows in range is an answer.
+    const fallbackAsOf = vintageEnd ?? asOf ?? today;
     if (!observations.length) {
-      const range = p.start || observationEnd ? ` in ${p.start ?? '…'}..${observationEnd ?? '…'}` : '';
-      throw new ProviderError(`FRED has no observations of ${seriesId}${range}${vintageEnd ? ` as known on ${vintageEnd}` : ''}.`, 'not_found');
+      return emptyObservationsResult({
+        series,
+        seriesId,
+        units,
+        range: `${p.start ?? '…'}..${observationEnd ?? '…'}`,
+        vintageEnd,
+        removedAfterAsOf,
+        asOf: fallbackAsOf,
+        fetchedAt: now.toISOString(),
+      });
     }
-    const lastDate = observations[observations.length - 1]!.date;
+    // A missing value ('.') says nothing about when the data ends: the as-of is the last real number.
+    const lastReal = observations.findLast((o) => isValue(o.value))?.date;
     return observationsResult({
-      series: info.seriess[info.seriess.length - 1] ?? null,
+      series,
       seriesId,
       units,
       frequency: p.frequency,
       aggregation: p.aggregation_method,
       realtime,
       observations,
-      count: Math.max(res.count ?? observations.length, observations.length),
-      // A vintage is as of its real-time date; plain observations are as of the latest one.
-      asOf: vintageEnd ?? lastDate,
+      count: Math.max((res.count ?? sorted.length) - (removedAfterAsOf?.count ?? 0), observations.length),
+      removedAfterAsOf,
+      // A vintage is as of its real-time date; plain observations are as of the latest one with a value.
+      asOf: vintageEnd ?? lastReal ?? fallbackAsOf,
       fetchedAt: now.toISOString(),
     });
   }
