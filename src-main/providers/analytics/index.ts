@@ -34,8 +34,11 @@ export type { AdfLevel } from './relative-value/mackinnon';
 export { meanReversion, rollingZScores, fitAr1, spreadOf } from './relative-value/zscore';
 export type { MeanReversionResult, Ar1Fit } from './relative-value/zscore';
 
-export { kelly, kellyOutcomes, fullKellyFraction, logGrowth } from './sizing/kelly';
-export type { KellyInput, KellyOutcome, KellyResult } from './sizing/kelly';
+export { kelly, kellyOutcomes, fullKellyFraction, logGrowth, continuousKelly, continuousGrowth } from './sizing/kelly';
+export type { KellyInput, KellyOutcome, KellyResult, ContinuousKellyInput, ContinuousKellyResult } from './sizing/kelly';
+
+export { historicalVar, normalVar, normQuantile, sampleMoments, HISTORICAL_RULE, NORMAL_RULE } from './risk/var';
+export type { HistoricalVar, NormalVar } from './risk/var';
 
 export { normCdf, normPdf } from './numeric/normal';
 export { seededRng } from './numeric/random';

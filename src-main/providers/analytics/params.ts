@@ -118,6 +118,24 @@ export const analyticsParams = z.discriminatedUnion('calc', [
     fraction: z.number().gt(0).max(1).default(0.5).describe('of full Kelly'),
     as_of: asOf,
   }),
+  z.object({
+    calc: z.literal('var'),
+    method: z.enum(['historical', 'normal', 'both']).optional().describe('default: both with returns, normal with mean/stdev'),
+    returns: numbers.optional().describe('period returns (decimals) or P&L, oldest first'),
+    mean: z.number().optional().describe('normal: mean return per period'),
+    stdev: z.number().positive().optional().describe('normal: stdev per period'),
+    confidence: z.number().gt(0.5).lt(1).default(0.99),
+    value: z.number().positive().optional().describe('position size: VaR in money'),
+    as_of: asOf,
+  }),
+  z.object({
+    calc: z.literal('kelly_continuous'),
+    mean: z.number().describe('expected return per period (0.08 = 8%)'),
+    vol: z.number().positive().describe('volatility, same period'),
+    rate: z.number().optional().describe('risk-free rate (default 0)'),
+    fraction: z.number().gt(0).max(1).default(0.5).describe('of full Kelly'),
+    as_of: asOf,
+  }),
 ]);
 
 export type AnalyticsParams = z.output<typeof analyticsParams>;

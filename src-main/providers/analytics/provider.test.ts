@@ -25,7 +25,19 @@ describe('the analytics provider', () => {
     expect(provider.description).not.toMatch(/\n/);
     expect(provider.health()).toEqual({ state: 'ok', detail: 'local, no network' });
     const calcs = provider.params.options.map((o) => o.shape.calc.value);
-    expect(calcs).toEqual(['option_price', 'implied_vol', 'bootstrap', 'fit_curve', 'bond_risk', 'payoff', 'scenario_tree', 'zscore_halflife', 'kelly']);
+    expect(calcs).toEqual([
+      'option_price',
+      'implied_vol',
+      'bootstrap',
+      'fit_curve',
+      'bond_risk',
+      'payoff',
+      'scenario_tree',
+      'zscore_halflife',
+      'kelly',
+      'var',
+      'kelly_continuous',
+    ]);
   });
 
   it('option_price: Hull Example 15.6 with the valuation date given, a full table and a short summary', async () => {
@@ -111,6 +123,30 @@ describe('the analytics provider', () => {
       ],
     });
     expect(k.formatSummary()).toMatch(/size 0 — no positive expected edge/);
+  });
+
+  it('var: historical names its order statistic and the normal method its formula; loss is positive', async () => {
+    // 20 returns: the worst are −4.2%, −3.1%, −2.5% → at 90% VaR = L(18) = 2.5%, ES = (3.1 + 4.2)/2 = 3.65%.
+    const returns = [0.5, -1.2, 0.3, -2.5, 1.1, -0.4, 0.8, -3.1, 0.2, -0.7, 1.5, -1.8, 0.6, -0.1, 0.9, -4.2, 0.4, -0.9, 1.2, -0.3].map((x) => x / 100);
+    const h = await fetch({ calc: 'var', returns, confidence: 0.9, method: 'historical' });
+    expect(h.formatSummary()).toMatch(/^90% one-period historical VaR 2\.5%, ES 3\.65% \(L\(18\) of 20 losses, k = ⌈n·α⌉\)\. Loss positive/);
+    expect(h.formatFull()).toMatch(/historical: lower empirical quantile: VaR = L\(k\), k = ⌈n·α⌉/);
+    // Hull: 10-day P&L N(0, 20²) → 99% VaR 46.53, ES 53.30 (money, since value is given).
+    const n = await fetch({ calc: 'var', mean: 0, stdev: 0.2, value: 100 });
+    expect(n.formatSummary()).toMatch(/^99% one-period normal VaR 46\.53, ES 53\.3 \(μ 0, σ 20\)/);
+    expect(n.formatFull()).toContain('−μ + σ·φ(z_α)/(1 − α)');
+    const both = await fetch({ calc: 'var', returns, confidence: 0.9 });
+    expect(both.formatSummary()).toMatch(/historical VaR .*; normal VaR .* fitted\)/);
+    const missing = await failure({ calc: 'var', method: 'historical', mean: 0, stdev: 0.1 });
+    expect(missing.kind).toBe('bad_params');
+    expect(missing.message).toMatch(/the historical method needs returns/);
+  });
+
+  it('kelly_continuous: f* = (μ − r)/σ² — Thorp: μ 11%, σ 20%, r 6% → 1.25× full, 0.625× at half', async () => {
+    const k = await fetch({ calc: 'kelly_continuous', mean: 0.11, vol: 0.2, rate: 0.06 });
+    expect(k.formatSummary()).toMatch(/f\* = \(μ − r\)\/σ² = \(11% − 6%\)\/20%² = 1\.25× capital; 0\.5× → 0\.625×/);
+    const none = await fetch({ calc: 'kelly_continuous', mean: 0.03, vol: 0.2, rate: 0.04 });
+    expect(none.formatSummary()).toMatch(/size 0 — no positive excess return/);
   });
 
   it('bad params come back as bad_params errors the analyst can act on, never a crash', async () => {

@@ -5,6 +5,7 @@ import { type AnalyticsParams, analyticsParams } from './params';
 import { bondRiskReport, curveReport } from './reports/curves';
 import { optionReport, payoffReport } from './reports/options';
 import type { Report } from './reports/report';
+import { continuousKellyReport, varReport } from './reports/risk';
 import { kellyReport, meanReversionReport, scenarioReport } from './reports/stats';
 
 /**
@@ -60,6 +61,10 @@ function run(p: AnalyticsParams, asOf: string): Report {
       return meanReversionReport(p);
     case 'kelly':
       return kellyReport(p);
+    case 'var':
+      return varReport(p);
+    case 'kelly_continuous':
+      return continuousKellyReport(p);
   }
 }
 

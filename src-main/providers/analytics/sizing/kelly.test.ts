@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { kelly } from './kelly';
+import { continuousGrowth, continuousKelly, kelly } from './kelly';
 
 describe('Kelly sizing', () => {
   it('Kelly (1956): an even-money bet won with p = 0.6 is sized at p − q = 20%, growing capital 1 + p·log2 p + q·log2 q = 0.029 bits a bet', () => {
@@ -96,5 +96,33 @@ describe('Kelly sizing', () => {
       }),
     ).toThrow(/outcomes\[1\]\.return -10 loses more than the capital deployed/);
     expect(() => kelly({ probability: 0.6, odds: 1 }, 1.5)).toThrow(/Kelly fraction must be in \(0, 1\]/);
+  });
+});
+
+describe('continuous Kelly', () => {
+  it('Thorp (2006) §7: μ = 11%, σ = 20%, r = 6% → f* = 0.05/0.04 = 1.25 (leveraged), growth r + (μ − r)²/(2σ²) = 9.125%', () => {
+    const r = continuousKelly({ mean: 0.11, vol: 0.2, rate: 0.06 }, 1);
+    expect(r.fullKelly).toBeCloseTo(1.25, 12);
+    expect(r.growthFull).toBeCloseTo(0.09125, 12);
+    expect(r.reason).toBeNull();
+    // Half Kelly keeps 3/4 of the excess growth: g(f*/2) − r = (1/2 − 1/8)·(μ − r)²/σ² = 0.375 × 0.0625 = 0.0234375.
+    const half = continuousKelly({ mean: 0.11, vol: 0.2, rate: 0.06 });
+    expect(half.recommended).toBeCloseTo(0.625, 12);
+    expect(half.growthRecommended).toBeCloseTo(0.06 + 0.0234375, 12);
+  });
+
+  it('f* maximises g(f) = r + f(μ − r) − f²σ²/2: nearby sizes grow slower', () => {
+    const r = continuousKelly({ mean: 0.08, vol: 0.15, rate: 0.02 }, 1);
+    expect(r.fullKelly).toBeCloseTo(0.06 / 0.0225, 12);
+    expect(continuousGrowth(0.08, 0.15, 0.02, r.fullKelly * 1.01)).toBeLessThan(r.growthFull);
+    expect(continuousGrowth(0.08, 0.15, 0.02, r.fullKelly * 0.99)).toBeLessThan(r.growthFull);
+  });
+
+  it('no excess return → size 0 with the reason; a vol typed as a percent is refused', () => {
+    const r = continuousKelly({ mean: 0.03, vol: 0.2, rate: 0.04 });
+    expect(r.fullKelly).toBe(0);
+    expect(r.reason).toMatch(/no positive excess return \(μ − r = -0.01\)/);
+    expect(() => continuousKelly({ mean: 0.08, vol: 20, rate: 0.02 })).toThrow(/vol must be a positive decimal/);
+    expect(() => continuousKelly({ mean: 0.08, vol: 0, rate: 0.02 })).toThrow(/vol must be a positive decimal/);
   });
 });

@@ -130,3 +130,60 @@ export function kelly(input: KellyInput, fraction = 0.5): KellyResult {
     reason: edge <= 0 ? `no positive expected edge (expected return ${show(edge)} per unit): Kelly says do not take it.` : null,
   };
 }
+
+/**
+ * Continuous-time Kelly (Merton, 1969; Thorp, 2006, §7): for a log-normal asset with expected
+ * return μ and volatility σ (same period, e.g. annual) and a risk-free rate r, the growth rate of
+ * holding a fraction f is g(f) = r + f·(μ − r) − f²σ²/2, maximised at f* = (μ − r)/σ², where
+ * g(f*) = r + (μ − r)²/(2σ²). f* above 1 means leverage. No positive excess return → size 0.
+ */
+export interface ContinuousKellyInput {
+  mean: number;
+  vol: number;
+  rate?: number;
+}
+
+export interface ContinuousKellyResult {
+  mean: number;
+  vol: number;
+  rate: number;
+  excess: number;
+  fullKelly: number;
+  fraction: number;
+  recommended: number;
+  /** Growth rate per period at full Kelly, at the recommended size, and of the risk-free rate alone. */
+  growthFull: number;
+  growthRecommended: number;
+  reason: string | null;
+}
+
+export function continuousGrowth(mean: number, vol: number, rate: number, f: number): number {
+  return rate + f * (mean - rate) - 0.5 * f * f * vol * vol;
+}
+
+export function continuousKelly(input: ContinuousKellyInput, fraction = 0.5): ContinuousKellyResult {
+  if (typeof input !== 'object' || input === null) fail('continuous Kelly needs {mean, vol, rate}.');
+  const k = finite('kelly fraction', fraction);
+  if (!(k > 0 && k <= 1)) fail(`the Kelly fraction must be in (0, 1] (0.5 = half Kelly; got ${k}).`);
+  const mean = finite('mean', input.mean);
+  const vol = finite('vol', input.vol);
+  const rate = input.rate === undefined ? 0 : finite('rate', input.rate);
+  // A 20 typed for 20% would size a position 10,000 times too small: refuse percents.
+  if (!(vol > 0) || vol > 10) fail(`vol must be a positive decimal (0.2 = 20%; got ${show(vol)}).`);
+  if (Math.abs(mean) > 10 || Math.abs(rate) > 1) fail('give mean and rate as decimals (0.08 = 8%).');
+  const excess = mean - rate;
+  const full = excess > 0 ? excess / (vol * vol) : 0;
+  const recommended = full * k;
+  return {
+    mean,
+    vol,
+    rate,
+    excess,
+    fullKelly: full,
+    fraction: k,
+    recommended,
+    growthFull: continuousGrowth(mean, vol, rate, full),
+    growthRecommended: continuousGrowth(mean, vol, rate, recommended),
+    reason: excess > 0 ? null : `no positive excess return (μ − r = ${show(excess)}): Kelly says do not hold it long.`,
+  };
+}
