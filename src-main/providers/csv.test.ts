@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CsvProvider, parseCsv } from './csv';
 import { ProviderRegistry } from './registry';
@@ -11,6 +12,8 @@ beforeEach(() => {
   writeFileSync(join(dir, 'rates.csv'), 'date,us2y,note\n2026-11-03,3.50,"quiet, thin"\n2026-11-01,3.60,first\n2026-11-02,3.55,"said ""hold"""\n');
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const FIXTURES = fileURLToPath(new URL('./fixtures', import.meta.url));
 
 const fetchVia = (params: unknown, asOf?: string) =>
   new ProviderRegistry([new CsvProvider({ dir })], { now: () => new Date('2026-11-21T00:00:00Z') }).fetch('datasets', params, { asOf });
@@ -87,5 +90,91 @@ describe('CSV provider', () => {
     const reg = new ProviderRegistry([new CsvProvider({ dir })]);
     expect(reg.names()).toEqual(['datasets']);
     expect(() => reg.register(new CsvProvider({ dir }))).toThrow('already registered');
+  });
+
+  it('reads a real fredgraph.csv: FRED\'s "." is a missing observation, so DGS3MO stays a number series (it used to turn into text)', async () => {
+    copyFileSync(join(FIXTURES, 'fredgraph.csv'), join(dir, 'fredgraph.csv'));
+    const r = await fetchVia({ dataset: 'fredgraph', columns: ['DGS3MO'] });
+    // Before: `DGS3MO (latest): "12.9180000000000000"` — the analyst saw a text column and no rates.
+    expect(r.formatSummary()).toBe('fredgraph: 30 rows 1979-08-01..1982-01-01. DGS3MO 15.6071→12.918 (-2.6891; min 11.319, max 15.6071; 25 missing).');
+    const full = r.formatFull();
+    expect(full).toContain('| 1979-08-01 |  |');
+    expect(full).not.toContain('| . |');
+    expect(full).toContain('dialect: , delimited, decimal point, dates YYYY-MM-DD, header row, UTF-8, LF');
+  });
+
+  it('reads a Yahoo download whose holiday row is literal "null": Close stays numeric and the null row is empty, never 0', async () => {
+    copyFileSync(join(FIXTURES, 'yahoo-spy.csv'), join(dir, 'spy.csv'));
+    const r = await fetchVia({ dataset: 'spy', columns: ['Close'] });
+    expect(r.formatSummary()).toBe('spy: 7 rows 2024-03-25..2024-04-02. Close 519.77→518.84 (-0.93; min 518.81, max 523.17; 1 missing).');
+    expect(r.formatFull()).toContain('| 2024-03-29 |  |');
+  });
+
+  it('reads a Stooq download (CRLF, last row without volume) named spy.us.csv: the short row loads with volume empty', async () => {
+    copyFileSync(join(FIXTURES, 'spy.us.csv'), join(dir, 'spy.us.csv'));
+    const r = await fetchVia({ dataset: 'spy.us', columns: ['Close', 'Volume'] });
+    expect(r.formatSummary()).toBe(
+      'spy.us: 6 rows 2024-01-29..2024-02-05. Close 494.9→492.55 (-2.35; min 482.88, max 494.9). Volume 56987302→100183268 (+43195966; min 56987302, max 115549811; 1 missing).',
+    );
+    const full = r.formatFull();
+    expect(full).toContain('| 2024-02-05 | 492.55 |  |');
+    expect(full).toContain('dialect: , delimited, decimal point, dates YYYY-MM-DD, header row, UTF-8, CRLF');
+  });
+
+  it('reads a European semicolon export (BOM, decimal comma, DD.MM.YYYY) and states the dialect it inferred', async () => {
+    const text = '\uFEFFDatum;Kurs;Volumen\r\n30.01.2024;1.234,5;10\r\n31.01.2024;1.240,25;#N/A\r\n01.02.2024;1,5;12\r\n';
+    writeFileSync(join(dir, 'dax.csv'), text, 'utf8');
+    const r = await fetchVia({ dataset: 'dax' });
+    expect(r.label).toBe('dax 2024-01-30..2024-02-01');
+    expect(r.formatSummary()).toBe(
+      'dax: 3 rows 2024-01-30..2024-02-01. Kurs 1234.5→1.5 (-1233; min 1.5, max 1240.25). Volumen 10→12 (+2; min 10, max 12; 1 missing).',
+    );
+    expect(r.formatFull()).toContain(
+      'dialect: ; delimited, decimal comma, dates DD.MM.YYYY (inferred: 30.01.2024 has day first), header row, UTF-8 with BOM, CRLF',
+    );
+  });
+
+  it('reads a Windows-1252 tab-separated file with US dates and every missing marker (NA, N/A, #N/A, -, null, empty) as missing', async () => {
+    const text =
+      'Date\tEUR€\tNote\n01/30/2024\t1.08\tcafé\n01/31/2024\tNA\t\n02/01/2024\tN/A\tx\n02/02/2024\t-\tx\n02/05/2024\tnull\tx\n02/06/2024\t\tx\n02/07/2024\t1.07\tx\n';
+    writeFileSync(
+      join(dir, 'eur.tsv'),
+      Buffer.from(text, 'latin1').map((b, i) => (text[i] === '€' ? 0x80 : b)),
+    );
+    const r = await fetchVia({ dataset: 'eur' });
+    expect(r.formatSummary()).toBe('eur: 7 rows 2024-01-30..2024-02-07. EUR€ 1.08→1.07 (-0.01; min 1.07, max 1.08; 5 missing). Note (latest): "x".');
+    const full = r.formatFull();
+    expect(full).toContain('| 2024-01-30 | 1.08 | café |');
+    expect(full).toContain('dialect: tab delimited, decimal point, dates MM/DD/YYYY (inferred: 01/30/2024 has month first), header row, Windows-1252, LF');
+  });
+
+  it('reads Excel serial day numbers in a column named date', async () => {
+    writeFileSync(join(dir, 'xl.csv'), 'date,value\n45322,1\n45323,2\n');
+    const r = await fetchVia({ dataset: 'xl' });
+    expect(r.label).toBe('xl 2024-01-31..2024-02-01');
+    expect(r.formatFull()).toContain('dates Excel serial (Excel day numbers, e.g. 45322 is 2024-01-31)');
+  });
+
+  it('refuses a bad file in one sentence naming row, column and why, and the rest of the folder still loads', async () => {
+    writeFileSync(join(dir, 'ambiguous.csv'), 'date,x\n01/02/2024,1\n03/04/2024,2\n');
+    writeFileSync(join(dir, 'long.csv'), 'date,x\n2024-01-01,1\n2024-01-02,2,3\n');
+    writeFileSync(join(dir, 'cut.csv'), 'date,x\n2024-01-01,"1\n');
+    writeFileSync(join(dir, 'baddate.csv'), 'Date,x\n2024-01-01,1\n2024-02-30,2\n');
+    await expect(fetchVia({ dataset: 'ambiguous' })).rejects.toMatchObject({
+      kind: 'bad_response',
+      message:
+        'ambiguous.csv: Row 2, column 1 "date": every date (e.g. "01/02/2024") could be day-first or month-first, so the order cannot be told; write them as YYYY-MM-DD.',
+    });
+    await expect(fetchVia({ dataset: 'long' })).rejects.toMatchObject({
+      message: 'long.csv: Row 3, column 3: the row has 3 fields where the header has 2, so its values cannot be matched to columns.',
+    });
+    await expect(fetchVia({ dataset: 'cut' })).rejects.toMatchObject({
+      message: 'cut.csv: Row 2: a quoted field opens there and is never closed, so the file looks cut off.',
+    });
+    await expect(fetchVia({ dataset: 'baddate' })).rejects.toMatchObject({
+      message: 'baddate.csv: Row 3, column 1 "Date": "2024-02-30" is not a calendar date.',
+    });
+    const ok = await fetchVia({ dataset: 'rates' });
+    expect(ok.label).toBe('rates 2026-11-01..2026-11-03');
   });
 });

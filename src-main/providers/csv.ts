@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
 import { readCsv } from '../common/csv';
+import { type ColumnKind, CsvFormatError, describeDialect, readCsvTable } from './csv-table';
 import { type DataProvider, type FetchContext, ProviderError, type ProviderHealth, type ProviderResult } from './provider';
 
 /** Parses CSV text (RFC 4180 quoting, comma separator) into rows of cells. */
@@ -11,12 +12,8 @@ export function parseCsv(text: string): string[][] {
 
 const ISO = /^\d{4}-\d{2}-\d{2}$/;
 const MAX_ROWS = 500;
+const DATA_FILE = /\.(csv|tsv|txt)$/i;
 
-const num = (s: string | undefined): number | null => {
-  if (s === undefined || s.trim() === '') return null;
-  const n = Number(s);
-  return Number.isFinite(n) ? n : null;
-};
 const fmt = (n: number) => String(Math.round(n * 1e4) / 1e4);
 const cellText = (s: string) => s.replace(/\|/g, '/').replace(/\s+/g, ' ').trim();
 const day = z.string().regex(ISO, 'a date YYYY-MM-DD');
@@ -25,8 +22,8 @@ function csvParams(datasets: string[]) {
   return z.object({
     dataset: z
       .string()
-      .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/i, 'a dataset name')
-      .describe(datasets.length ? `one of ${datasets.join(', ')}` : 'a CSV file name without .csv'),
+      .regex(/^[a-z0-9][a-z0-9._-]{0,63}$/i, 'a dataset name')
+      .describe(datasets.length ? `one of ${datasets.join(', ')}` : 'a CSV file name without .csv/.tsv/.txt'),
     columns: z.array(z.string().max(64)).max(50).optional().describe('value columns to keep (the date column always stays)'),
     start: day.optional().describe('first date to include'),
     end: day.optional().describe('last date to include'),
@@ -39,7 +36,7 @@ export type CsvParams = z.output<ReturnType<typeof csvParams>>;
 export interface CsvProviderOptions {
   /** Registry name (default `datasets`). */
   name?: string;
-  /** Folder of `<dataset>.csv` files. */
+  /** Folder of `<dataset>.csv` (or .tsv, .txt) files. */
   dir: string;
   description?: string;
 }
@@ -67,11 +64,18 @@ export class CsvProvider implements DataProvider<ReturnType<typeof csvParams>> {
   }
 
   datasets(): string[] {
-    if (!existsSync(this.options.dir)) return [];
-    return readdirSync(this.options.dir)
-      .filter((f) => f.endsWith('.csv') && statSync(join(this.options.dir, f)).isFile())
-      .map((f) => f.slice(0, -4))
-      .sort();
+    return [...this.files().keys()].sort();
+  }
+
+  /** Dataset name → file name; a name taken by a .csv keeps it over a .tsv or .txt of the same name. */
+  private files(): Map<string, string> {
+    const out = new Map<string, string>();
+    if (!existsSync(this.options.dir)) return out;
+    const all = readdirSync(this.options.dir).filter((f) => DATA_FILE.test(f) && statSync(join(this.options.dir, f)).isFile());
+    for (const ext of ['.csv', '.tsv', '.txt']) {
+      for (const f of all) if (f.toLowerCase().endsWith(ext) && !out.has(f.slice(0, -4))) out.set(f.slice(0, -4), f);
+    }
+    return out;
   }
 
   async fetch(params: CsvParams, ctx: FetchContext = {}): Promise<ProviderResult> {
@@ -80,14 +84,21 @@ export class CsvProvider implements DataProvider<ReturnType<typeof csvParams>> {
     const asOf = ctx.asOf;
     // A session as of a past date never sees later rows: the range ends at asOf at the latest.
     const end = asOf && (!params.end || params.end > asOf) ? asOf : params.end;
-    const available = this.datasets();
-    if (!available.includes(dataset)) throw new ProviderError(`There is no dataset "${dataset}". Available: ${available.join(', ') || '(none)'}.`, 'not_found');
-    const file = join(this.options.dir, `${dataset}.csv`);
-    const rows = parseCsv(readFileSync(file, 'utf8'));
-    if (rows.length < 2) throw new ProviderError(`Dataset "${dataset}" has no rows.`, 'not_found');
-    const header = rows[0]!.map((h) => h.trim());
-    let data = rows.slice(1);
-    const dated = data.every((r) => ISO.test((r[0] ?? '').trim()));
+    const files = this.files();
+    const fileName = files.get(dataset);
+    if (!fileName) throw new ProviderError(`There is no dataset "${dataset}". Available: ${this.datasets().join(', ') || '(none)'}.`, 'not_found');
+    const file = join(this.options.dir, fileName);
+    let table: ReturnType<typeof readCsvTable>;
+    try {
+      table = readCsvTable(readFileSync(file));
+    } catch (e) {
+      // One sentence naming the row, column and why; the other files of the folder stay readable.
+      if (e instanceof CsvFormatError) throw new ProviderError(`${fileName}: ${e.message}`, 'bad_response');
+      throw e;
+    }
+    const { header, kinds, dated } = table;
+    if (!table.rows.length) throw new ProviderError(`Dataset "${dataset}" has no rows.`, 'not_found');
+    let data = table.rows.map((r) => r.map((c) => c ?? ''));
     if (dated) {
       data = data.filter((r) => (!start || r[0]! >= start) && (!end || r[0]! <= end));
       data.sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : 0));
@@ -110,9 +121,9 @@ export class CsvProvider implements DataProvider<ReturnType<typeof csvParams>> {
     const range = dated ? `${data[0]![0]}..${data[data.length - 1]![0]}` : `${data.length} rows`;
     // Undated data is as of the file's last change: nothing in it can be older than that proves.
     const resultAsOf = dated ? data[data.length - 1]![0]! : statSync(file).mtime.toISOString().slice(0, 10);
-    const source = `csv ${basename(this.options.dir)}/${dataset}.csv`;
+    const source = `csv ${basename(this.options.dir)}/${fileName}`;
     const label = `${dataset} ${range}`;
-    const summary = summarise(dataset, header, cols, data, dated);
+    const summary = summarise(dataset, header, kinds, cols, data, dated);
     const fetchedAt = (ctx.now ?? (() => new Date()))().toISOString();
     const full = () =>
       [
@@ -123,6 +134,7 @@ export class CsvProvider implements DataProvider<ReturnType<typeof csvParams>> {
         `rows: ${data.length}${truncated ? ` (last ${MAX_ROWS})` : ''}`,
         `range: ${range}`,
         `columns: ${cols.map((i) => header[i]).join(', ')}`,
+        `dialect: ${describeDialect(table.dialect)}`,
         `fetched_at: ${fetchedAt}`,
         '---',
         '## SUMMARY',
@@ -138,8 +150,11 @@ export class CsvProvider implements DataProvider<ReturnType<typeof csvParams>> {
   }
 }
 
-/** About 100 tokens: per numeric column first → last, change, range; text columns: the latest entry. */
-function summarise(dataset: string, header: string[], cols: number[], data: string[][], dated: boolean): string {
+/**
+ * About 100 tokens: per numeric column first → last, change, range (missing values skipped and
+ * counted, never read as 0); text columns: the latest entry.
+ */
+function summarise(dataset: string, header: string[], kinds: ColumnKind[], cols: number[], data: string[][], dated: boolean): string {
   const parts: string[] = [`${dataset}: ${data.length} rows${dated ? ` ${data[0]![0]}..${data[data.length - 1]![0]}` : ''}.`];
   const valueCols = cols.filter((i) => !(dated && i === 0));
   let shown = 0;
@@ -148,12 +163,16 @@ function summarise(dataset: string, header: string[], cols: number[], data: stri
       parts.push(`(+${valueCols.length - shown} more columns)`);
       break;
     }
-    const values = data.map((r) => num(r[i])).filter((v): v is number => v !== null);
-    if (values.length === data.length && values.length > 0) {
+    const values = data.filter((r) => r[i] !== '').map((r) => Number(r[i]));
+    if (kinds[i] === 'number' && values.length > 0) {
       const first = values[0]!;
       const lastV = values[values.length - 1]!;
       const d = lastV - first;
-      parts.push(`${header[i]} ${fmt(first)}→${fmt(lastV)} (${d >= 0 ? '+' : ''}${fmt(d)}; min ${fmt(Math.min(...values))}, max ${fmt(Math.max(...values))}).`);
+      const gaps = data.length - values.length;
+      const missing = gaps ? `; ${gaps} missing` : '';
+      parts.push(
+        `${header[i]} ${fmt(first)}→${fmt(lastV)} (${d >= 0 ? '+' : ''}${fmt(d)}; min ${fmt(Math.min(...values))}, max ${fmt(Math.max(...values))}${missing}).`,
+      );
     } else {
       const latest = cellText(data[data.length - 1]![i] ?? '');
       parts.push(`${header[i]} (latest): "${latest.length > 120 ? latest.slice(0, 120) + '…' : latest}".`);
