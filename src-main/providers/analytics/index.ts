@@ -29,8 +29,8 @@ export type { ScenarioNode, ScenarioLeaf, ScenarioStats } from './scenarios/scen
 
 export { adfTest, defaultMaxLag, MIN_ADF_OBSERVATIONS } from './relative-value/adf';
 export type { AdfOptions, AdfResult } from './relative-value/adf';
-export { adfCriticalValue, adfCriticalValues, adfPValue, ADF_LEVELS } from './relative-value/mackinnon';
-export type { AdfLevel } from './relative-value/mackinnon';
+export { adfCriticalValue, adfCriticalValues, adfPValue, ADF_LEVELS, ADF_REGRESSIONS } from './relative-value/mackinnon';
+export type { AdfLevel, AdfRegression } from './relative-value/mackinnon';
 export { meanReversion, rollingZScores, fitAr1, spreadOf } from './relative-value/zscore';
 export type { MeanReversionResult, Ar1Fit } from './relative-value/zscore';
 

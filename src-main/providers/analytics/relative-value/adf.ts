@@ -1,10 +1,14 @@
 import { leastSquares } from '../numeric/least-squares';
 import { fail, numberList } from '../numeric/validate';
-import { ADF_LEVELS, type AdfLevel, adfCriticalValues, adfPValue } from './mackinnon';
+import { ADF_LEVELS, ADF_REGRESSIONS, type AdfLevel, type AdfRegression, adfCriticalValues, adfPValue } from './mackinnon';
 
 /**
- * Augmented Dickey–Fuller test with a constant (Said & Dickey, 1984):
- *   Δy_t = α + γ·y_{t−1} + Σ_{i=1..p} δ_i·Δy_{t−i} + ε_t,   H0: γ = 0 (a unit root).
+ * Augmented Dickey–Fuller test (Said & Dickey, 1984):
+ *   Δy_t = [α] + [β·t] + γ·y_{t−1} + Σ_{i=1..p} δ_i·Δy_{t−i} + ε_t,   H0: γ = 0 (a unit root),
+ * with the deterministic terms chosen by `regression`: 'c' a constant (default), 'ct' a constant
+ * and a linear trend (a trend-stationary alternative), 'n' neither (a series that reverts to 0).
+ * Each has its own MacKinnon table; t is the observation's index (τ does not depend on its origin
+ * once a constant is in the regression).
  * The lag order p is fixed, or chosen by AIC over 0..maxLag on a common sample (then the chosen
  * regression is re-run on all the observations it can use), as statsmodels' adfuller does.
  * maxLag defaults to Schwert's ⌊12·(n/100)^{1/4}⌋. The τ statistic is compared with MacKinnon's
@@ -18,6 +22,8 @@ export interface AdfOptions {
   lags?: number | 'aic';
   /** Upper bound of the AIC search. */
   maxLag?: number;
+  /** Deterministic terms: 'c' constant (default), 'ct' constant and trend, 'n' none. */
+  regression?: AdfRegression;
 }
 
 export interface AdfResult {
@@ -29,6 +35,7 @@ export interface AdfResult {
   gamma: number;
   lags: number;
   lagSelection: 'aic' | 'fixed';
+  regression: AdfRegression;
   /** Observations in the test regression. */
   nobs: number;
   criticalValues: Record<AdfLevel, number>;
@@ -45,18 +52,21 @@ interface Regression {
 }
 
 /** Runs the ADF regression with p lags on the rows from `start` (an index into Δy) to the end. */
-function regress(y: readonly number[], dy: readonly number[], p: number, start: number, withSe: boolean): Regression | null {
+function regress(y: readonly number[], dy: readonly number[], p: number, start: number, withSe: boolean, regression: AdfRegression): Regression | null {
   const rows = dy.length - start;
-  const cols: Float64Array[] = [];
-  const ones = new Float64Array(rows).fill(1);
   const level = new Float64Array(rows);
+  const trend = new Float64Array(rows);
   const response = new Float64Array(rows);
   for (let r = 0; r < rows; r++) {
     const t = start + r;
     level[r] = y[t]!;
+    trend[r] = t + 1;
     response[r] = dy[t]!;
   }
-  cols.push(ones, level);
+  // The lagged level goes first so γ is always beta[0], whatever the deterministic terms.
+  const cols: Float64Array[] = [level];
+  if (regression !== 'n') cols.push(new Float64Array(rows).fill(1));
+  if (regression === 'ct') cols.push(trend);
   for (let i = 1; i <= p; i++) {
     const c = new Float64Array(rows);
     for (let r = 0; r < rows; r++) c[r] = dy[start + r - i]!;
@@ -65,8 +75,8 @@ function regress(y: readonly number[], dy: readonly number[], p: number, start: 
   const fit = leastSquares(cols, response, { inverseDiag: withSe });
   if (!fit) return null;
   const k = cols.length;
-  const se = withSe ? Math.sqrt((fit.ssr / (rows - k)) * fit.xtxInvDiag![1]!) : Number.NaN;
-  return { ssr: fit.ssr, nobs: rows, k, gamma: fit.beta[1]!, seGamma: se };
+  const se = withSe ? Math.sqrt((fit.ssr / (rows - k)) * fit.xtxInvDiag![0]!) : Number.NaN;
+  return { ssr: fit.ssr, nobs: rows, k, gamma: fit.beta[0]!, seGamma: se };
 }
 
 export function defaultMaxLag(n: number): number {
@@ -76,6 +86,9 @@ export function defaultMaxLag(n: number): number {
 export function adfTest(series: readonly number[], options: AdfOptions = {}): AdfResult {
   const y = numberList('series', series, MIN_ADF_OBSERVATIONS);
   const n = y.length;
+  const regression = options.regression ?? 'c';
+  if (!ADF_REGRESSIONS.includes(regression))
+    fail(`regression must be 'c' (constant), 'ct' (constant and trend) or 'n' (none); got ${JSON.stringify(options.regression)}.`);
   const dy: number[] = [];
   for (let t = 0; t < n - 1; t++) dy.push(y[t + 1]! - y[t]!);
   let lags: number;
@@ -92,7 +105,7 @@ export function adfTest(series: readonly number[], options: AdfOptions = {}): Ad
     let best = Infinity;
     lags = 0;
     for (let p = 0; p <= maxLag; p++) {
-      const r = regress(y, dy, p, maxLag, false);
+      const r = regress(y, dy, p, maxLag, false, regression);
       if (!r) continue;
       // Gaussian log-likelihood; AIC = −2·llf + 2k.
       const llf = (-r.nobs / 2) * (Math.log(2 * Math.PI) + Math.log(r.ssr / r.nobs) + 1);
@@ -103,10 +116,20 @@ export function adfTest(series: readonly number[], options: AdfOptions = {}): Ad
       }
     }
   }
-  const r = regress(y, dy, lags, lags, true);
+  const r = regress(y, dy, lags, lags, true, regression);
   if (!r) fail('the series does not vary enough for a unit-root test (its level or changes are constant).');
   const statistic = r.ssr === 0 ? (r.gamma < 0 ? -Infinity : Infinity) : r.gamma / r.seGamma;
-  const criticalValues = adfCriticalValues(r.nobs);
+  const criticalValues = adfCriticalValues(r.nobs, regression);
   const rejects = Object.fromEntries(ADF_LEVELS.map((l) => [l, statistic < criticalValues[l]])) as Record<AdfLevel, boolean>;
-  return { statistic, pValue: adfPValue(statistic), gamma: r.gamma, lags, lagSelection: selection, nobs: r.nobs, criticalValues, rejects };
+  return {
+    statistic,
+    pValue: adfPValue(statistic, regression),
+    gamma: r.gamma,
+    lags,
+    lagSelection: selection,
+    regression,
+    nobs: r.nobs,
+    criticalValues,
+    rejects,
+  };
 }
