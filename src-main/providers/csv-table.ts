@@ -83,7 +83,8 @@ function detectDelimiter(text: string): CsvDialect['delimiter'] {
   const sample = text.split(/\r?\n/).slice(0, 30).join('\n');
   let best: CsvDialect['delimiter'] = ',';
   let bestScore = 0;
-  for (const d of [',', ';', '\t'] as const) {
+  // On a tie ';' and tab win: a comma also appears inside decimal-comma numbers (1,5), they do not.
+  for (const d of ['\t', ';', ','] as const) {
     const recs = readCsv(sample, d).records;
     const width = recs[0]?.cells.length ?? 0;
     if (width < 2) continue;
