@@ -27,7 +27,8 @@ export class DateColumnError extends Error {
   }
 }
 
-const ISO = /^(\d{4})-(\d{1,2})-(\d{1,2})$/;
+// A midnight time part (pandas and database exports write `2024-01-31 00:00:00`) is still a date.
+const ISO = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ]00:00(?::00(?:\.0+)?)?(?:Z|[+-]00:?00)?)?$/;
 const DAY_MONTH = /^(\d{1,2})([/.])(\d{1,2})\2(\d{4})$/;
 const COMPACT = /^(19|20)\d{6}$/;
 const SERIAL = /^\d{5}$/;

@@ -24,6 +24,7 @@ describe('date reader', () => {
     expect(readDateColumn(['20240131'], '<DATE>')).toMatchObject({ format: 'YYYYMMDD', iso: ['2024-01-31'] });
     expect(readDateColumn(['45322', '45351'], 'Date')).toMatchObject({ format: 'Excel serial', iso: ['2024-01-31', '2024-02-29'] });
     expect(readDateColumn(['45322'], 'close')).toBeNull();
+    expect(readDateColumn(['2024-01-31 00:00:00', '2024-02-01T00:00:00Z'], 'ts')).toMatchObject({ iso: ['2024-01-31', '2024-02-01'] });
   });
 
   it('names an impossible date or one written differently from the rest', () => {

@@ -121,6 +121,17 @@ describe('CSV provider', () => {
     expect(full).toContain('dialect: , delimited, decimal point, dates YYYY-MM-DD, header row, UTF-8, CRLF');
   });
 
+  it('reads a Stooq bulk .txt file (<DATE> as YYYYMMDD) as a dated dataset named after the file', async () => {
+    writeFileSync(
+      join(dir, 'aapl.us.txt'),
+      '<TICKER>,<PER>,<DATE>,<TIME>,<OPEN>,<HIGH>,<LOW>,<CLOSE>,<VOL>,<OPENINT>\nAAPL.US,D,20240131,000000,187.04,187.1,184.35,184.4,55467803,0\nAAPL.US,D,20240201,000000,183.985,186.95,183.82,186.86,64885408,0\n',
+    );
+    const r = await fetchVia({ dataset: 'aapl.us', columns: ['<CLOSE>'] });
+    expect(r.label).toBe('aapl.us 2024-01-31..2024-02-01');
+    expect(r.formatSummary()).toBe('aapl.us: 2 rows 2024-01-31..2024-02-01. <CLOSE> 184.4→186.86 (+2.46; min 184.4, max 186.86).');
+    expect(r.formatFull()).toContain('dates YYYYMMDD');
+  });
+
   it('reads a European semicolon export (BOM, decimal comma, DD.MM.YYYY) and states the dialect it inferred', async () => {
     const text = '\uFEFFDatum;Kurs;Volumen\r\n30.01.2024;1.234,5;10\r\n31.01.2024;1.240,25;#N/A\r\n01.02.2024;1,5;12\r\n';
     writeFileSync(join(dir, 'dax.csv'), text, 'utf8');
