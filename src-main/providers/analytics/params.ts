@@ -119,6 +119,17 @@ export const analyticsParams = z.discriminatedUnion('calc', [
     as_of: asOf,
   }),
   z.object({
+    calc: z.literal('adf'),
+    series: numbers.describe('oldest first'),
+    regression: z.enum(['c', 'ct', 'n']).default('c').describe('c: constant; ct: constant + trend; n: neither'),
+    lags: z
+      .union([z.number().int().min(0), z.literal('aic')])
+      .default('aic')
+      .describe('lag order'),
+    level: z.enum(['1%', '5%', '10%']).default('5%'),
+    as_of: asOf,
+  }),
+  z.object({
     calc: z.literal('var'),
     method: z.enum(['historical', 'normal', 'both']).optional().describe('default: both with returns, normal with mean/stdev'),
     returns: numbers.optional().describe('period returns (decimals) or P&L, oldest first'),

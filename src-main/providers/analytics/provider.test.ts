@@ -35,6 +35,7 @@ describe('the analytics provider', () => {
       'scenario_tree',
       'zscore_halflife',
       'kelly',
+      'adf',
       'var',
       'kelly_continuous',
     ]);
@@ -123,6 +124,20 @@ describe('the analytics provider', () => {
       ],
     });
     expect(k.formatSummary()).toMatch(/size 0 — no positive expected edge/);
+  });
+
+  it('adf: the deterministic terms are chosen and named, and the matching MacKinnon table is used', async () => {
+    // A straight trend plus a repeating wiggle is trend-stationary: 'ct' rejects, 'n' cannot.
+    const series = Array.from({ length: 120 }, (_, t) => 0.1 * t + (t % 2 ? 1 : -1) * (1 + ((t * 37) % 11) / 11));
+    const ct = await fetch({ calc: 'adf', series, regression: 'ct', lags: 1 });
+    expect(ct.formatSummary()).toMatch(
+      /^ADF \(constant and linear trend, 'ct'\), n=120: τ -\d+\.\d+ vs -3\.4\d* at 5% \(p ≈ 0\) → rejects a unit root at 5%; 1 lags \(fixed\), 118 observations/,
+    );
+    expect(ct.formatFull()).toMatch(/## CRITICAL VALUES \(MacKinnon 2010, 'ct', T = 118\)/);
+    const n = await fetch({ calc: 'adf', series, regression: 'n', lags: 1 });
+    expect(n.formatSummary()).toMatch(/no constant, no trend, 'n'.*vs -1\.94\d* at 5%.*does NOT reject a unit root/);
+    const bad = await failure({ calc: 'adf', series, regression: 'ctt' });
+    expect(bad.kind).toBe('bad_params');
   });
 
   it('var: historical names its order statistic and the normal method its formula; loss is positive', async () => {

@@ -7,6 +7,7 @@ import { optionReport, payoffReport } from './reports/options';
 import type { Report } from './reports/report';
 import { continuousKellyReport, varReport } from './reports/risk';
 import { kellyReport, meanReversionReport, scenarioReport } from './reports/stats';
+import { adfReport } from './reports/unit-root';
 
 /**
  * The `analytics` data provider: local calculations (no network, no keys) the analyst reaches
@@ -61,6 +62,8 @@ function run(p: AnalyticsParams, asOf: string): Report {
       return meanReversionReport(p);
     case 'kelly':
       return kellyReport(p);
+    case 'adf':
+      return adfReport(p);
     case 'var':
       return varReport(p);
     case 'kelly_continuous':
