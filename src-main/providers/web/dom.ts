@@ -11,6 +11,8 @@ export interface HtmlNode {
   childNodes: ArrayLike<HtmlNode>;
   remove(): void;
   getAttribute(name: string): string | null;
+  querySelectorAll(selector: string): Iterable<HtmlNode>;
+  closest(selector: string): HtmlNode | null;
 }
 
 export interface HtmlDocument {

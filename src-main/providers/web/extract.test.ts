@@ -36,6 +36,24 @@ describe('extractReadable', () => {
     }
   });
 
+  it("titles the page with the article's h1 and reads its byline without the page furniture around it", () => {
+    // Before: the title was the live page's <title> ("Markets live: Fed decision") and the byline was lost
+    // or came with dates, "Follow", "Share" and reading time — what the analyst then quoted as the author.
+    const page = extractReadable(fixture('article-furniture.html'), 'https://news.example.com/markets-live');
+    expect(page.method).toBe('article');
+    expect(page.title).toBe('Fed holds rates steady, signals patience on cuts');
+    expect(page.byline).toBe('Jane Doe, Li Wei');
+    expect(page.text).toContain('We are well positioned to wait');
+  });
+
+  it('strips "By", dates, times, "Updated", sharing and reading-time widgets from a text byline', () => {
+    const text = (byline: string) =>
+      `<!doctype html><html><head><title>Site | Fed holds</title></head><body><main><article><h1>Fed holds rates</h1><p class="byline">${byline}</p><p>${'The Federal Reserve left rates unchanged on Wednesday, saying it wants more evidence. '.repeat(5)}</p></article></main></body></html>`;
+    expect(extractReadable(text('By Jane Doe · November 12, 2026'), 'https://x.test/a').byline).toBe('Jane Doe');
+    expect(extractReadable(text('By Jane Doe | Updated 12 Nov 2026 14:05 GMT | 4 min read'), 'https://x.test/a').byline).toBe('Jane Doe');
+    expect(extractReadable(text('Jane Doe, Reuters — 2026-11-12 · Share'), 'https://x.test/a').byline).toBe('Jane Doe, Reuters');
+  });
+
   it('falls back to the body text (tables kept, navigation and footer dropped) when there is no article', () => {
     const page = extractReadable(fixture('index-page.html'), 'https://stats.example.org/releases');
     expect(page.method).toBe('body');

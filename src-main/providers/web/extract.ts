@@ -1,4 +1,5 @@
 import { Readability } from '@mozilla/readability';
+import { articleHeading, cleanByline, pageByline } from './byline';
 import { type HtmlDocument, parseDocument } from './dom';
 import { domText, NON_TEXT } from './text';
 
@@ -37,8 +38,9 @@ export function extractReadable(html: string, url: string): ReadablePage {
   const published = toIso(article?.publishedTime) ?? metaPublished;
   if (articleText.length >= MIN_ARTICLE_CHARS) {
     return {
-      title: clean(article?.title) || docTitle || url,
-      byline: clean(article?.byline) || null,
+      // What the reader sees above the story, not the <title> ("Markets live: … — Site") or an SEO headline.
+      title: articleHeading(doc) || clean(article?.title) || docTitle || url,
+      byline: cleanByline(article?.byline) ?? pageByline(doc),
       siteName: clean(article?.siteName) || null,
       published,
       text: articleText,
@@ -49,7 +51,7 @@ export function extractReadable(html: string, url: string): ReadablePage {
   const body = doc.body ? domText(doc.body) : '';
   return {
     title: docTitle || clean(article?.title) || url,
-    byline: clean(article?.byline) || null,
+    byline: cleanByline(article?.byline),
     siteName: clean(article?.siteName) || null,
     published,
     text: body || articleText,
