@@ -1,5 +1,6 @@
 import { normCdf, normPdf } from '../numeric/normal';
 import { decimalRate, fail, positive } from '../numeric/validate';
+import { otmBlack } from './black-otm';
 
 /**
  * European option prices and greeks: Black–Scholes–Merton on a spot with a continuous dividend
@@ -88,26 +89,30 @@ export function optionValue(input: OptionInput): OptionValue {
   const gamma = (carryDf * nd1) / (S * sd);
   const vega = S * carryDf * nd1 * sqrtT;
   const decay = (-S * carryDf * nd1 * sigma) / (2 * sqrtT);
-  let price: number;
+  // The price is the out-of-the-money price plus the intrinsic value of the forward, both positive:
+  // computed as F·Φ(d1) − K·Φ(d2) a far out-of-the-money price would be the difference of two
+  // nearly equal numbers and keep only a few of its digits.
+  const F = S * Math.exp(b * T);
+  const otm = otmBlack(F, K, sd, { p: 0, q: 0, vega: 0, d1: 0, d2: 0 }).p;
+  const intrinsic = type === 'call' ? Math.max(F - K, 0) : Math.max(K - F, 0);
+  const price = df * (otm + intrinsic);
   let delta: number;
   let theta: number;
   let rho: number;
   if (type === 'call') {
     const n1 = normCdf(d1);
     const n2 = normCdf(d2);
-    price = S * carryDf * n1 - K * df * n2;
     delta = carryDf * n1;
     theta = decay - (b - r) * S * carryDf * n1 - r * K * df * n2;
     rho = input.model === 'black76' ? -T * price : K * T * df * n2;
   } else {
     const n1 = normCdf(-d1);
     const n2 = normCdf(-d2);
-    price = K * df * n2 - S * carryDf * n1;
     delta = -carryDf * n1;
     theta = decay + (b - r) * S * carryDf * n1 + r * K * df * n2;
     rho = input.model === 'black76' ? -T * price : -K * T * df * n2;
   }
-  return { price, delta, gamma, vega, theta, rho, d1, d2, forward: S * Math.exp(b * T), discount: df };
+  return { price, delta, gamma, vega, theta, rho, d1, d2, forward: F, discount: df };
 }
 
 /** No-arbitrage bounds of a European option's price: lower = discounted intrinsic value of the forward, upper = the discounted forward (call) or strike (put). */

@@ -1,6 +1,6 @@
-import { normTail } from '../numeric/normal';
 import { fail, positive, show } from '../numeric/validate';
 import { carry, checkOptionMarket, type OptionInput } from './black-scholes';
+import { otmBlack } from './black-otm';
 
 /**
  * Implied volatility: the σ at which the model price equals a quoted price.
@@ -16,7 +16,6 @@ import { carry, checkOptionMarket, type OptionInput } from './black-scholes';
  */
 
 export const DEFAULT_IV_TOLERANCE = 1e-10;
-const INV_SQRT_2PI = 0.3989422804014327;
 /** Largest total volatility σ√T searched: prices implying more are refused. */
 const S_MAX = 40;
 
@@ -39,6 +38,8 @@ interface Normalised {
   fk: number;
   /** Undiscounted out-of-the-money price to match. */
   v: number;
+  /** Its distance to the out-of-the-money upper bound min(F, K), undiscounted. */
+  gap: number;
   /** The out-of-the-money side is a call. */
   call: boolean;
   sqrtT: number;
@@ -80,50 +81,35 @@ function normalise(input: ImpliedVolInput): Normalised {
   const lower = Math.max(call ? fwdPv - kPv : kPv - fwdPv, 0);
   const upper = call ? fwdPv : kPv;
   // A price at a bound implies zero or infinite volatility; outside, no volatility fits at all.
-  const slack = 1e-12 * Math.max(upper, 1e-300);
-  if (!(price > lower + slack && price < upper - slack)) {
+  // Every price strictly inside is accepted: the out-of-the-money form below keeps its digits.
+  if (!(price > lower && price < upper)) {
     const side = call ? 'max(S·e^{−qT} − K·e^{−rT}, 0) and S·e^{−qT}' : 'max(K·e^{−rT} − S·e^{−qT}, 0) and K·e^{−rT}';
     const label = input.model === 'black76' ? side.replace(/S·e\^\{−qT\}/g, 'F·e^{−rT}') : side;
+    const where = price <= lower ? 'at or below the lower bound' : 'at or above the upper bound';
     fail(
-      `price ${show(price)} is outside the no-arbitrage bounds of this ${input.type}: it must lie strictly between ${show(lower)} and ${show(upper)} (${label}), so no volatility reproduces it.`,
+      `price ${showBound(price)} is outside the no-arbitrage bounds of this ${input.type}: it must lie strictly between ${showBound(lower)} and ${showBound(upper)} (${label}) and is ${where}, so no volatility reproduces it.`,
     );
   }
   const F = fwdPv / df;
-  let v = price / df;
-  let otmCall = call;
-  if (call && F > K) {
-    v -= F - K;
-    otmCall = false;
-  } else if (!call && K > F) {
-    v -= K - F;
-    otmCall = true;
-  }
-  if (!(v > 0)) fail(`price ${show(price)} leaves no time value over the intrinsic value once discounted; no volatility reproduces it.`);
-  return { F, K, x: Math.log(F / K), fk: F / K, v, call: otmCall, sqrtT: Math.sqrt(T) };
+  // Both distances come straight from the quote (a difference of nearby doubles is exact), so a
+  // price a few ulps inside either bound keeps a positive time value and a positive gap.
+  const v = (price - lower) / df;
+  const gap = (upper - price) / df;
+  const otmCall = call ? !(F > K) : K > F;
+  return { F, K, x: Math.log(F / K), fk: F / K, v, gap, call: otmCall, sqrtT: Math.sqrt(T) };
+}
+
+/** A bound or price to full precision, so a refused price never reads as lying inside the bounds. */
+function showBound(v: number): string {
+  return String(v);
 }
 
 /**
- * The Black formula at total volatility s, undiscounted, from one exponential: Φ(±d1), Φ(±d2)
- * through Hart's tail with e^{−d2²/2} = e^{−d1²/2}·F/K. Returns the out-of-the-money price p, its
- * distance to the upper bound q = U − p = F·Φ(−d1) + K·Φ(d2) (no cancellation), and vega ∂p/∂s.
+ * The out-of-the-money Black price p at total volatility s (undiscounted), its distance to the
+ * upper bound q = U − p, vega ∂p/∂s and d1, d2 — all without cancellation (see black-otm.ts).
  */
 function black(n: Normalised, s: number, out: { p: number; q: number; vega: number; d1: number; d2: number }): void {
-  const d1 = n.x / s + s / 2;
-  const d2 = d1 - s;
-  const e1 = Math.exp(-0.5 * d1 * d1);
-  let e2 = e1 * n.fk;
-  if (!(e1 > 0 && Number.isFinite(e2))) e2 = Math.exp(-0.5 * d2 * d2);
-  const t1 = normTail(Math.abs(d1), e1);
-  const t2 = normTail(Math.abs(d2), e2);
-  const up1 = d1 > 0 ? 1 - t1 : t1; // Φ(d1)
-  const dn1 = d1 > 0 ? t1 : 1 - t1; // Φ(−d1)
-  const up2 = d2 > 0 ? 1 - t2 : t2;
-  const dn2 = d2 > 0 ? t2 : 1 - t2;
-  out.p = n.call ? n.F * up1 - n.K * up2 : n.K * dn2 - n.F * dn1;
-  out.q = n.F * dn1 + n.K * up2;
-  out.vega = n.F * INV_SQRT_2PI * e1;
-  out.d1 = d1;
-  out.d2 = d2;
+  otmBlack(n.F, n.K, s, out);
 }
 
 /**
@@ -134,10 +120,9 @@ function black(n: Normalised, s: number, out: { p: number; q: number; vega: numb
  * bisection, and after 20 iterations only bisection is used, so the loop always ends.
  */
 function solveTotalVol(n: Normalised, tolS: number): { s: number; iterations: number } {
-  const { x, v, F, K, call } = n;
+  const { x, v, F } = n;
   const lnv = Math.log(v);
-  const upper = call ? F : K;
-  const lnGap = Math.log(upper - v);
+  const lnGap = Math.log(n.gap);
   let lo = 0;
   let hi = S_MAX;
   let s: number;
