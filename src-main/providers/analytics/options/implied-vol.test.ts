@@ -115,4 +115,47 @@ describe('implied volatility', () => {
     const price = optionValue({ ...m, vol: 0.2 }).price;
     expect(() => impliedVol({ ...m, price })).toThrow(/outside the no-arbitrage bounds/);
   });
+  it('solves every price strictly inside the bounds: a 1e−200 deep out-of-the-money call and a call a hair below its upper bound', () => {
+    // The bounds check used to keep a slack of 1e−12 × the upper bound, so any out-of-the-money
+    // price below 1e−10 of the forward was refused as "outside the bounds" although it lay inside.
+    const m: Market = { model: 'black76', type: 'call', underlying: 100, strike: 150, expiry: 1, rate: 0.03 };
+    const iv = impliedVol({ ...m, price: 1e-200 });
+    expect(iv.vol).toBeGreaterThan(0);
+    expect(Math.abs(optionValue({ ...m, vol: iv.vol }).price / 1e-200 - 1)).toBeLessThan(1e-9);
+    // A put far in the wing, both sides of the forward.
+    const p: Market = { model: 'bsm', type: 'put', underlying: 100, strike: 40, expiry: 0.25, rate: 0.01, dividendYield: 0 };
+    const ivp = impliedVol({ ...p, price: 1e-150 });
+    expect(Math.abs(optionValue({ ...p, vol: ivp.vol }).price / 1e-150 - 1)).toBeLessThan(1e-9);
+    // Just below the upper bound S·e^{−qT}: a very high volatility, still found and round-tripped.
+    const u: Market = { model: 'bsm', type: 'call', underlying: 100, strike: 100, expiry: 4, rate: 0.02, dividendYield: 0 };
+    const upper = priceBounds(u).upper;
+    const near = upper * (1 - 1e-11);
+    const ivu = impliedVol({ ...u, price: near });
+    expect(Math.abs(optionValue({ ...u, vol: ivu.vol }).price - near)).toBeLessThanOrEqual(1e-12 * upper);
+  });
+
+  it('a price equal to a bound is refused with a message whose bounds really exclude it', () => {
+    // The old message rounded the bounds ("strictly between 0 and 33" for a price of 1e−11), so it
+    // contradicted itself; now the bounds are printed in full and the side is named.
+    const m: Market = { model: 'black76', type: 'put', underlying: 30, strike: 33, expiry: 0.5, rate: 0.04 };
+    const { lower, upper } = priceBounds(m);
+    for (const [price, side] of [
+      [lower, 'at or below the lower bound'],
+      [upper, 'at or above the upper bound'],
+    ] as const) {
+      let message = '';
+      try {
+        impliedVol({ ...m, price });
+      } catch (e) {
+        message = (e as Error).message;
+      }
+      expect(message).toContain(side);
+      const [, lo, hi] = /strictly between (\S+) and (\S+) /.exec(message) ?? [];
+      expect(Number(lo)).toBe(lower);
+      expect(Number(hi)).toBe(upper);
+      expect(price > Number(lo) && price < Number(hi)).toBe(false);
+    }
+    // One ulp inside the lower bound is solved (a tiny time value, a tiny volatility).
+    expect(impliedVol({ ...m, price: lower * (1 + 2 ** -52) }).vol).toBeGreaterThan(0);
+  });
 });
