@@ -87,7 +87,7 @@ function normalise(input: ImpliedVolInput): Normalised {
     const label = input.model === 'black76' ? side.replace(/S·e\^\{−qT\}/g, 'F·e^{−rT}') : side;
     const where = price <= lower ? 'at or below the lower bound' : 'at or above the upper bound';
     fail(
-      `price ${showBound(price)} is outside the no-arbitrage bounds of this ${input.type}: it must lie strictly between ${showBound(lower)} and ${showBound(upper)} (${label}) and is ${where}, so no volatility reproduces it.`,
+      `price ${price} is outside the no-arbitrage bounds of this ${input.type}: it must lie strictly between ${showBound(lower, price)} and ${showBound(upper, price)} (${label}) and is ${where}, so no volatility reproduces it.`,
     );
   }
   const F = fwdPv / df;
@@ -100,7 +100,15 @@ function normalise(input: ImpliedVolInput): Normalised {
 }
 
 /** A bound or price to full precision, so a refused price never reads as lying inside the bounds. */
-function showBound(v: number): string {
+/**
+ * A bound in as few significant digits (six at least) as keep it on the same side of the price as
+ * the exact bound: a PM reads 23.9016, yet a price one ulp outside a bound never reads as inside it.
+ */
+function showBound(v: number, price: number): string {
+  for (let digits = 6; digits < 17; digits++) {
+    const shown = Number(v.toPrecision(digits));
+    if (Math.sign(shown - price) === Math.sign(v - price)) return String(shown);
+  }
   return String(v);
 }
 
