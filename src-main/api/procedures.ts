@@ -50,7 +50,7 @@ export const appHealth = z.object({
 });
 
 export const themeSetting = z.enum(['system', 'light', 'dark']);
-export const secretName = z.enum(['anthropicApiKey', 'voyageApiKey', 'openaiApiKey', 'fredApiKey', 'alphaVantageApiKey', 'braveApiKey']);
+export const secretName = z.enum(['anthropicApiKey', 'voyageApiKey', 'openaiApiKey', 'fredApiKey', 'alphaVantageApiKey', 'braveApiKey', 'polygonApiKey']);
 
 /** Settings the renderer may see and edit. Secrets are never part of this shape. */
 export const settings = z.object({

@@ -34,6 +34,10 @@ export const providerSettingsSchema = z.object({
     .optional(),
   /** news only: the RSS/Atom feeds to read (`providers.news.feeds`). */
   feeds: newsFeedsSchema.optional(),
+  /** datasets only: the PM's data folder (absolute path). Empty or absent: `<data>/datasets/`. */
+  folder: z.string().max(1000).optional(),
+  /** Attached IDEs (the governance MCP server) may fetch from this provider. Off unless the PM turns it on. */
+  shareWithMcp: z.boolean().optional(),
 });
 export type ProviderSettings = z.infer<typeof providerSettingsSchema>;
 

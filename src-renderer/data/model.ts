@@ -41,6 +41,7 @@ const keyLabels: Record<string, string> = {
   fredApiKey: 'FRED API key',
   alphaVantageApiKey: 'Alpha Vantage API key',
   braveApiKey: 'Brave Search API key',
+  polygonApiKey: 'Polygon API key',
 };
 
 export function keyLabel(secret: string): string {

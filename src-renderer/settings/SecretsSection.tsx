@@ -14,6 +14,7 @@ const secretInfo: { name: SecretName; label: string; hint: string }[] = [
   { name: 'fredApiKey', label: 'FRED API key', hint: 'Optional: economic data from FRED (free at fred.stlouisfed.org).' },
   { name: 'alphaVantageApiKey', label: 'Alpha Vantage API key', hint: 'Optional: market prices (FX, US equities, oil) and US Treasury yields.' },
   { name: 'braveApiKey', label: 'Brave Search API key', hint: 'Optional: lets the analyst search the web (Brave Search API). Reading a page needs no key.' },
+  { name: 'polygonApiKey', label: 'Polygon API key', hint: 'Optional: daily bars from Polygon.io aggregates (market data).' },
 ];
 
 /** API keys go in, never come out: the renderer only ever learns whether each one is set. */
