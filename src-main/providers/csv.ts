@@ -107,9 +107,9 @@ export class CsvProvider implements DataProvider<ReturnType<typeof csvParams>> {
 
     let cols = header.map((_, i) => i);
     if (columns?.length) {
-      const unknown = columns.filter((c) => !header.includes(c));
+      const unknown = columns.filter((c) => findColumn(header, c) < 0);
       if (unknown.length) throw new ProviderError(`Unknown column(s) ${unknown.join(', ')}; "${dataset}" has ${header.join(', ')}.`, 'bad_params');
-      cols = [0, ...columns.map((c) => header.indexOf(c)).filter((i) => i !== 0)];
+      cols = [0, ...columns.map((c) => findColumn(header, c)).filter((i) => i !== 0)];
     }
     if (!data.length) {
       const range = start || end ? ` (${start ?? '…'}..${end ?? '…'})` : '';
@@ -148,6 +148,25 @@ export class CsvProvider implements DataProvider<ReturnType<typeof csvParams>> {
       ].join('\n');
     return { label, asOf: resultAsOf, source, formatFull: full, formatSummary: () => summary };
   }
+}
+
+/** `Adj Close` → `adj_close`: a column name with case, spaces and punctuation set aside. */
+export const columnKey = (name: string) =>
+  name
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '_')
+    .replace(/^_+|_+$/g, '');
+
+/**
+ * A column by its exact name, else by `columnKey` when that names exactly one column: Yahoo's
+ * `Adj Close` can be asked for as `adj_close`, as an Expression's `price_series` usually writes it.
+ */
+export function findColumn(header: string[], wanted: string): number {
+  const exact = header.indexOf(wanted);
+  if (exact >= 0) return exact;
+  const hits = header.flatMap((h, i) => (columnKey(h) === columnKey(wanted) ? [i] : []));
+  return hits.length === 1 ? hits[0]! : -1;
 }
 
 /**

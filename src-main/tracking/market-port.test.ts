@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CsvProvider, ProviderRegistry } from '../providers';
 import { MarketProvider } from '../providers/market';
@@ -63,6 +65,42 @@ describe('market port over the provider registry', () => {
     });
     await expect(marketPortFromRegistry(off).prices('SPX', '2025-01-01', '2025-02-01')).rejects.toMatchObject({
       message: expect.stringContaining('switched off'),
+    });
+  });
+
+  // The PM's own exports: Yahoo's download (with `Adj Close` and `null` rows) and Stooq's (a file
+  // name with a dot, CRLF). Each reference below is one a PM would write in `price_series`.
+  const fixture = (name: string) => readFileSync(join(__dirname, '..', 'providers', 'fixtures', name), 'utf8');
+
+  it("reads Yahoo's `Adj Close` as adj_close, `Adj Close` or `adj close`, and the plain close beside it", async () => {
+    // Failing this, an Expression on Yahoo's adjusted close could not be followed at all.
+    world = trackingWorld({ datasets: { 'yahoo-spy': fixture('yahoo-spy.csv') } });
+    const adj = await world.market.prices('yahoo-spy.adj_close', '2024-03-25', '2024-03-27');
+    expect(adj.points).toEqual([
+      { date: '2024-03-25', close: 514.211243 },
+      { date: '2024-03-26', close: 513.261536 },
+      { date: '2024-03-27', close: 517.57489 },
+    ]);
+    expect(adj).toMatchObject({ provider: 'datasets', source: expect.stringContaining('yahoo-spy.csv'), asOf: '2024-03-27' });
+    expect((await world.market.prices('yahoo-spy.Adj Close', '2024-03-25', '2024-03-27')).points).toEqual(adj.points);
+    expect((await world.market.prices('YAHOO-SPY.adj close', '2024-03-25', '2024-03-27')).points).toEqual(adj.points);
+    expect((await world.market.prices('yahoo-spy.close', '2024-03-25', '2024-03-25')).points).toEqual([{ date: '2024-03-25', close: 519.77002 }]);
+    await expect(world.market.prices('yahoo-spy.adjusted', '2024-03-25', '2024-03-27')).rejects.toMatchObject({
+      code: 'unavailable',
+      message: expect.stringContaining('Adj Close'),
+    });
+  });
+
+  it('follows a Stooq file whose name has a dot (spy.us.csv → spy.us.close), and a file named in capitals by its lower-case name', async () => {
+    // Failing this, `spy.us.close` would be read as dataset "spy", column "us.close": no data.
+    world = trackingWorld({ datasets: { 'spy.us': fixture('spy.us.csv'), SPY: 'Date,Close\n2024-01-02,472.65\n' } });
+    const s = await world.market.prices('spy.us.close', '2024-01-01', '2024-12-31');
+    expect(s.points[0]).toEqual({ date: '2024-01-29', close: 494.9 });
+    expect(s).toMatchObject({ provider: 'datasets', source: expect.stringContaining('spy.us.csv') });
+    const upper = await world.market.prices('spy.close', '2024-01-01', '2024-01-31');
+    expect(upper).toMatchObject({ points: [{ date: '2024-01-02', close: 472.65 }], source: expect.stringContaining('SPY.csv') });
+    await expect(world.market.prices('qqq.us.close', '2024-01-01', '2024-12-31')).rejects.toMatchObject({
+      message: expect.stringContaining('There is no dataset "qqq.us"'),
     });
   });
 });

@@ -8,6 +8,8 @@ export interface PriceSeries {
   /** The last observation's date (the provider's as-of). */
   asOf: string;
   source: string;
+  /** The registry provider that answered (`market`, `datasets`). */
+  provider: string;
   /** `price` or `yield` when the source says so (the market provider); null for a plain dataset column. */
   kind: 'price' | 'yield' | null;
 }
@@ -30,7 +32,13 @@ export class MarketDataError extends AppError {
 }
 
 const SYMBOL = /^[A-Za-z0-9][A-Za-z0-9_-]{0,19}$/;
-const DATASET_COLUMN = /^([a-z0-9][a-z0-9_-]{0,63})\.([^.\s][^\s]{0,63})$/i;
+/**
+ * `<dataset>.<column>`. A dataset is its file name without the extension, so it may hold dots
+ * (Stooq's `spy.us.csv` → `spy.us.close`); a column may hold spaces (Yahoo's `spy.Adj Close`, or
+ * `spy.adj_close`: the datasets provider matches columns with case, spaces and punctuation aside).
+ */
+const DATASET_COLUMN = /^([a-z0-9][a-z0-9._-]{0,63})\.(\S(?:[^\n]{0,62}\S)?)$/i;
+const DATASET_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/i;
 /** Both providers return at most 500 rows, the latest ones: a longer range is read in pages. */
 const PAGE_ROWS = 500;
 const MAX_PAGES = 8;
@@ -46,8 +54,10 @@ export function marketPortFromRegistry(registry: ProviderRegistry): MarketPort {
   return {
     async prices(instrument, from, to, signal) {
       const ref = instrument.trim();
-      const ds = DATASET_COLUMN.exec(ref);
-      if (ds) return readDataset(registry, ds[1]!, ds[2]!, from, to, signal);
+      if (DATASET_COLUMN.test(ref)) {
+        const { dataset, column } = splitDatasetColumn(registry, ref);
+        return readDataset(registry, dataset, column, from, to, signal);
+      }
       if (!SYMBOL.test(ref)) {
         throw new MarketDataError(
           `"${ref.slice(0, 40)}" is not a price series: use a market symbol such as UST2Y or a dataset column such as ust_yields.us2y.`,
@@ -57,7 +67,7 @@ export function marketPortFromRegistry(registry: ProviderRegistry): MarketPort {
       if (registry.enabled('market')) {
         for (const kind of ['price', 'yield'] as const) {
           try {
-            return await paged(from, to, (start, end) => registry.fetch('market', { kind, symbol: ref, start, end }, { signal }), kind);
+            return await paged(from, to, (start, end) => registry.fetch('market', { kind, symbol: ref, start, end }, { signal }), kind, 'market');
           } catch (e) {
             if (!(e instanceof ProviderError) || e.kind !== 'not_found') throw asMarketError(e, ref);
             problems.push(e.message);
@@ -66,7 +76,7 @@ export function marketPortFromRegistry(registry: ProviderRegistry): MarketPort {
       } else problems.push('the market source is switched off');
       if (registry.enabled('datasets')) {
         try {
-          return await readDataset(registry, ref.toLowerCase(), 'close', from, to, signal);
+          return await readDataset(registry, knownDataset(registry, ref) ?? ref.toLowerCase(), 'close', from, to, signal);
         } catch (e) {
           problems.push((e as Error).message);
         }
@@ -78,9 +88,40 @@ export function marketPortFromRegistry(registry: ProviderRegistry): MarketPort {
   };
 }
 
+/** The datasets the `datasets` provider serves now, when it can list them (the CSV provider can). */
+function datasetNames(registry: ProviderRegistry): string[] | null {
+  const p = registry.get('datasets') as { datasets?: () => string[] } | undefined;
+  return typeof p?.datasets === 'function' ? p.datasets() : null;
+}
+
+/** The served dataset a name means: exactly, else the one that differs only in case (`SPY.csv` for `spy`). */
+function knownDataset(registry: ProviderRegistry, name: string): string | null {
+  const names = datasetNames(registry);
+  if (!names) return null;
+  return names.find((n) => n === name) ?? names.find((n) => n.toLowerCase() === name.toLowerCase()) ?? null;
+}
+
+/**
+ * Where `<dataset>.<column>` splits when the dataset's own name has dots: at the dot whose left
+ * side is a dataset the folder holds (the longest such), else at the last dot possible.
+ */
+export function splitDatasetColumn(registry: ProviderRegistry, ref: string): { dataset: string; column: string } {
+  const splits: { dataset: string; column: string }[] = [];
+  for (let i = ref.lastIndexOf('.'); i > 0; i = ref.lastIndexOf('.', i - 1)) {
+    const dataset = ref.slice(0, i);
+    const column = ref.slice(i + 1);
+    if (DATASET_NAME.test(dataset) && /^\S/.test(column)) splits.push({ dataset, column });
+  }
+  for (const s of splits) {
+    const known = knownDataset(registry, s.dataset);
+    if (known) return { dataset: known, column: s.column };
+  }
+  return splits[0] ?? { dataset: ref, column: 'close' };
+}
+
 async function readDataset(registry: ProviderRegistry, dataset: string, column: string, from: string, to: string, signal?: AbortSignal): Promise<PriceSeries> {
   try {
-    return await paged(from, to, (start, end) => registry.fetch('datasets', { dataset, columns: [column], start, end }, { signal }), null);
+    return await paged(from, to, (start, end) => registry.fetch('datasets', { dataset, columns: [column], start, end }, { signal }), null, 'datasets');
   } catch (e) {
     throw asMarketError(e, `${dataset}.${column}`);
   }
@@ -97,6 +138,7 @@ async function paged(
   to: string,
   fetchRange: (start: string, end: string) => Promise<ProviderResult>,
   kind: PriceSeries['kind'],
+  provider: string,
 ): Promise<PriceSeries> {
   let end = to;
   let points: PricePoint[] = [];
@@ -118,7 +160,7 @@ async function paged(
     if (end < from) break;
   }
   if (!first || !points.length) throw new MarketDataError(`no closes between ${from} and ${to}`);
-  return { points, asOf: first.asOf, source: first.source, kind: first.kind };
+  return { points, asOf: first.asOf, source: first.source, provider, kind: first.kind };
 }
 
 const dayBefore = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
