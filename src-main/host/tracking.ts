@@ -26,7 +26,7 @@ export function trackingRunner(deps: { fs: ForgeFS; providers: ProviderRegistry;
     const files = await regenerateCalibrationFiles(deps.fs);
     const closed = outcomes.closed.map((c) => ({
       id: c.id,
-      reason: `${c.reason} on ${c.exitDate} at ${c.exitPrice} (${c.pnlBp >= 0 ? '+' : ''}${c.pnlBp} bp, ${c.outcome})`,
+      reason: `${c.reason} on ${c.exitDate} at ${c.exitPrice} (${c.pnlBp >= 0 ? '+' : ''}${c.pnlBp} bp, ${c.outcome}), read from ${c.series}`,
     }));
     const summary = [
       `${outcomes.checked.length} live Expression${outcomes.checked.length === 1 ? '' : 's'} checked`,

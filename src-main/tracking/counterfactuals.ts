@@ -274,6 +274,7 @@ export class CounterfactualDetector {
       pnlPct: ev.exit.pnl.pnlPct,
       pnlBp: ev.exit.pnl.pnlBp,
       hit: ev.exit.pnl.hit,
+      series: { instrument: ev.instrument, ...ev.series },
     };
     const ownConfidence = probability(cf.header.confidence);
     const stated: StatedForecast =
@@ -309,7 +310,7 @@ function completedDocument(cf: MemoryDocument, f: TradeFigures, stated: StatedFo
     body: appendSection(
       cf.body,
       'RESOLUTION',
-      `${verdict} ${Math.abs(f.pnlBp)}bp of NAV: entered ${f.entryPrice} on ${f.entryDate}, out ${f.exitPrice} on ${f.exitDate} (${f.exitReason}).\n${pnlExplanation(f)}`,
+      `${verdict} ${Math.abs(f.pnlBp)}bp of NAV: entered ${f.entryPrice} on ${f.entryDate}, out ${f.exitPrice} on ${f.exitDate} (${f.exitReason})${f.series ? `, read from ${f.series.instrument} (${f.series.source}, as of ${f.series.asOf})` : ''}.\n${pnlExplanation(f)}`,
     ),
   };
 }

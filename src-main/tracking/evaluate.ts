@@ -5,7 +5,7 @@ import { type GainsWhen, type Quote, resolveDirection, resolveLevel, resolveQuot
 /** A trade priced against its market data: the resolved rules, and its exit if one has triggered. */
 export interface TradeEvaluation {
   instrument: string;
-  series: Pick<PriceSeries, 'asOf' | 'source'>;
+  series: Pick<PriceSeries, 'asOf' | 'source' | 'provider'>;
   quote: Quote;
   direction: GainsWhen;
   entryPrice: number;
@@ -89,7 +89,7 @@ export async function evaluateTrade(market: MarketPort, terms: TradeTerms, optio
   const found = findExit(points, { direction: side.direction, target, stop, exitBy }, options.entryDate, options.today);
   const base = {
     instrument,
-    series: { asOf: series.asOf, source: series.source },
+    series: { asOf: series.asOf, source: series.source, provider: series.provider },
     quote,
     direction: side.direction,
     entryPrice,

@@ -19,7 +19,39 @@ export interface ExpressionExit {
   pnlBp: number;
   /** sha256 of the Expression text the exit was worked out on: the close refuses if the record says anything else by then. */
   basis?: string;
+  /** The series the exit was read from: which `price_series` entry, its source and as-of. */
+  series?: SeriesUsed;
 }
+
+/** Which series a figure was computed from, so a PM can check it against their own file. */
+export interface SeriesUsed {
+  /** The `price_series` entry, as written (`spy.adj_close`, `UST2Y`). */
+  instrument: string;
+  /** The provider that answered (`datasets`, `market`). */
+  provider: string;
+  /** Its own account of where the data came from (`csv datasets/spy.csv`, an Alpha Vantage URL). */
+  source: string;
+  /** The last observation the source held in the range read. */
+  asOf: string;
+}
+
+/** Header fields that name the series used (Expression close, Outcome, Counterfactual). */
+export function seriesFields(s: SeriesUsed | undefined): HeaderFields {
+  if (!s) return {};
+  return { series_used: s.instrument, series_source: `${s.provider}: ${s.source}`, series_as_of: s.asOf };
+}
+
+/** The same, read back from a record's header (absent on records closed before they were written). */
+export function seriesOfHeader(h: HeaderFields): SeriesUsed | undefined {
+  const instrument = text(h.series_used);
+  const src = text(h.series_source);
+  const asOf = text(h.series_as_of);
+  if (!instrument || !src || !asOf) return undefined;
+  const colon = src.indexOf(': ');
+  return colon > 0 ? { instrument, provider: src.slice(0, colon), source: src.slice(colon + 2), asOf } : { instrument, provider: '', source: src, asOf };
+}
+
+const seriesPhrase = (s: SeriesUsed | undefined) => (s ? ` from ${s.instrument} (${s.source}, as of ${s.asOf})` : '');
 
 /** The figures an Outcome (or a completed Counterfactual) carries. */
 export interface TradeFigures {
@@ -34,6 +66,7 @@ export interface TradeFigures {
   pnlPct: number;
   pnlBp: number;
   hit: boolean;
+  series?: SeriesUsed;
 }
 
 const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : typeof v === 'number' ? String(v) : null);
@@ -63,7 +96,8 @@ export function closedExpressionContent(content: string, exit: ExpressionExit): 
     quote: h.quote ?? exit.quote,
     gains_when: exit.gainsWhen,
     pnl: `${signed(exit.pnlBp, 'bp')} of NAV (${signed(exit.pnlPct, '%')} of the position)`,
-    exit_details: `${exit.reason} — close ${exit.exitPrice} on ${exit.exitDate} (entry ${exit.entryPrice} on ${exit.entryDate})`,
+    exit_details: `${exit.reason} — close ${exit.exitPrice} on ${exit.exitDate} (entry ${exit.entryPrice} on ${exit.entryDate})${seriesPhrase(exit.series)}`,
+    ...seriesFields(exit.series),
   };
   return renderRecord({ ...doc, header });
 }
@@ -99,6 +133,7 @@ export function figuresOfClosedExpression(doc: MemoryDocument): TradeFigures | {
     pnlPct: pnl.pnlPct,
     pnlBp: pnl.pnlBp,
     hit: pnl.hit,
+    ...(seriesOfHeader(h) ? { series: seriesOfHeader(h) } : {}),
   };
 }
 
@@ -129,6 +164,7 @@ export function figureFields(f: TradeFigures, stated: StatedForecast): HeaderFie
     pnl_pct: f.pnlPct,
     pnl_bp: f.pnlBp,
     hit: f.hit ? 'true' : 'false',
+    ...seriesFields(f.series),
   };
 }
 
@@ -164,7 +200,7 @@ function outcomeDocument(id: string, expr: MemoryDocument, f: TradeFigures, stat
       `${f.entryPrice} on ${f.entryDate}.`,
       '',
       '## EXIT',
-      `${f.exitPrice} on ${f.exitDate} (${f.exitReason}).`,
+      `${f.exitPrice} on ${f.exitDate} (${f.exitReason})${seriesPhrase(f.series)}.`,
       '',
       '## P&L',
       pnlExplanation(f),

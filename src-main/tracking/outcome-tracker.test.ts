@@ -67,7 +67,17 @@ describe('OutcomeTracker', () => {
     // Move = −1 × (3.15 − 3.62) × 100 = +47 bp; × duration_impact 1.1 = +51.7 bp of NAV; / 12 = +4.3083%.
     expect(report.checked).toEqual(['E-001']);
     expect(report.skipped).toEqual([]);
-    expect(report.closed).toEqual([{ id: 'E-001', reason: 'target', exitDate: '2026-10-19', exitPrice: 3.15, pnlBp: 51.7, outcome: 'OUT-001' }]);
+    expect(report.closed).toEqual([
+      {
+        id: 'E-001',
+        reason: 'target',
+        exitDate: '2026-10-19',
+        exitPrice: 3.15,
+        pnlBp: 51.7,
+        outcome: 'OUT-001',
+        series: 'ust_yields.sofr_2y_swap (csv datasets/ust_yields.csv)',
+      },
+    ]);
     expect(calls).toHaveLength(1);
 
     const expr = parseRecord(world.fs.readFile('/memory/expressions/E-001.md'));
@@ -78,7 +88,12 @@ describe('OutcomeTracker', () => {
       exit_date: '2026-10-19',
       entry_price: 3.62,
       quote: 'yield',
+      // The PM can check the exit against the file it was read from.
+      series_used: 'ust_yields.sofr_2y_swap',
+      series_source: 'datasets: csv datasets/ust_yields.csv',
+      series_as_of: '2026-10-24',
     });
+    expect(expr.header.exit_details).toContain('from ust_yields.sofr_2y_swap (csv datasets/ust_yields.csv, as of 2026-10-24)');
     expect(typeof expr.header.closed_at).toBe('string');
     expect(world.fs.history('/memory/expressions/E-001.md').versions).toHaveLength(1);
 
@@ -99,8 +114,12 @@ describe('OutcomeTracker', () => {
       pnl_pct: 4.3083,
       pnl_bp: 51.7,
       hit: 'true',
+      series_used: 'ust_yields.sofr_2y_swap',
+      series_source: 'datasets: csv datasets/ust_yields.csv',
+      series_as_of: '2026-10-24',
     });
     expect(out!.body).toContain('+51.7bp of NAV');
+    expect(out!.body).toContain('3.15 on 2026-10-19 (target) from ust_yields.sofr_2y_swap (csv datasets/ust_yields.csv, as of 2026-10-24).');
   });
 
   it('never makes two Outcomes for one Expression: a second run, and a run after a close whose Outcome was not completed', async () => {
@@ -181,7 +200,9 @@ describe('OutcomeTracker', () => {
     const report = await tracker.runOnce({ now: new Date('2026-03-10T12:00:00Z') });
 
     // Short at 5000, out at 5200: −1 × (5200 − 5000) / 5000 = −4% of the position; × 4% NAV = −16 bp.
-    expect(report.closed).toEqual([{ id: 'E-009', reason: 'stop', exitDate: '2026-03-04', exitPrice: 5200, pnlBp: -16, outcome: 'OUT-001' }]);
+    expect(report.closed).toEqual([
+      { id: 'E-009', reason: 'stop', exitDate: '2026-03-04', exitPrice: 5200, pnlBp: -16, outcome: 'OUT-001', series: 'SPX (local prices.csv (test))' },
+    ]);
     expect(outcomes()[0]!.header).toMatchObject({ category: 'thematic', confidence: 0.65, pnl_pct: -4, hit: 'false', quote: 'price' });
   });
 
@@ -202,7 +223,9 @@ describe('OutcomeTracker', () => {
     const report = await tracker.runOnce({ now: new Date('2026-02-10T23:00:00Z') });
 
     // E-003: the close of 02-10 (55) is its time exit. Move = +1 × (55 − 40) = +15 bp; × 0.6 = +9 bp of NAV.
-    expect(report.closed).toEqual([{ id: 'E-003', reason: 'time', exitDate: '2026-02-10', exitPrice: 55, pnlBp: 9, outcome: 'OUT-001' }]);
+    expect(report.closed).toEqual([
+      { id: 'E-003', reason: 'time', exitDate: '2026-02-10', exitPrice: 55, pnlBp: 9, outcome: 'OUT-001', series: 'curves.us5s30s (csv datasets/curves.csv)' },
+    ]);
     // E-004 has no time exit and nothing reached 65 or 28 by 02-10 (the 70 of 02-11 is tomorrow).
     expect(report.open).toEqual([{ id: 'E-004', asOf: '2026-02-10' }]);
     expect(outcomes()[0]!.header).toMatchObject({ pnl_pct: 0.9, quote: 'spread', gains_when: 'up', category: 'relative_value' });

@@ -28,7 +28,8 @@ export interface OutcomeRunReport {
   at: string;
   /** Live Expressions looked at. */
   checked: string[];
-  closed: { id: string; reason: string; exitDate: string; exitPrice: number; pnlBp: number; outcome: string }[];
+  /** `series`: which `price_series` entry the exit was read from, and its source (`spy.close (csv datasets/spy.csv)`). */
+  closed: { id: string; reason: string; exitDate: string; exitPrice: number; pnlBp: number; outcome: string; series: string }[];
   /** Checked, nothing triggered (with the market data's as-of date). */
   open: { id: string; asOf: string; note?: string }[];
   skipped: { id: string; why: string }[];
@@ -126,6 +127,7 @@ export class OutcomeTracker {
       pnlPct: ev.exit.pnl.pnlPct,
       pnlBp: ev.exit.pnl.pnlBp,
       basis: sha256(text0),
+      series: { instrument: ev.instrument, ...ev.series },
     };
     let closed: { ok: boolean; message: string; changed?: boolean };
     try {
@@ -143,7 +145,8 @@ export class OutcomeTracker {
       report.skipped.push({ id, why: `closed, but its Outcome could not be recorded: ${outcome.why}` });
       return false;
     }
-    report.closed.push({ id, reason: exit.reason, exitDate: exit.exitDate, exitPrice: exit.exitPrice, pnlBp: exit.pnlBp, outcome: outcome.id });
+    const series = `${ev.instrument} (${ev.series.source})`;
+    report.closed.push({ id, reason: exit.reason, exitDate: exit.exitDate, exitPrice: exit.exitPrice, pnlBp: exit.pnlBp, outcome: outcome.id, series });
     return false;
   }
 
