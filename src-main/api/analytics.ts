@@ -21,6 +21,8 @@ export const optionInput = z
     vol: z.number().positive().max(10).optional(),
     /** ...or a market price to imply the volatility. */
     price: z.number().positive().optional(),
+    /** Underlying levels to value the option at as well (a chart's grid), answered in the same response. */
+    spots: z.array(z.number().positive()).min(1).max(101).optional(),
   })
   .strict();
 
@@ -31,13 +33,15 @@ export const optionOutput = z.object({
   vol: z.number(),
   /** Set when the volatility was implied from the price given. */
   impliedVol: z.object({ vol: z.number(), iterations: z.number().int(), tolerance: z.number() }).nullable(),
-  /** Vega per 1.00 of vol, theta per year, rho per 1.00 of rate. */
-  greeks: z.object({ delta: z.number(), gamma: z.number(), vega: z.number(), theta: z.number(), rho: z.number() }),
+  /** Vega per 1.00 of vol, theta per year, rho per 1.00 of rate, dividendRho (∂V/∂q) per 1.00 of dividend yield. */
+  greeks: z.object({ delta: z.number(), gamma: z.number(), vega: z.number(), theta: z.number(), rho: z.number(), dividendRho: z.number() }),
   d1: z.number(),
   d2: z.number(),
   forward: z.number(),
   /** No-arbitrage bounds of the price. */
   bounds: z.object({ lower: z.number(), upper: z.number() }),
+  /** The option at each of the `spots` asked for (same vol), in their order; null when none were. */
+  grid: z.array(z.object({ underlying: z.number(), price: z.number(), delta: z.number(), gamma: z.number() })).nullable(),
 });
 
 const bond = z

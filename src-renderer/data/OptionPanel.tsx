@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ProcedureOutput } from '../../src-main/api';
 import { readableMessage } from '../api/errors';
 import { useClient, useProcedureMutation } from '../api/hooks';
-import { fixed, type OptionForm, type OptionInput, optionRequest, payoffAtExpiry, pct, sampleOption, spotGrid } from './analytics-form';
+import { fixed, type OptionForm, type OptionInput, optionRequest, payoffAtExpiry, pct, sampleOption, spotGrid, valueGridQuery } from './analytics-form';
 import { Choice, Num } from './inputs';
 import { LineChart } from './LineChart';
 
@@ -111,6 +111,9 @@ function OptionResultView(props: { input: OptionInput; result: OptionResult; onS
     ['vega', 'Vega', fixed(g.vega / 100, 4), 'per 1 vol point'],
     ['theta', 'Theta', fixed(g.theta / 365, 4), 'per calendar day'],
     ['rho', 'Rho', fixed(g.rho / 100, 4), 'per 1% of rate'],
+    ...(r.model === 'bsm'
+      ? [['dividendRho', 'Dividend rho', fixed(g.dividendRho / 100, 4), 'per 1% of dividend yield'] as [string, string, string, string]]
+      : []),
     ['forward', 'Forward', fixed(r.forward, 4), 'of the underlying at expiry'],
     ['bounds', 'No-arbitrage bounds', `${fixed(r.bounds.lower, 4)} – ${fixed(r.bounds.upper, 4)}`, 'any price outside has no implied vol'],
   ];
@@ -159,16 +162,10 @@ function ValueChart(props: { input: OptionInput; result: OptionResult }) {
   const client = useClient();
   const { input, result } = props;
   const spots = spotGrid(input.underlying, input.strike);
-  const base: OptionInput = { ...input, vol: result.vol };
-  delete base.price;
-  const grid = useQuery({
-    queryKey: ['analytics/option', 'grid', base],
-    queryFn: () => Promise.all(spots.map((s) => client.call('analytics/option', { ...base, underlying: s }))),
-    staleTime: Infinity,
-    retry: false,
-  });
+  // One request for the whole line: the core values the option at every spot level at once.
+  const grid = useQuery(valueGridQuery(client, input, result.vol));
   const word = input.model === 'black76' ? 'forward' : 'spot';
-  const today = grid.data?.map((o, i) => ({ x: spots[i]!, y: o.price })) ?? [];
+  const today = grid.data ?? [];
   const expiry = payoffAtExpiry(input.type, input.strike, spots);
   return (
     <div className="data-chart-wrap">

@@ -1,4 +1,5 @@
 import type { ProcedureInput } from '../../src-main/api';
+import type { ForgeClient } from '../api/client';
 import type { Point } from './chart';
 import { parseNumber } from './schema-form';
 
@@ -110,6 +111,26 @@ export function spotGrid(underlying: number, strike: number, count = 25): number
   const lo = Math.min(underlying, strike) * 0.6;
   const hi = Math.max(underlying, strike) * 1.4;
   return Array.from({ length: count }, (_, i) => lo + ((hi - lo) * i) / (count - 1));
+}
+
+/**
+ * The option chart's "value today" line: the option at every level of `spotGrid`, at the
+ * volatility the first answer used, asked for in ONE `analytics/option` request (its `spots`)
+ * rather than one per level. Query options for react-query, so the panel and its test share them.
+ */
+export function valueGridQuery(client: Pick<ForgeClient, 'call'>, input: OptionInput, vol: number) {
+  const { price: _price, spots: _spots, ...market } = input;
+  const base: OptionInput = { ...market, vol };
+  const spots = spotGrid(input.underlying, input.strike);
+  return {
+    queryKey: ['analytics/option', 'grid', base] as const,
+    queryFn: async (): Promise<Point[]> => {
+      const answer = await client.call('analytics/option', { ...base, spots });
+      return (answer.grid ?? []).map((g) => ({ x: g.underlying, y: g.price }));
+    },
+    staleTime: Infinity,
+    retry: false,
+  };
 }
 
 /** What one option pays at expiry at each underlying level: max(S − K, 0) for a call, max(K − S, 0) for a put. */

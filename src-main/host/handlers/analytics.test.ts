@@ -34,6 +34,41 @@ describe('analytics/option', () => {
     expect(implied.ok && implied.value.impliedVol!.iterations).toBeLessThanOrEqual(6);
   });
 
+  it('values the option across a grid of spots in the same response, each point equal to pricing that spot alone', async () => {
+    // The Data screen's option chart asks once for 25 levels; if the grid disagreed with single
+    // pricings the chart would draw a curve that does not go through the priced point.
+    const spots = [30, 36, 42, 48, 54];
+    const r = await t.core.invoke('analytics/option', { type: 'call', underlying: 42, strike: 40, expiryYears: 0.5, rate: 0.1, price: 4.759422, spots });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.value.grid?.map((g) => g.underlying)).toEqual(spots);
+    for (const g of r.value.grid!) {
+      const alone = await t.core.invoke('analytics/option', {
+        type: 'call',
+        underlying: g.underlying,
+        strike: 40,
+        expiryYears: 0.5,
+        rate: 0.1,
+        vol: r.value.vol,
+      });
+      expect(alone.ok && alone.value.price).toBeCloseTo(g.price, 12);
+      expect(alone.ok && alone.value.greeks.delta).toBeCloseTo(g.delta, 12);
+    }
+    expect(r.value.grid![2]!.price).toBeCloseTo(4.759422, 5);
+    const none = await t.core.invoke('analytics/option', { type: 'call', underlying: 42, strike: 40, expiryYears: 0.5, rate: 0.1, vol: 0.2 });
+    expect(none.ok && none.value.grid).toBeNull();
+    const tooMany = await t.core.invoke('analytics/option', {
+      type: 'call',
+      underlying: 42,
+      strike: 40,
+      expiryYears: 0.5,
+      rate: 0.1,
+      vol: 0.2,
+      spots: Array.from({ length: 102 }, (_, i) => i + 1),
+    });
+    expect(tooMany.ok).toBe(false);
+  });
+
   it('Black-76 futures put (Hull ch. 18: F = K = 20, r = 9%, σ = 25%, 4 months → 1.12)', async () => {
     const r = await t.core.invoke('analytics/option', {
       model: 'black76',

@@ -18,6 +18,7 @@ export const analyticsHandlers: PartialHandlerMap = {
       ...(input.dividendYield !== undefined ? { dividendYield: input.dividendYield } : {}),
       ...(input.vol !== undefined ? { vol: input.vol } : {}),
       ...(input.price !== undefined ? { price: input.price } : {}),
+      ...(input.spots !== undefined ? { spots: input.spots } : {}),
     }),
   'analytics/curve': (input) => analyseCurve({ bonds: input.bonds, points: input.points, model: input.model, chartPoints: input.chartPoints }),
 };

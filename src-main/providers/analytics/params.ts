@@ -21,6 +21,7 @@ const optionMarket = {
   expiry_date: date.optional().describe('or the expiry date (ACT/365 from as_of)'),
   rate: z.number().min(-1).max(1).describe('risk-free rate, continuous'),
   dividend_yield: z.number().min(-1).max(1).optional().describe('bsm: continuous dividend or foreign rate'),
+  spots: z.array(z.number().positive()).min(1).max(101).optional().describe('also value it at these underlying levels'),
   as_of: asOf,
 };
 

@@ -45,6 +45,7 @@ function run(p: AnalyticsParams, asOf: string): Report {
         expiry,
         rate: p.rate,
         ...(p.dividend_yield !== undefined ? { dividendYield: p.dividend_yield } : {}),
+        ...(p.spots !== undefined ? { spots: p.spots } : {}),
         ...(p.calc === 'option_price' ? { vol: p.vol } : { price: p.price }),
       });
     }

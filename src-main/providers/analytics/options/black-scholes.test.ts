@@ -122,6 +122,35 @@ describe('Black–Scholes–Merton and Black-76', () => {
     }
   });
 
+  it('dividend rho: Haug, The Complete Guide to Option Pricing Formulas, 2nd ed., ch. 2 (BSM Greeks), the phi (rho-2) example: put S=500, X=490, T=0.25, r=8%, b=3% (q=5%), σ=15% → 42.2254', () => {
+    // Haug quotes phi per 1.00 of yield, the same unit as here. If this failed a PM hedging a
+    // dividend-yield (or foreign-rate) exposure would read a wrong sensitivity or none at all.
+    // d1 = [ln(500/490) + (0.03 + 0.01125)·0.25] / (0.15·0.5) = 0.40687; N(−d1) = 0.34205;
+    // phi = T·S·e^{−qT}·N(−d1) = 0.25·500·e^{−0.0125}·0.34205 = 42.2254.
+    const put = optionValue(bsm({ type: 'put', underlying: 500, strike: 490, expiry: 0.25, rate: 0.08, dividendYield: 0.05, vol: 0.15 }));
+    expect(Number(put.dividendRho.toFixed(4))).toBe(42.2254);
+    const call = optionValue(bsm({ underlying: 500, strike: 490, expiry: 0.25, rate: 0.08, dividendYield: 0.05, vol: 0.15 }));
+    // Call and put differ by −T·S·e^{−qT} (∂/∂q of put–call parity).
+    expect(call.dividendRho - put.dividendRho).toBeCloseTo(-0.25 * 500 * Math.exp(-0.0125), 10);
+    expect(call.dividendRho).toBeLessThan(0);
+  });
+
+  it('dividend rho agrees with a central difference of the price in q; Black-76 has none', () => {
+    for (const type of ['call', 'put'] as const) {
+      for (const [S, K, T, q] of [
+        [100, 95, 0.75, 0.02],
+        [42, 50, 2, 0.06],
+        [1.1, 1.05, 0.5, -0.01],
+      ] as const) {
+        const base = bsm({ type, underlying: S, strike: K, expiry: T, dividendYield: q, vol: 0.3, rate: 0.04 });
+        const h = 1e-5;
+        const fd = (optionValue({ ...base, dividendYield: q + h }).price - optionValue({ ...base, dividendYield: q - h }).price) / (2 * h);
+        expect(optionValue(base).dividendRho).toBeCloseTo(fd, 5);
+      }
+    }
+    expect(optionValue({ model: 'black76', type: 'call', underlying: 20, strike: 20, expiry: 1, rate: 0.05, vol: 0.2 }).dividendRho).toBe(0);
+  });
+
   it('refuses inputs a PM could plausibly mistype, naming the field', () => {
     expect(() => optionValue(bsm({ vol: 20 }))).toThrow(/volatility is 20; give it as a decimal/);
     expect(() => optionValue(bsm({ rate: 5 }))).toThrow(/rate is 5; give rates as decimals/);

@@ -40,6 +40,12 @@ export interface OptionGreeks {
   theta: number;
   /** ∂V/∂r per 1.00 of rate (divide by 10,000 for one basis point). For Black-76 the futures price is held fixed. */
   rho: number;
+  /**
+   * Dividend rho (Haug's "phi", rho-2): ∂V/∂q per 1.00 of the continuous dividend yield (divide
+   * by 10,000 for one basis point), with spot and r held fixed: call −T·S·e^{−qT}·N(d1), put
+   * +T·S·e^{−qT}·N(−d1). 0 for Black-76, whose futures price already embeds any yield.
+   */
+  dividendRho: number;
 }
 
 export interface OptionValue extends OptionGreeks {
@@ -99,20 +105,23 @@ export function optionValue(input: OptionInput): OptionValue {
   let delta: number;
   let theta: number;
   let rho: number;
+  let dividendRho: number;
   if (type === 'call') {
     const n1 = normCdf(d1);
     const n2 = normCdf(d2);
     delta = carryDf * n1;
     theta = decay - (b - r) * S * carryDf * n1 - r * K * df * n2;
     rho = input.model === 'black76' ? -T * price : K * T * df * n2;
+    dividendRho = input.model === 'black76' ? 0 : -T * S * carryDf * n1;
   } else {
     const n1 = normCdf(-d1);
     const n2 = normCdf(-d2);
     delta = -carryDf * n1;
     theta = decay + (b - r) * S * carryDf * n1 + r * K * df * n2;
     rho = input.model === 'black76' ? -T * price : -K * T * df * n2;
+    dividendRho = input.model === 'black76' ? 0 : T * S * carryDf * n1;
   }
-  return { price, delta, gamma, vega, theta, rho, d1, d2, forward: F, discount: df };
+  return { price, delta, gamma, vega, theta, rho, dividendRho, d1, d2, forward: F, discount: df };
 }
 
 /** No-arbitrage bounds of a European option's price: lower = discounted intrinsic value of the forward, upper = the discounted forward (call) or strike (put). */

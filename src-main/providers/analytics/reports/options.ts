@@ -19,7 +19,7 @@ export function optionReport(req: OptionRequest): Report {
     : `vol ${pct(a.vol, 2)}`;
   const summary =
     `${head}, ${volText}: price ${num(a.price)}; delta ${sig(g.delta)}, gamma ${sig(g.gamma)}, vega ${sig(g.vega / 100)} per vol point, ` +
-    `theta ${sig(g.theta / 365)} per day, rho ${sig(g.rho / 10_000)} per bp. No-arbitrage bounds ${num(a.bounds.lower)}–${num(a.bounds.upper)}.`;
+    `theta ${sig(g.theta / 365)} per day, rho ${sig(g.rho / 10_000)} per bp${req.model === 'bsm' ? `, dividend rho ${sig(g.dividendRho / 10_000)} per bp of q` : ''}. No-arbitrage bounds ${num(a.bounds.lower)}–${num(a.bounds.upper)}.`;
   const body = [
     '## INPUTS',
     table(
@@ -47,11 +47,26 @@ export function optionReport(req: OptionRequest): Report {
         ['vega', num(g.vega, 6), 'per 1.00 of vol (÷100 per vol point)'],
         ['theta', num(g.theta, 6), 'per year (÷365 per day)'],
         ['rho', num(g.rho, 6), 'per 1.00 of rate (÷10,000 per bp)'],
+        [
+          'dividend rho',
+          req.model === 'bsm' ? num(g.dividendRho, 6) : '—',
+          req.model === 'bsm' ? '∂V/∂q per 1.00 of dividend yield (÷10,000 per bp)' : 'none: the futures price embeds any yield',
+        ],
         ['d1 / d2', `${num(a.d1, 6)} / ${num(a.d2, 6)}`, ''],
         ['forward', num(a.forward, 6), req.model === 'bsm' ? 'S·e^{(r−q)T}' : 'F'],
         ['no-arbitrage bounds', `${num(a.bounds.lower, 6)} – ${num(a.bounds.upper, 6)}`, 'discounted intrinsic – discounted forward/strike'],
       ],
     ),
+    ...(a.grid
+      ? [
+          '',
+          `## VALUE ACROSS ${req.model === 'bsm' ? 'SPOT' : 'FUTURES PRICE'} (vol ${pct(a.vol, 4)})`,
+          table(
+            ['underlying', 'value', 'delta', 'gamma'],
+            a.grid.map((p) => [num(p.underlying, 6), num(p.price, 6), num(p.delta, 6), num(p.gamma, 6)]),
+          ),
+        ]
+      : []),
   ].join('\n');
   return { label: `${req.price !== undefined ? 'implied vol' : 'option price'} ${head}`, summary, body };
 }
