@@ -70,13 +70,11 @@ test('the sample market source is healthy and a test fetch shows what the analys
   await expect(fetch.getByTestId('fetch-result')).toHaveCount(0);
 
   const economic = page.getByTestId('provider-economic');
-  await expect(economic.getByTestId('provider-health')).toHaveText('Not configured');
+  // Without a key FRED still serves any series by id (its graph CSV); search and vintages wait for the key.
+  await expect(economic.getByTestId('provider-health')).toHaveText('Healthy');
   await expect(economic.getByTestId('provider-health-detail')).toContainText('FRED API key');
   await expect(economic.getByTestId('provider-key')).toContainText('FRED API key');
   await expect(economic.getByTestId('provider-key-status')).toHaveText('Not set');
-  // Nothing to test until the key is there: the run button waits for it.
-  await economic.getByTestId('test-fetch-open').click();
-  await expect(economic.getByTestId('fetch-run')).toBeDisabled();
   expect(problems).toEqual([]);
   await screenshotsInBothThemes(page, 'data');
 });

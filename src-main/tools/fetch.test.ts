@@ -55,10 +55,10 @@ describe('fetch over economic: refusals', () => {
     expect(fred.queries).toEqual([]);
   });
 
-  it('says not configured without a key, without calling FRED', async () => {
+  it('says a search needs a key when there is none, without calling FRED', async () => {
     key = undefined;
-    const r = await tool({ series_id: 'RSAFS' });
-    expect(r.content).toMatch(/^\[FETCH FAILED \| economic \| not_configured\] economic is not configured: add a FRED API key in Settings → API keys/);
+    const r = await tool({ search: 'retail sales' });
+    expect(r.content).toMatch(/^\[FETCH FAILED \| economic \| not_configured\] A FRED search needs a FRED API key: add one in Settings → API keys/);
     expect(fred.queries).toEqual([]);
   });
 });

@@ -20,13 +20,14 @@ async function core(env: Record<string, string> = {}) {
 }
 
 describe('providers/* (Settings → Data)', () => {
-  it('lists the app’s providers in registration order; FRED and Alpha Vantage say they need a key until one is set, the sample data needs none', async () => {
+  it('lists the app’s providers in registration order; Alpha Vantage says it needs a key until one is set, FRED and the sample data need none', async () => {
     const c = await core();
     const r = await c.invoke('providers/list', {});
     if (!r.ok) throw new Error(r.error.message);
     expect(r.value.providers.map((p) => p.name)).toEqual(['market', 'economic', 'news', 'research', 'web', 'analytics', 'datasets']);
     const economic = r.value.providers[1]!;
-    expect(economic).toMatchObject({ enabled: true, secret: 'fredApiKey', secretSet: false, health: { state: 'not_configured' }, settings: { enabled: true } });
+    // Without a key FRED serves series by id from its graph CSV; the key adds search and vintages.
+    expect(economic).toMatchObject({ enabled: true, secret: 'fredApiKey', secretSet: false, health: { state: 'ok' }, settings: { enabled: true } });
     expect(economic.params).toMatchObject({
       type: 'object',
       properties: { series_id: { type: 'string' }, units: { enum: expect.arrayContaining(['lin', 'pc1', 'log']) } },

@@ -116,11 +116,11 @@ describe('economic (FRED)', () => {
     expect(fred.queries).toEqual([]);
   });
 
-  it('says not configured without a key, in Settings and in the tool description, without calling FRED', async () => {
+  it('without a key stays usable for series by id (fredgraph, tested in fredgraph.test.ts) and refuses search and vintages without calling FRED', async () => {
     key = undefined;
-    expect(registry.list().find((p) => p.name === 'economic')).toMatchObject({ secret: 'fredApiKey', health: { state: 'not_configured' } });
-    expect(registry.catalogue().find((l) => l.startsWith('economic'))).toMatch(/\(not configured\)$/);
-    await expect(fetchEconomic({ series_id: 'RSAFS' })).rejects.toMatchObject({ kind: 'not_configured' });
+    expect(registry.list().find((p) => p.name === 'economic')).toMatchObject({ secret: 'fredApiKey', health: { state: 'ok' } });
+    await expect(fetchEconomic({ search: 'retail sales' })).rejects.toMatchObject({ kind: 'not_configured' });
+    await expect(fetchEconomic({ series_id: 'RSAFS', vintage_dates: ['2024-10-20'] })).rejects.toMatchObject({ kind: 'not_configured' });
     expect(fred.queries).toEqual([]);
     expect(cachedRows()).toBe(0);
   });

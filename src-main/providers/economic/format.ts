@@ -29,6 +29,10 @@ export interface ObservationsView {
   removedAfterAsOf?: { count: number; asOf: string };
   asOf: string;
   fetchedAt: string;
+  /** How it was read when not the keyed API, e.g. `fredgraph CSV, no key`: shown in the source line. */
+  via?: string;
+  /** Sentences the reader must see in the summary (e.g. that values are today's, revisions included). */
+  notes?: string[];
 }
 
 export function observationsResult(v: ObservationsView): ProviderResult {
@@ -38,7 +42,7 @@ export function observationsResult(v: ObservationsView): ProviderResult {
   const vintageText = !v.realtime ? '' : 'vintages' in v.realtime ? `vintages ${v.realtime.vintages.join(', ')}` : `vintage ${v.realtime.end}`;
   const transform = v.units === 'lin' ? '' : ` ${v.units}`;
   const label = `${v.seriesId}${transform} ${first}..${last}${vintageText ? ` (${vintageText})` : ''}`;
-  const source = `FRED ${v.seriesId}${vintageText ? ` (${vintageText})` : ''}`;
+  const source = `FRED ${v.seriesId}${vintageText ? ` (${vintageText})` : ''}${v.via ? ` (${v.via})` : ''}`;
   const multiPeriod = !!v.realtime && new Set(obs.map((o) => o.realtime_start)).size > 1;
   const summary = summariseObservations(v, multiPeriod);
   const title = v.series?.title ?? v.seriesId;
@@ -97,6 +101,7 @@ function summariseObservations(v: ObservationsView, multiPeriod: boolean): strin
   if (multiPeriod) parts.push(`${new Set(v.observations.map((o) => o.realtime_start)).size} real-time periods; latest values from vintage ${latestStart}.`);
   else if (v.realtime) parts.push(`As known on ${'end' in v.realtime ? v.realtime.end : v.realtime.vintages.at(-1)}.`);
   if (v.removedAfterAsOf) parts.push(removedSentence(v.removedAfterAsOf));
+  parts.push(...(v.notes ?? []));
   return parts.join(' ');
 }
 
@@ -119,6 +124,7 @@ export interface EmptyObservationsView {
   removedAfterAsOf?: { count: number; asOf: string };
   asOf: string;
   fetchedAt: string;
+  via?: string;
 }
 
 /** A series that exists but has no observations in the range asked for: an answer, said in a sentence. */
@@ -130,7 +136,7 @@ export function emptyObservationsResult(v: EmptyObservationsView): ProviderResul
   ]
     .filter(Boolean)
     .join(' ');
-  const source = `FRED ${v.seriesId}${v.vintageEnd ? ` (vintage ${v.vintageEnd})` : ''}`;
+  const source = `FRED ${v.seriesId}${v.vintageEnd ? ` (vintage ${v.vintageEnd})` : ''}${v.via ? ` (${v.via})` : ''}`;
   const full = () =>
     [
       `# ctx — economic: ${v.seriesId} — ${cell(v.series?.title ?? v.seriesId)}`,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { type ResponseCache, cacheKey } from '../cache';
 import { HttpStatusError, httpGet } from '../http';
 import { ProviderError } from '../provider';
+import { fredXmlError } from './fred-xml';
 
 /**
  * The FRED web API (https://fred.stlouisfed.org/docs/api/fred/): GET `<base>/<endpoint>` with
@@ -120,7 +121,8 @@ function fredError(e: unknown, what: string): ProviderError {
     const body = JSON.parse(e.body) as { error_message?: unknown };
     if (typeof body.error_message === 'string') fredMessage = body.error_message.replace(/\s+/g, ' ').trim().slice(0, 300);
   } catch {
-    // not FRED's JSON error body: keep the HTTP message
+    // not FRED's JSON error body: FRED answers some errors in XML (`<error code message/>`)
+    fredMessage = fredXmlError(e.body)?.message.slice(0, 300) ?? '';
   }
   if (e.status === 400 && /does not exist/i.test(fredMessage)) return new ProviderError(`FRED has no ${what} (${fredMessage})`, 'not_found');
   if ((e.status === 400 || e.status === 401 || e.status === 403) && /api.?key/i.test(fredMessage)) {

@@ -2,10 +2,13 @@ import type { DataProvider, FetchContext, ProviderHealth, ProviderResult } from 
 import { ProviderError } from '../provider';
 import { FredClient, type FredClientOptions, fredTtl, observationsResponse, seriesResponse } from './fred';
 import { emptyObservationsResult, isValue, observationsResult, searchResult } from './format';
+import { FredGraphClient } from './fredgraph';
 import { type EconomicParams, economicParams } from './params';
 
 const DEFAULT_OBSERVATIONS = 500;
 const DEFAULT_SEARCH = 10;
+const NO_KEY = "no FRED key: any series by id from FRED's graph CSV (current values)";
+const NO_KEY_SOURCE = 'fredgraph CSV, no key';
 
 /**
  * `economic`: FRED series — search, observations with transforms and frequency aggregation, and
@@ -19,14 +22,20 @@ export class EconomicProvider implements DataProvider<typeof economicParams> {
   readonly params = economicParams;
   readonly secret = 'fredApiKey';
   private readonly client: FredClient;
+  /** Without a key, observations come from FRED's graph CSV (current values; no search or vintages). */
+  private readonly graph: FredGraphClient;
 
   constructor(options: FredClientOptions) {
     this.client = new FredClient(options);
+    this.graph = new FredGraphClient(options);
   }
 
   health(): ProviderHealth {
     if (!this.client.configured())
-      return { state: 'not_configured', detail: 'add a FRED API key in Settings → API keys (free at fred.stlouisfed.org) or set FRED_API_KEY.' };
+      return {
+        state: 'ok',
+        detail: `${NO_KEY}; search, vintages and transforms need a FRED API key (Settings → API keys, free at fred.stlouisfed.org, or FRED_API_KEY).`,
+      };
     return { state: 'ok' };
   }
 
@@ -34,6 +43,7 @@ export class EconomicProvider implements DataProvider<typeof economicParams> {
     const now = (ctx.now ?? (() => new Date()))();
     const today = now.toISOString().slice(0, 10);
     const asOf = ctx.asOf;
+    if (!this.client.configured()) return this.fromGraph(p, asOf, now, ctx.signal);
     if (p.search) return this.search(p.search, p.limit ?? DEFAULT_SEARCH, asOf, now, ctx.signal);
 
     const seriesId = p.series_id!.toUpperCase();
@@ -120,6 +130,66 @@ export class EconomicProvider implements DataProvider<typeof economicParams> {
       // A vintage is as of its real-time date; plain observations are as of the latest one with a value.
       asOf: vintageEnd ?? lastReal ?? fallbackAsOf,
       fetchedAt: now.toISOString(),
+    });
+  }
+
+  /**
+   * No key: FRED's graph CSV. It has today's values only, so search, vintages and transforms are
+   * refused with what to do; in a past-dated session the rows after the as-of date are cut here and
+   * the result says the values are today's (revisions included), not as first published.
+   */
+  private async fromGraph(p: EconomicParams, asOf: string | undefined, now: Date, signal?: AbortSignal): Promise<ProviderResult> {
+    const needsKey = p.search
+      ? 'a FRED search'
+      : p.vintage_dates || p.realtime_start || p.realtime_end
+        ? 'a vintage (ALFRED) request'
+        : (p.units && p.units !== 'lin') || p.frequency
+          ? 'a transform or frequency change'
+          : null;
+    if (needsKey)
+      throw new ProviderError(
+        `${needsKey[0]!.toUpperCase()}${needsKey.slice(1)} needs a FRED API key: add one in Settings → API keys (free at fred.stlouisfed.org) or set FRED_API_KEY. Without a key, ask for the plain series (series_id, start, end, limit).`,
+        'not_configured',
+      );
+    const seriesId = p.series_id!.toUpperCase();
+    const today = now.toISOString().slice(0, 10);
+    const end = asOf ? minDay(p.end ?? asOf, asOf) : p.end;
+    if (p.start && end && p.start > end) {
+      throw new ProviderError(`start ${p.start} is after ${end}${asOf ? ` (the session is as of ${asOf})` : ''}.`, asOf ? 'as_of' : 'bad_params');
+    }
+    const all = await this.graph.observations(seriesId, { start: p.start, end }, fredTtl(false), signal);
+    // Enforced here, not trusted to the server: a row after the as-of date would leak the future.
+    const inRange = all.filter((o) => (!p.start || o.date >= p.start) && (!end || o.date <= end));
+    const cut = asOf ? all.filter((o) => o.date > asOf).length : 0;
+    const removedAfterAsOf = cut ? { count: cut, asOf: asOf! } : undefined;
+    const limit = p.limit ?? DEFAULT_OBSERVATIONS;
+    const observations = inRange.slice(-limit);
+    const via = NO_KEY_SOURCE;
+    if (!observations.length) {
+      return emptyObservationsResult({
+        series: null,
+        seriesId,
+        units: 'lin',
+        range: `${p.start ?? '…'}..${end ?? '…'}`,
+        vintageEnd: null,
+        removedAfterAsOf,
+        asOf: asOf ?? today,
+        fetchedAt: now.toISOString(),
+        via,
+      });
+    }
+    const lastReal = observations.findLast((o) => isValue(o.value))?.date;
+    return observationsResult({
+      series: null,
+      seriesId,
+      units: 'lin',
+      observations,
+      count: inRange.length,
+      removedAfterAsOf,
+      asOf: lastReal ?? asOf ?? today,
+      fetchedAt: now.toISOString(),
+      via,
+      notes: asOf ? [`Values as FRED shows them today (later revisions included), not as known on ${asOf}: a FRED API key gets that vintage.`] : [],
     });
   }
 
