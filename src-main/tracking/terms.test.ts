@@ -62,4 +62,14 @@ describe('trade terms', () => {
     expect(parseLevel('+25')).toBeNull();
     expect(parseLevel('soon')).toBeNull();
   });
+
+  it('reads price_series as a list, a comma or space separated line, or a quoted name with spaces', () => {
+    // Failing this, `["spy.Adj Close"]` would be followed as "spy.Adj" and "Close": a Yahoo file's adjusted close could not be named.
+    const series = (line: string) => readTradeTerms(parseRecord(`# E-001 — t\n${line}\n---\nx\n`)).priceSeries;
+    expect(series('price_series: ["spy.Adj Close", UST2Y]')).toEqual(['spy.Adj Close', 'UST2Y']);
+    expect(series('price_series: "spy.Adj Close"')).toEqual(['spy.Adj Close']);
+    expect(series('price_series: spy.adj_close, UST2Y')).toEqual(['spy.adj_close', 'UST2Y']);
+    expect(series('price_series: UST2Y ust_yields.us2y')).toEqual(['UST2Y', 'ust_yields.us2y']);
+    expect(series('price_series: [yahoo-spy.close]')).toEqual(['yahoo-spy.close']);
+  });
 });

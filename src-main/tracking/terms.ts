@@ -95,9 +95,15 @@ function rule(section: string | null, name: string): string | null {
   return m ? m[1]!.trim() : null;
 }
 
+/**
+ * `[spy.close, UST2Y]`, `spy.close, UST2Y` or `spy.close UST2Y`; a quoted entry keeps its spaces
+ * (`["spy.Adj Close"]`: a Yahoo column, also reachable as `spy.adj_close`).
+ */
 function seriesList(v: unknown): string[] {
-  const items = Array.isArray(v) ? v.map(String) : text(v) ? text(v)!.split(/[,\s]+/) : [];
-  return items.map((s) => s.trim()).filter(Boolean);
+  const t = text(v);
+  const quoted = /^\s*(["'])(.*)\1\s*$/;
+  const items = Array.isArray(v) ? v.map(String) : t === null ? [] : quoted.test(t) ? [t] : t.split(t.includes(',') ? /,/ : /\s+/);
+  return items.map((s) => s.trim().replace(quoted, '$2').trim()).filter(Boolean);
 }
 
 /** Reads the trade terms of a record; nothing is validated here (see `checkTerms`). */
