@@ -9,7 +9,7 @@ import type { ReviewLedger, TaskExecutor } from '../executor';
 import { findBundledDir, type ForgeFS } from '../fs';
 import type { GuardrailLimits } from '../guardrails';
 import { AnthropicModel, missingApiKeyError, type AnthropicModelOptions, type Model } from '../llm';
-import { buildProviderRegistry, type ProviderDeps, type ProviderRegistry } from '../providers';
+import { buildProviderRegistry, DataFolder, dataFolderPath, type ProviderDeps, type ProviderRegistry } from '../providers';
 import type { SearchRequest, SearchResponse } from '../search';
 import { SkillLoader } from '../skills';
 import { limitsFromConstraints, type AnalystTool, type AnalystToolContext } from '../tools';
@@ -76,6 +76,17 @@ export function forwardEvents(events: EventBus): (e: AnalystEvent) => void {
 export function buildAnalyst(deps: AnalystDeps): AnalystService {
   const csvDir = deps.csvDir ?? findBundledDir(join('resources', 'demo', 'data'));
   const scripted = deps.demo ? demoModel(deps.demo.demoDir, deps.demo.speed) : null;
+  // The PM's data folder (Settings → Data, read live; default <dataDir>/datasets, made on first start),
+  // served with the bundled sample files the seed workspace's Expressions follow; the PM's file wins a name clash.
+  const dataFolder =
+    deps.providers || deps.demo
+      ? null
+      : new DataFolder({
+          dir: () => dataFolderPath(deps.dataDir, deps.settings.get().providers?.datasets?.folder),
+          samplesDir: csvDir && existsSync(csvDir) ? csvDir : null,
+          watch: true,
+        });
+  if (dataFolder) mkdirSync(dataFolderPath(deps.dataDir, undefined), { recursive: true, mode: 0o700 });
   const providers =
     deps.providers ??
     (deps.demo ? demoProviders(deps.demo.demoDir) : null) ??
@@ -84,6 +95,7 @@ export function buildAnalyst(deps: AnalystDeps): AnalystService {
       secret: (name) => deps.secrets.get(name),
       settings: () => deps.settings.get().providers,
       csvDir: csvDir && existsSync(csvDir) ? csvDir : null,
+      dataFolder,
       researchDir: researchFolder(deps.dataDir),
       research: deps.research,
       http: deps.providerHttp,
@@ -179,6 +191,7 @@ export function buildAnalyst(deps: AnalystDeps): AnalystService {
       // Running sub-agents are stopped and recorded as interrupted while the database is still open.
       await delegation.close();
       ownSkills?.close();
+      dataFolder?.close();
     },
   };
 }

@@ -1,8 +1,9 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { statSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import { z } from 'zod';
 import { readCsv } from '../common/csv';
-import { type ColumnKind, CsvFormatError, describeDialect, readCsvTable } from './csv-table';
+import type { ColumnKind } from './csv-table';
+import { DataFolder, datasetName } from './data-folder';
 import { type DataProvider, type FetchContext, ProviderError, type ProviderHealth, type ProviderResult } from './provider';
 
 /** Parses CSV text (RFC 4180 quoting, comma separator) into rows of cells. */
@@ -12,7 +13,6 @@ export function parseCsv(text: string): string[][] {
 
 const ISO = /^\d{4}-\d{2}-\d{2}$/;
 const MAX_ROWS = 500;
-const DATA_FILE = /\.(csv|tsv|txt)$/i;
 
 const fmt = (n: number) => String(Math.round(n * 1e4) / 1e4);
 const cellText = (s: string) => s.replace(/\|/g, '/').replace(/\s+/g, ' ').trim();
@@ -23,7 +23,11 @@ function csvParams(datasets: string[]) {
     dataset: z
       .string()
       .regex(/^[a-z0-9][a-z0-9._-]{0,63}$/i, 'a dataset name')
-      .describe(datasets.length ? `one of ${datasets.join(', ')}` : 'a CSV file name without .csv/.tsv/.txt'),
+      .describe(
+        datasets.length
+          ? `one of ${datasets.slice(0, 40).join(', ')}${datasets.length > 40 ? `, … (${datasets.length} in all)` : ''}`
+          : 'a data file name without .csv/.tsv/.txt/.xlsx',
+      ),
     columns: z.array(z.string().max(64)).max(50).optional().describe('value columns to keep (the date column always stays)'),
     start: day.optional().describe('first date to include'),
     end: day.optional().describe('last date to include'),
@@ -36,46 +40,53 @@ export type CsvParams = z.output<ReturnType<typeof csvParams>>;
 export interface CsvProviderOptions {
   /** Registry name (default `datasets`). */
   name?: string;
-  /** Folder of `<dataset>.csv` (or .tsv, .txt) files. */
-  dir: string;
+  /** A folder of `<dataset>.csv` (.tsv, .txt, .xlsx) files, read as it is (tests, the demo). */
+  dir?: string;
+  /** The PM's data folder with the bundled samples (the app); takes the place of `dir`. */
+  folder?: DataFolder;
   description?: string;
 }
 
 /**
- * Serves the CSV files of one folder as datasets (the sample data of the demo, or a PM's own
- * exports). The first column is the date when its values look like YYYY-MM-DD; a session as of a
- * past date sees only the rows up to it.
+ * Serves the data files of the PM's folder (and the demo's sample files) as datasets: CSV/TSV/TXT
+ * exports and each sheet of an Excel workbook. The date column comes first; a session as of a
+ * past date sees only the rows up to it. The folder is read on every fetch, so a file dropped in
+ * or a new folder set in Settings applies at once.
  */
 export class CsvProvider implements DataProvider<ReturnType<typeof csvParams>> {
   readonly name: string;
-  readonly description: string;
-  readonly params: ReturnType<typeof csvParams>;
+  /** The files it serves (Settings → Data → "Your data folder" reads it). */
+  readonly folder: DataFolder;
 
   constructor(private readonly options: CsvProviderOptions) {
     this.name = options.name ?? 'datasets';
-    const sets = this.datasets();
-    this.description = options.description ?? `CSV files (${sets.length} dataset${sets.length === 1 ? '' : 's'})`;
-    this.params = csvParams(sets);
+    const dir = options.dir ?? null;
+    this.folder = options.folder ?? new DataFolder({ dir: () => dir });
+  }
+
+  /** Counted when read: a file dropped into the folder shows in the analyst's next hint. */
+  get description(): string {
+    if (this.options.description) return this.options.description;
+    const n = this.datasets().length;
+    return `CSV ${this.folder.hasWorkbooks() ? 'and Excel ' : ''}files (${n} dataset${n === 1 ? '' : 's'})`;
+  }
+
+  get params(): ReturnType<typeof csvParams> {
+    return csvParams(this.datasets());
   }
 
   health(): ProviderHealth {
-    if (!existsSync(this.options.dir)) return { state: 'not_configured', detail: `the folder ${this.options.dir} does not exist` };
+    if (!this.folder.exists()) return { state: 'not_configured', detail: `the folder ${this.folder.folder() ?? this.options.dir ?? ''} does not exist` };
     return { state: 'ok', detail: `${this.datasets().length} datasets` };
   }
 
   datasets(): string[] {
-    return [...this.files().keys()].sort();
+    return this.folder.names();
   }
 
-  /** Dataset name → file name; a name taken by a .csv keeps it over a .tsv or .txt of the same name. */
-  private files(): Map<string, string> {
-    const out = new Map<string, string>();
-    if (!existsSync(this.options.dir)) return out;
-    const all = readdirSync(this.options.dir).filter((f) => DATA_FILE.test(f) && statSync(join(this.options.dir, f)).isFile());
-    for (const ext of ['.csv', '.tsv', '.txt']) {
-      for (const f of all) if (f.toLowerCase().endsWith(ext) && !out.has(f.slice(0, -4))) out.set(f.slice(0, -4), f);
-    }
-    return out;
+  /** Stops watching the folder (the host calls it when the core closes). */
+  close(): void {
+    this.folder.close();
   }
 
   async fetch(params: CsvParams, ctx: FetchContext = {}): Promise<ProviderResult> {
@@ -84,20 +95,19 @@ export class CsvProvider implements DataProvider<ReturnType<typeof csvParams>> {
     const asOf = ctx.asOf;
     // A session as of a past date never sees later rows: the range ends at asOf at the latest.
     const end = asOf && (!params.end || params.end > asOf) ? asOf : params.end;
-    const files = this.files();
-    const fileName = files.get(dataset);
-    if (!fileName) throw new ProviderError(`There is no dataset "${dataset}". Available: ${this.datasets().join(', ') || '(none)'}.`, 'not_found');
-    const file = join(this.options.dir, fileName);
-    let table: ReturnType<typeof readCsvTable>;
-    try {
-      table = readCsvTable(readFileSync(file));
-    } catch (e) {
-      // One sentence naming the row, column and why; the other files of the folder stay readable.
-      if (e instanceof CsvFormatError) throw new ProviderError(`${fileName}: ${e.message}`, 'bad_response');
-      throw e;
+    const tables = await this.folder.tables();
+    const entry = tables.get(dataset.toLowerCase());
+    if (!entry) {
+      // A file that failed to read says why in one sentence (row, column, reason); the rest of the folder still loads.
+      const report = await this.folder.report();
+      const bad = report.files.find((f) => f.problems.length && datasetName(f.file.replace(/\.[^.]+$/, '')).toLowerCase() === dataset.toLowerCase());
+      if (bad) throw new ProviderError(`${bad.file}: ${bad.problems[0]}`, 'bad_response');
+      const names = [...tables.values()].map((t) => t.name).sort();
+      throw new ProviderError(`There is no dataset "${dataset}". Available: ${names.join(', ') || '(none)'}.`, 'not_found');
     }
+    const { table, file: fileName } = entry;
     const { header, kinds, dated } = table;
-    if (!table.rows.length) throw new ProviderError(`Dataset "${dataset}" has no rows.`, 'not_found');
+    if (!table.rows.length) throw new ProviderError(`Dataset "${entry.name}" has no rows.`, 'not_found');
     let data = table.rows.map((r) => r.map((c) => c ?? ''));
     if (dated) {
       data = data.filter((r) => (!start || r[0]! >= start) && (!end || r[0]! <= end));
@@ -120,21 +130,21 @@ export class CsvProvider implements DataProvider<ReturnType<typeof csvParams>> {
 
     const range = dated ? `${data[0]![0]}..${data[data.length - 1]![0]}` : `${data.length} rows`;
     // Undated data is as of the file's last change: nothing in it can be older than that proves.
-    const resultAsOf = dated ? data[data.length - 1]![0]! : statSync(file).mtime.toISOString().slice(0, 10);
-    const source = `csv ${basename(this.options.dir)}/${fileName}`;
-    const label = `${dataset} ${range}`;
-    const summary = summarise(dataset, header, kinds, cols, data, dated);
+    const resultAsOf = dated ? data[data.length - 1]![0]! : statSync(entry.path).mtime.toISOString().slice(0, 10);
+    const source = `${entry.sheet === null ? 'csv' : 'xlsx'} ${basename(dirname(entry.path))}/${fileName}${entry.sheet === null ? '' : ` sheet "${entry.sheet}"`}`;
+    const label = `${entry.name} ${range}`;
+    const summary = summarise(entry.name, header, kinds, cols, data, dated);
     const fetchedAt = (ctx.now ?? (() => new Date()))().toISOString();
     const full = () =>
       [
-        `# ctx — ${this.name}: ${dataset}`,
+        `# ctx — ${this.name}: ${entry.name}`,
         `source: ${source}`,
         `dataset: ${dataset}`,
         `as_of: ${resultAsOf}`,
         `rows: ${data.length}${truncated ? ` (last ${MAX_ROWS})` : ''}`,
         `range: ${range}`,
         `columns: ${cols.map((i) => header[i]).join(', ')}`,
-        `dialect: ${describeDialect(table.dialect)}`,
+        `dialect: ${entry.dialect}`,
         `fetched_at: ${fetchedAt}`,
         '---',
         '## SUMMARY',

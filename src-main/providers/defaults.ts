@@ -5,6 +5,7 @@ import { secretEnvVars, type SecretName } from '../config/secrets';
 import type { Db } from '../store/open';
 import { ResponseCache } from './cache';
 import { CsvProvider } from './csv';
+import type { DataFolder } from './data-folder';
 import { analyticsProvider } from './analytics';
 import { EconomicProvider } from './economic';
 import { createMarketProvider } from './market';
@@ -22,6 +23,8 @@ export interface ProviderDeps {
   settings: () => Settings['providers'];
   /** CSV datasets served as `datasets` (the demo's sample files; none when absent). */
   csvDir?: string | null;
+  /** The PM's data folder with the bundled samples, served as `datasets` in place of `csvDir` (the host builds and closes it). */
+  dataFolder?: DataFolder | null;
   /** The broker-notes folder `research` indexes (`<dataDir>/research`); absent: no research provider. */
   researchDir?: string | null;
   /** What the host injects into `research`: the workspace's embedder and the search module's hybrid ranking. */
@@ -66,6 +69,7 @@ export function buildProviderRegistry(deps: ProviderDeps): ProviderRegistry {
     new WebProvider({ apiKey: () => deps.secret('braveApiKey'), searchBaseUrl: settingsOf('web').baseUrl || undefined, cache, now: deps.now, ...deps.http }),
   );
   registry.register(analyticsProvider());
-  if (deps.csvDir && existsSync(deps.csvDir)) registry.register(new CsvProvider({ dir: deps.csvDir }));
+  if (deps.dataFolder) registry.register(new CsvProvider({ folder: deps.dataFolder }));
+  else if (deps.csvDir && existsSync(deps.csvDir)) registry.register(new CsvProvider({ dir: deps.csvDir }));
   return registry;
 }

@@ -9,5 +9,7 @@ export type { HttpGetRequest, HttpGetResponse, HttpAccept } from './http';
 export { ResponseCache, cacheKey } from './cache';
 export { CsvProvider, parseCsv } from './csv';
 export type { CsvProviderOptions, CsvParams } from './csv';
+export { DataFolder, dataFolderPath, datasetName } from './data-folder';
+export type { DataFolderOptions, DatasetSummary, FileReport, FolderReport } from './data-folder';
 export { EconomicProvider, FRED_BASE_URL } from './economic';
 export type { FredClientOptions } from './economic';
