@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { priceSourceProcedure } from './price-source';
 
 /**
  * Calibration and trade tracking (the Calibration screen): stated confidence against realised hit
@@ -61,4 +62,10 @@ export const calibrationProcedures = {
   'calibration/get': { input: z.object({}).strict(), output: calibrationView },
   /** Checks exits and counterfactuals now (the hourly monitoring does the same) and regenerates the calibration files. */
   'tracking/run': { input: z.object({}).strict(), output: trackingRunView },
+  /**
+   * Where an Expression's prices come from: each `price_series` entry resolved now through the
+   * tracker's own market port and window (provider, file or vendor, as-of, last close), or why
+   * none; `not_found` for an unknown id.
+   */
+  'expressions/price-source': priceSourceProcedure,
 } as const;

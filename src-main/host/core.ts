@@ -231,7 +231,7 @@ export function createCore(config: CoreConfig): Core {
     buildHandlers(buildManager),
     scheduleHandlers(scheduler, reviewReports),
     proposalsHandlers({ fs: () => memory.fs, skills: () => skills }),
-    calibrationHandlers({ fs: () => memory.fs, track: () => track() }),
+    calibrationHandlers({ fs: () => memory.fs, track: () => track(), market: () => marketPortFromRegistry(analyst.providers) }),
     // Forge's contracts are the folder the app's MCP server serves; a save drops that server's cache.
     contractsHandlers({ forge: () => ({ dir: mcpStateFor(context).service.source.location, cache: mcpStateFor(context).service.cache }) }),
     // The workspace switch (host/workspace-switch.ts) answers demo/* itself; a lone core only reports.

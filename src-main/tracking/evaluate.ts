@@ -33,6 +33,11 @@ export interface EvaluateOptions {
 /** How far before the entry date to look for the close the trade was entered at (weekends, holidays). */
 const ENTRY_LOOKBACK_DAYS = 10;
 
+/** The dates a trade's series is read over: from a little before its entry to today (the Expression page reads the same). */
+export function seriesWindow(entryDate: string, today: string): { from: string; to: string } {
+  return { from: addDays(entryDate, -ENTRY_LOOKBACK_DAYS), to: today };
+}
+
 /**
  * Prices a trade: reads its series (each `price_series` entry in turn), fixes the entry (the stated
  * entry price, else the close on the entry date or the last one before it), resolves target, stop
@@ -48,7 +53,8 @@ export async function evaluateTrade(market: MarketPort, terms: TradeTerms, optio
   let instrument = '';
   for (const ref of terms.priceSeries) {
     try {
-      series = await market.prices(ref, addDays(options.entryDate, -ENTRY_LOOKBACK_DAYS), options.today, options.signal);
+      const window = seriesWindow(options.entryDate, options.today);
+      series = await market.prices(ref, window.from, window.to, options.signal);
       instrument = ref;
       break;
     } catch (e) {

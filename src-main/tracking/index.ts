@@ -9,6 +9,7 @@ export type { Calibration, CalibrationBand, CategoryCalibration } from './calibr
 export { regenerateCalibrationFiles } from './calibration-files';
 export { marketPortFromRegistry, parseDataTable, MarketDataError } from './market-port';
 export type { MarketPort, PriceSeries } from './market-port';
+export { expressionPriceSources } from './price-source';
 export { statedForecast } from './stated';
 export type { StatedForecast } from './stated';
 export { tradePnl, findExit } from './pnl';

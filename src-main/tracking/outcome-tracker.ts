@@ -4,7 +4,7 @@ import { evaluateTrade } from './evaluate';
 import type { MarketPort } from './market-port';
 import { type ExpressionExit, figuresOfClosedExpression, recordOutcome } from './outcome-record';
 import { statedForecast } from './stated';
-import { readTradeTerms } from './terms';
+import { entryDateOf, readTradeTerms } from './terms';
 
 /**
  * Closes an Expression through the normal write path — the same code the PM's and the analyst's
@@ -98,7 +98,7 @@ export class OutcomeTracker {
     }
     const terms = readTradeTerms(doc);
     const activated = text(doc.header.activated_at) ?? text(doc.header.approved_at);
-    const entryDate = terms.entryDate ?? (activated ? day(activated) : null);
+    const entryDate = entryDateOf(doc, terms);
     if (!entryDate) {
       report.skipped.push({ id, why: 'it has no entry date (`entry_date`, an ENTRY line, or the activation stamp)' });
       return false;

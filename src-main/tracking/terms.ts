@@ -106,6 +106,12 @@ function seriesList(v: unknown): string[] {
   return items.map((s) => s.trim().replace(quoted, '$2').trim()).filter(Boolean);
 }
 
+/** The day the tracker measures a trade from: its stated entry date, else the day it went live (activation, approval). */
+export function entryDateOf(doc: Pick<MemoryDocument, 'header' | 'body'>, terms: TradeTerms = readTradeTerms(doc)): string | null {
+  const live = text(doc.header.activated_at) ?? text(doc.header.approved_at);
+  return terms.entryDate ?? (live ? live.slice(0, 10) : null);
+}
+
 /** Reads the trade terms of a record; nothing is validated here (see `checkTerms`). */
 export function readTradeTerms(doc: Pick<MemoryDocument, 'header' | 'body'>): TradeTerms {
   const h: HeaderFields = doc.header;

@@ -1,10 +1,10 @@
 import type { TrackingRunView } from '../../api/calibration';
 import type { ForgeFS } from '../../fs';
-import { brierHistory, computeCalibration, summaryLineOf } from '../../tracking';
+import { brierHistory, computeCalibration, expressionPriceSources, type MarketPort, summaryLineOf } from '../../tracking';
 import type { PartialHandlerMap } from './types';
 
 /** The Calibration screen: computed from resolved Outcomes and Counterfactuals at each call (SQL over an index). */
-export function calibrationHandlers(deps: { fs: () => ForgeFS; track: () => Promise<TrackingRunView> }): PartialHandlerMap {
+export function calibrationHandlers(deps: { fs: () => ForgeFS; track: () => Promise<TrackingRunView>; market: () => MarketPort }): PartialHandlerMap {
   return {
     'calibration/get': () => {
       const store = deps.fs().store;
@@ -12,5 +12,10 @@ export function calibrationHandlers(deps: { fs: () => ForgeFS; track: () => Prom
       return { ...c, summary: summaryLineOf(c), history: brierHistory(store) };
     },
     'tracking/run': () => deps.track(),
+    // The tracker's market port, not a second lookup: the page and "Check exits now" read alike.
+    'expressions/price-source': async (input, ctx) => {
+      await ctx.memory.ready;
+      return expressionPriceSources(deps.fs(), deps.market(), input.id, { today: new Date().toISOString().slice(0, 10) });
+    },
   };
 }

@@ -1,0 +1,85 @@
+import type { PriceSourceEntry, PriceSourceView } from '../api/price-source';
+import { NotFoundError } from '../common/errors';
+import { type ForgeFS, parseRecord } from '../fs';
+import { seriesWindow } from './evaluate';
+import type { MarketPort, PriceSeries } from './market-port';
+import { seriesOfHeader } from './outcome-record';
+import { entryDateOf, readTradeTerms } from './terms';
+
+/** Far enough back to find a file's last close when the tracker's window holds none. */
+const ALL_HISTORY = '1900-01-01';
+
+/**
+ * Where an Expression's prices come from, as "Check exits now" would read them: each
+ * `price_series` entry through the same market port, over the same window (`seriesWindow` from
+ * the same entry date), the first that resolves marked as the one followed. An entry with no
+ * closes in that window is looked up once more over all its history, so the page can say "your
+ * file ends on 2024-04-02" rather than only "nothing found".
+ */
+export async function expressionPriceSources(
+  fs: ForgeFS,
+  market: MarketPort,
+  id: string,
+  options: { today: string; signal?: AbortSignal },
+): Promise<PriceSourceView> {
+  const path = `/memory/expressions/${id}.md`;
+  if (!fs.exists(path)) throw new NotFoundError(`There is no Expression ${id}.`);
+  const doc = parseRecord(fs.readFile(path));
+  const terms = readTradeTerms(doc);
+  const entryDate = entryDateOf(doc, terms);
+  // Not live yet: the tracker will measure from the day it goes live, so read as if that were today.
+  const { from, to } = seriesWindow(entryDate && entryDate <= options.today ? entryDate : options.today, options.today);
+  const recorded = seriesOfHeader(doc.header);
+  const base = {
+    id: doc.id || id,
+    entryDate,
+    from,
+    to,
+    recorded: recorded
+      ? { series: recorded.instrument, source: `${recorded.provider ? `${recorded.provider}: ` : ''}${recorded.source}`, asOf: recorded.asOf }
+      : null,
+  };
+  if (!terms.priceSeries.length) {
+    return {
+      ...base,
+      series: [],
+      note: 'It names no price series, so the tracker cannot follow it: add `price_series:` to its header (a dataset column such as spy.close, or a market symbol such as UST2Y).',
+    };
+  }
+  const series: PriceSourceEntry[] = [];
+  let followed = false;
+  for (const ref of terms.priceSeries) {
+    try {
+      const s = await market.prices(ref, from, to, options.signal);
+      series.push({ ...found(ref, s), used: !followed });
+      followed = true;
+    } catch (e) {
+      if (options.signal?.aborted) throw e;
+      series.push(await notFound(market, ref, (e as Error).message, to, options.signal));
+    }
+  }
+  return { ...base, series, note: null };
+}
+
+function found(ref: string, s: PriceSeries): Omit<PriceSourceEntry, 'used'> {
+  const last = s.points[s.points.length - 1] ?? null;
+  return { ref, provider: s.provider, source: s.source, asOf: s.asOf, lastClose: last, closes: s.points.length, kind: s.kind, problem: null };
+}
+
+/** The entry's problem, and, when the source holds it but not in the window, where its data ends. */
+async function notFound(market: MarketPort, ref: string, problem: string, to: string, signal?: AbortSignal): Promise<PriceSourceEntry> {
+  const none: PriceSourceEntry = { ref, used: false, provider: null, source: null, asOf: null, lastClose: null, closes: 0, kind: null, problem };
+  try {
+    const all = await market.prices(ref, ALL_HISTORY, to, signal);
+    const last = all.points[all.points.length - 1];
+    if (!last) return none;
+    return {
+      ...found(ref, all),
+      used: false,
+      closes: 0,
+      problem: `${problem}. ${all.source} ends on ${last.date} (close ${last.close}): the tracker reads from 10 days before the entry date.`,
+    };
+  } catch {
+    return none;
+  }
+}
