@@ -7,10 +7,12 @@ import { ResponseCache } from './cache';
 import { CsvProvider } from './csv';
 import type { DataFolder } from './data-folder';
 import { analyticsProvider } from './analytics';
+import { EcbProvider } from './ecb';
 import { EconomicProvider } from './economic';
 import { createMarketProvider } from './market';
 import { NewsProvider } from './news';
 import { createResearchProvider, type PassageEmbedder, type PassageRanker } from './research';
+import { TreasuryProvider } from './treasury';
 import { WebProvider } from './web';
 import { ProviderRegistry } from './registry';
 
@@ -63,6 +65,8 @@ export function buildProviderRegistry(deps: ProviderDeps): ProviderRegistry {
     }),
   );
   registry.register(new EconomicProvider({ apiKey: () => deps.secret('fredApiKey'), baseUrl: () => settingsOf('economic').baseUrl, cache, ...deps.http }));
+  registry.register(new TreasuryProvider({ baseUrl: () => settingsOf('treasury').baseUrl, cache, now: deps.now, ...deps.http }));
+  registry.register(new EcbProvider({ baseUrl: () => settingsOf('ecb').baseUrl, cache, now: deps.now, ...deps.http }));
   registry.register(new NewsProvider({ feeds: () => settingsOf('news').feeds ?? [], cache, now: deps.now, ...deps.http }));
   if (deps.researchDir) registry.register(createResearchProvider({ db: deps.db, dir: deps.researchDir, now: deps.now, ...deps.research }));
   registry.register(

@@ -246,7 +246,7 @@ describe('fetch', () => {
     const r = await call('fetch', { source: 'bloomberg', params: {} });
     expect(r.isError).toBe(true);
     expect(r.content).toBe(
-      '[FETCH FAILED | bloomberg | not_found] Unknown source "bloomberg". Available: market, economic, news, research, web, analytics, datasets.',
+      '[FETCH FAILED | bloomberg | not_found] Unknown source "bloomberg". Available: market, economic, treasury, ecb, news, research, web, analytics, datasets.',
     );
   });
 
@@ -287,14 +287,24 @@ describe('fetch', () => {
     const [header, ...rest] = fetch.description.split('\n');
     expect(header).toBe('Outside data. Sources {params}:');
     expect(rest.at(-1)).toBe('Shows a summary; the full result goes to /session/context/.');
-    expect(t.providers.list().map((p) => p.name)).toEqual(['market', 'economic', 'news', 'research', 'web', 'analytics', 'datasets']);
-    expect(lines(fetch.description).map((l) => l.split(':')[0])).toEqual(['market', 'economic', 'news', 'research', 'web', 'analytics', 'datasets']);
+    expect(t.providers.list().map((p) => p.name)).toEqual(['market', 'economic', 'treasury', 'ecb', 'news', 'research', 'web', 'analytics', 'datasets']);
+    expect(lines(fetch.description).map((l) => l.split(':')[0])).toEqual([
+      'market',
+      'economic',
+      'treasury',
+      'ecb',
+      'news',
+      'research',
+      'web',
+      'analytics',
+      'datasets',
+    ]);
     expect(lines(fetch.description)).toEqual(t.providers.catalogue());
 
     const off = await openTestWorkspace({ seed: false, providerSettings: () => ({ news: { enabled: false }, web: { enabled: false } }) });
     try {
       const fewer = analystTools({ providers: off.providers }).find((x) => x.name === 'fetch')!;
-      expect(lines(fewer.description).map((l) => l.split(':')[0])).toEqual(['market', 'economic', 'research', 'analytics', 'datasets']);
+      expect(lines(fewer.description).map((l) => l.split(':')[0])).toEqual(['market', 'economic', 'treasury', 'ecb', 'research', 'analytics', 'datasets']);
     } finally {
       off.close();
     }

@@ -24,7 +24,7 @@ describe('providers/* (Settings → Data)', () => {
     const c = await core();
     const r = await c.invoke('providers/list', {});
     if (!r.ok) throw new Error(r.error.message);
-    expect(r.value.providers.map((p) => p.name)).toEqual(['market', 'economic', 'news', 'research', 'web', 'analytics', 'datasets']);
+    expect(r.value.providers.map((p) => p.name)).toEqual(['market', 'economic', 'treasury', 'ecb', 'news', 'research', 'web', 'analytics', 'datasets']);
     const economic = r.value.providers[1]!;
     // Without a key FRED serves series by id from its graph CSV; the key adds search and vintages.
     expect(economic).toMatchObject({ enabled: true, secret: 'fredApiKey', secretSet: false, health: { state: 'ok' }, settings: { enabled: true } });
@@ -34,7 +34,12 @@ describe('providers/* (Settings → Data)', () => {
     });
     // Market works on its bundled sample set without a key; the key only adds the vendor.
     expect(r.value.providers[0]).toMatchObject({ name: 'market', secret: 'alphaVantageApiKey', secretSet: false, health: { state: 'ok' } });
-    expect(r.value.providers[6]).toMatchObject({ name: 'datasets', description: 'CSV files (3 datasets)', secret: null, health: { state: 'ok' } });
+    expect(r.value.providers.find((p) => p.name === 'datasets')).toMatchObject({
+      name: 'datasets',
+      description: 'CSV files (3 datasets)',
+      secret: null,
+      health: { state: 'ok' },
+    });
     const settings = await c.invoke('settings/get', {});
     expect(settings.ok && settings.value.secrets.fredApiKey).toBe(false);
   });
@@ -87,7 +92,7 @@ describe('providers/* (Settings → Data)', () => {
     const unknown = await c.invoke('providers/configure', { name: 'bloomberg', settings: { enabled: true } });
     expect(unknown.ok === false && unknown.error).toMatchObject({
       code: 'not_found',
-      message: 'There is no data provider named "bloomberg". Available: market, economic, news, research, web, analytics, datasets.',
+      message: 'There is no data provider named "bloomberg". Available: market, economic, treasury, ecb, news, research, web, analytics, datasets.',
     });
     const ftp = await c.invoke('providers/configure', { name: 'economic', settings: { baseUrl: 'ftp://example.com/fred' } });
     expect(ftp.ok === false && ftp.error.code).toBe('invalid_input');
