@@ -100,6 +100,20 @@ export const mcpProcedures = {
       .strict(),
     output: loose,
   },
+  // forge_fetch of a `forge mcp` in remote mode: the app's registry, behind the per-source share switch.
+  'mcp/fetch': {
+    input: z
+      .object({
+        source: z.string().min(1).max(32).optional(),
+        params: z.record(z.string(), z.unknown()).optional(),
+        as_of: z
+          .string()
+          .regex(/^\d{4}-\d{2}-\d{2}$/, 'a date YYYY-MM-DD')
+          .optional(),
+      })
+      .strict(),
+    output: z.object({ text: z.string(), isError: z.boolean() }),
+  },
 } as const;
 
 export type McpStatus = z.infer<typeof mcpStatus>;

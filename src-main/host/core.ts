@@ -15,11 +15,11 @@ import { settingsHandlers } from './handlers/settings';
 import { memoryHandlers } from './handlers/memory';
 import { agentHandlers } from './handlers/agent';
 import { embedderFor, searchHandlers } from './handlers/search';
-import { closeMcp, mcpHandlers, mcpStateFor, setMcpAnalystTools, setMcpStdioLaunch } from './handlers/mcp';
+import { closeMcp, mcpHandlers, mcpStateFor, setMcpAnalystTools, setMcpSharedData, setMcpStdioLaunch } from './handlers/mcp';
 import { guardrailHandlers } from './handlers/guardrails';
 import { analyticsHandlers } from './handlers/analytics';
 import { providersHandlers } from './handlers/providers';
-import { fromAnalystTool } from '../mcp';
+import { fromAnalystTool, registrySharing } from '../mcp';
 import { ProviderRegistry } from '../providers';
 import { readTool, searchTool, type AnalystToolContext } from '../tools';
 import { taskHandlers, toTaskView } from './handlers/tasks';
@@ -175,6 +175,15 @@ export function createCore(config: CoreConfig): Core {
     });
     return [fromAnalystTool(readTool, toolContext), fromAnalystTool(searchTool, toolContext)];
   });
+  // forge_fetch: the analyst's registry, for the sources the PM shares with attached IDEs (Settings → Data).
+  setMcpSharedData(
+    context,
+    registrySharing({
+      registry: analyst.providers,
+      settings: () => context.settings.get().providers,
+      secret: (name) => context.secrets.get(name),
+    }),
+  );
   const claude = claudeFor(context);
   // Exits, counterfactuals and calibration: hourly (the scheduler) and on demand (tracking/run).
   const track = trackingRunner({ fs: memory.fs, providers: analyst.providers, limits: analyst.limits });

@@ -5,9 +5,11 @@ export { startMcpHttpServer } from './http';
 export type { McpHttpOptions, McpHttpServer } from './http';
 export { serveStdio } from './stdio';
 export { runMcpCli, MCP_USAGE } from './cli';
-export { dispatch, listTools, TOOLS, DEPRECATED_SHORTCUTS, ALIASES, PHASES_BLOCKED, ToolError, UnknownToolError } from './tools';
+export { dispatch, listTools, TOOLS, DEPRECATED_SHORTCUTS, ALIASES, PHASES_BLOCKED, FETCH_NEEDS_APP, ToolError, UnknownToolError } from './tools';
 export type { ToolContext, ListedTool, ToolCallResult, GovernanceTool } from './tools';
 export { defineMcpTool, fromAnalystTool, READ } from './define';
+export { registrySharing, SHARE_TOGGLE_LABEL, MAX_ANSWER_CHARS } from './shared-data';
+export type { SharedDataPort, SharedFetchRequest, SharedFetchAnswer, SharableRegistry, RegistrySharingOptions } from './shared-data';
 export type { McpToolDef, ToolOutput } from './define';
 export {
   CONTRACT_MAP,

@@ -50,17 +50,18 @@ export class RemoteSource implements GovernanceSource, ProjectSource {
   }
 
   /** One procedure call; the envelope's error comes back as the same AppError code. */
-  async call<T>(procedure: string, input: Record<string, unknown> = {}): Promise<T> {
+  async call<T>(procedure: string, input: Record<string, unknown> = {}, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<T> {
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     let res: Response;
     try {
       res = await fetch(`${this.location}/api/${procedure}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...(this.token ? { authorization: `Bearer ${this.token}` } : {}) },
         body: JSON.stringify(input),
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: options.signal ? AbortSignal.any([AbortSignal.timeout(timeoutMs), options.signal]) : AbortSignal.timeout(timeoutMs),
       });
     } catch (e) {
-      const why = (e as Error).name === 'TimeoutError' ? `did not answer within ${this.timeoutMs / 1000} s` : 'is not reachable';
+      const why = (e as Error).name === 'TimeoutError' ? `did not answer within ${timeoutMs / 1000} s` : 'is not reachable';
       throw new RemoteUnavailableError(
         `The Forge app at ${this.location} ${why}. Start it (forge serve or the desktop app), or run the MCP server in local mode with FORGEGUARD_LOCAL=1.`,
       );

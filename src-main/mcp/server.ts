@@ -78,6 +78,7 @@ export function createGovernanceServer(service: McpService, options: { transport
       scratchpad: service.scratchpad,
       planner: service.planner,
       calls: service.calls,
+      data: service.sharedData(),
       transport: options.transport,
       signal: extra.signal,
       ...(progressToken !== undefined

@@ -14,6 +14,7 @@ import { runPlanner, type PlannerProgress, type PlannerRequest, type PlannerResu
 import { ProjectStore } from './projects';
 import { RemoteSource } from './remote';
 import { Scratchpad } from './scratchpad';
+import type { SharedDataPort, SharedFetchAnswer } from './shared-data';
 import type { BuildSnapshot, GovernanceSource, ProjectContext, ProjectContract, ProjectSource } from './source';
 import { TokenFile } from './token';
 import type { GovernanceTool } from './tools';
@@ -42,6 +43,11 @@ export interface McpServiceOptions {
   model?: () => Model | undefined;
   /** More tools to offer (e.g. the analyst's read and search when the PM allows it). */
   extraTools?: () => GovernanceTool[];
+  /**
+   * The PM's data sources behind the per-source share switch (`forge_fetch`): the host passes its
+   * registry's (registrySharing). Remote mode asks the app; without either, forge_fetch says so.
+   */
+  sharedData?: () => SharedDataPort | undefined;
   cacheTtlSeconds?: number;
   /** Watch the contracts folder for changes (default true). */
   watch?: boolean;
@@ -63,11 +69,16 @@ export interface McpService {
   readonly workDir: string;
   planner?: (request: PlannerRequest, onProgress: (p: PlannerProgress) => void, signal?: AbortSignal) => Promise<PlannerResult>;
   extraTools(): GovernanceTool[];
+  /** The data sources the PM shares with attached IDEs; undefined in local `forge mcp` (no registry, no keys there). */
+  sharedData(): SharedDataPort | undefined;
   /** Live MCP connections (for the status screen). */
   readonly connections: Map<string, { transport: string; client?: string; since: string }>;
   cacheClear(): number;
   close(): void;
 }
+
+/** A vendor answer can take a while (retries with back-off): longer than a contract read. */
+const REMOTE_FETCH_TIMEOUT_MS = 90_000;
 
 function chooseContractsDir(options: McpServiceOptions, workDir: string): string {
   if (options.contractsDir) return options.contractsDir;
@@ -145,6 +156,7 @@ export function createMcpService(options: McpServiceOptions): McpService {
     dataDir: options.dataDir,
     workDir,
     extraTools: () => options.extraTools?.() ?? [],
+    sharedData: () => options.sharedData?.(),
     connections: new Map(),
     cacheClear: () => cache.clear(),
     close() {
@@ -156,6 +168,11 @@ export function createMcpService(options: McpServiceOptions): McpService {
   if (mode === 'remote' && remote) {
     const r = source as RemoteSource;
     service.planner = (request) => r.call<PlannerResult>('mcp/run-planner', { ...request });
+    // The app holds the registry, the keys and the share switches: a fetch is the app's, never this process's.
+    const viaApp: SharedDataPort = {
+      fetch: (request, signal) => r.call<SharedFetchAnswer>('mcp/fetch', { ...request }, { timeoutMs: REMOTE_FETCH_TIMEOUT_MS, signal }),
+    };
+    service.sharedData = () => options.sharedData?.() ?? viaApp;
   } else if (options.model) {
     const getModel = options.model;
     service.planner = (request, onProgress, signal) => {

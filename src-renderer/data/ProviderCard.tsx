@@ -65,6 +65,7 @@ export function ProviderCard(props: { provider: ProviderView; onChanged: (view: 
         </dd>
       </dl>
 
+      <ShareWithIdes provider={p} onSaved={props.onChanged} />
       {takesBaseUrl(p) && <BaseUrlForm provider={p} onSaved={props.onChanged} />}
       {p.name === 'news' && <FeedsEditor provider={p} onSaved={props.onChanged} />}
 
@@ -73,6 +74,39 @@ export function ProviderCard(props: { provider: ProviderView; onChanged: (view: 
         <TestFetch provider={p} />
       </details>
     </article>
+  );
+}
+
+/**
+ * Whether attached IDEs (the MCP server's forge_fetch) may fetch from this source. Off unless the PM
+ * turns it on; keys stay in Forge and what comes back is marked as outside content.
+ */
+function ShareWithIdes(props: { provider: ProviderView; onSaved: (view: ProviderView) => void }) {
+  const p = props.provider;
+  const save = useProcedureMutation('providers/configure');
+  const shared = save.isPending ? Boolean(save.variables?.settings.shareWithMcp) : p.settings.shareWithMcp === true;
+  const id = `share-mcp-${p.name}`;
+  return (
+    <div className="field data-share-mcp">
+      <label htmlFor={id}>
+        <input
+          id={id}
+          type="checkbox"
+          checked={shared}
+          disabled={save.isPending}
+          aria-describedby={`${id}-hint`}
+          data-testid="provider-share-mcp"
+          onChange={(e) => save.mutate({ name: p.name, settings: { shareWithMcp: e.target.checked } }, { onSuccess: props.onSaved })}
+        />{' '}
+        Attached IDEs may fetch from this source
+      </label>
+      <p className="hint" id={`${id}-hint`}>
+        {p.enabled ? '' : 'The source is off, so nothing is fetched even when this is on. '}
+        An IDE attached to Forge's MCP server can then fetch from it (forge_fetch), under the same as-of cut; what comes back is marked as outside data and your
+        keys stay in Forge. Off unless you turn it on.
+      </p>
+      {save.isError && <ErrorPanel error={save.error} inline />}
+    </div>
   );
 }
 

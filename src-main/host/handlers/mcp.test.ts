@@ -133,7 +133,7 @@ describe('MCP screen procedures', () => {
     const status = await mcpHandlers['mcp/status']({}, ctx);
     expect(status.mode).toBe('local');
     expect(status.transports.http).toMatchObject({ running: true, url: http.url, port: http.port });
-    expect(status.tools).toHaveLength(18);
+    expect(status.tools).toHaveLength(19);
     expect(status.tools.find((t) => t.name === 'forge_clear_artifacts')?.annotations.destructiveHint).toBe(true);
     expect(status.exposeAnalystTools).toBe(false);
 

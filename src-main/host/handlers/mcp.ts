@@ -17,6 +17,7 @@ import {
   type McpService,
   type GovernanceTool,
   type ContractName,
+  type SharedDataPort,
 } from '../../mcp';
 import type { z } from 'zod';
 import type { mcpProcedures } from '../../api/mcp';
@@ -45,6 +46,8 @@ interface McpHostState {
   analystTools: () => GovernanceTool[];
   /** How IDEs start this installation's stdio server (the desktop shell supplies its own executable). */
   stdioLaunch?: McpStdioLaunch;
+  /** The analyst's provider registry behind the per-source share switch (forge_fetch), supplied by whoever wires it. */
+  sharedData?: SharedDataPort;
 }
 
 // One state per core (keyed by its context), so two cores in one process never share a service.
@@ -69,6 +72,7 @@ export function mcpStateFor(ctx: CoreContext): McpHostState {
       contractsDir: defaultContractsDir(),
       watch: ctx.mode !== 'test',
       extraTools: () => (s.exposeAnalystTools ? s.analystTools() : []),
+      sharedData: () => s.sharedData,
       model: () =>
         ctx.secrets.get('anthropicApiKey')
           ? new AnthropicModel({
@@ -87,6 +91,11 @@ export function mcpStateFor(ctx: CoreContext): McpHostState {
 /** Supplies the analyst's read/search (wrapped with `fromAnalystTool`) for the MCP screen's toggle. */
 export function setMcpAnalystTools(ctx: CoreContext, tools: () => GovernanceTool[]): void {
   mcpStateFor(ctx).analystTools = tools;
+}
+
+/** Supplies forge_fetch's data: the analyst's registry behind Settings → Data's share switch (registrySharing). */
+export function setMcpSharedData(ctx: CoreContext, data: SharedDataPort): void {
+  mcpStateFor(ctx).sharedData = data;
 }
 
 /** How an IDE starts the stdio server of this installation (see McpStdioLaunch); the desktop shell sets the app's. */
@@ -181,6 +190,11 @@ export const mcpHandlers: McpHandlerMap = {
   'mcp/project-context': async (i, ctx) => ({ ...(await mcpStateFor(ctx).service.projects.getProjectContext(i.project_id)) }),
   'mcp/project-contract': async (i, ctx) => ({ ...(await mcpStateFor(ctx).service.projects.getProjectContract(i.project_id, i.contract_type)) }),
   'mcp/build-contracts': async (i, ctx) => ({ ...(await mcpStateFor(ctx).service.projects.getBuildContracts(i.build_id)) }),
+  'mcp/fetch': async (i, ctx) => {
+    const data = mcpStateFor(ctx).service.sharedData();
+    if (!data) throw new Error('unreachable: the app always shares its registry');
+    return data.fetch(i);
+  },
   'mcp/run-planner': async (i, ctx) => {
     const { service } = mcpStateFor(ctx);
     if (!service.planner) throw new Error('unreachable: the app always has a planner');

@@ -75,7 +75,7 @@ describe('Streamable HTTP transport', () => {
     expect(http.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     expect(transport.sessionId).toMatch(/^[A-Za-z0-9_-]{32}$/);
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(18);
+    expect(tools).toHaveLength(19);
     const w = jsonOf<{ phases: { number: number }[] }>(await client.callTool({ name: 'forge_get_phase_window', arguments: { phase_number: 2 } }));
     expect(w.phases.map((p) => p.number)).toEqual([2, 3]);
     const bad = await client.callTool({ name: 'forge_get_phase_window', arguments: { phase_number: -1 } });
@@ -131,7 +131,7 @@ describe('Streamable HTTP transport', () => {
       const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${token}` } } });
       const client = new Client({ name: 'forwarded', version: '1.0.0' });
       await client.connect(transport);
-      expect((await client.listTools()).tools).toHaveLength(18);
+      expect((await client.listTools()).tools).toHaveLength(19);
       const list = jsonOf<{ contracts: unknown[] }>(await client.callTool({ name: 'forge_list_contracts', arguments: {} }));
       expect(list.contracts).toHaveLength(15);
       await client.close();

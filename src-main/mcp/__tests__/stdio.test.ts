@@ -4,7 +4,8 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forgePackageRoot } from '../config';
-import { fixture, jsonOf, type Fixture } from './fixtures';
+import { FETCH_NEEDS_APP } from '../tools';
+import { fixture, jsonOf, textOf, type Fixture } from './fixtures';
 
 const root = forgePackageRoot();
 const tsx = join(root, 'node_modules', '.bin', 'tsx');
@@ -34,11 +35,15 @@ describe('forge mcp over stdio', () => {
     const a = spawnForgeMcp();
     await a.client.connect(a.transport);
     expect(a.client.getServerVersion()?.name).toBe('forge-governance');
-    expect((await a.client.listTools()).tools).toHaveLength(18);
+    expect((await a.client.listTools()).tools).toHaveLength(19);
     const c = jsonOf<{ format: string }>(await a.client.callTool({ name: 'forge_get_contract', arguments: { name: 'physics' } }));
     expect(c.format).toBe('yaml');
     const bad = await a.client.callTool({ name: 'forge_get_contract', arguments: { name: 'phases' } });
     expect(bad.isError).toBe(true);
+    // Local mode has no registry and none of the PM's keys: forge_fetch says how to get it, not a vague failure.
+    const fetched = await a.client.callTool({ name: 'forge_fetch', arguments: { source: 'economic', params: { series_id: 'DGS10' } } });
+    expect(fetched.isError).toBe(true);
+    expect(textOf(fetched)).toBe(FETCH_NEEDS_APP);
     await a.client.callTool({ name: 'forge_scratchpad', arguments: { operation: 'write', key: 'known_issues', value: 'flaky port test' } });
     await a.client.close();
     expect(a.stderr()).toMatch(/forge mcp: local mode, contracts from .*contracts/);

@@ -20,10 +20,10 @@ afterAll(async () => {
 const call = (name: string, args: Record<string, unknown> = {}) => c.client.callTool({ name, arguments: args });
 
 describe('the tool catalogue over a real MCP client', () => {
-  it('lists the 18 current tools, and hides the deprecated shortcuts and the forge_get_summary alias', async () => {
+  it('lists the 19 current tools, and hides the deprecated shortcuts and the forge_get_summary alias', async () => {
     const { tools } = await c.client.listTools();
     const names = tools.map((t) => t.name);
-    expect(names).toHaveLength(18);
+    expect(names).toHaveLength(19);
     for (const n of ['forge_get_governance', 'forge_summary', 'forge_get_phase_window', 'forge_scratchpad', 'forge_run_planner', 'forge_get_build_contracts']) {
       expect(names).toContain(n);
     }
@@ -41,7 +41,9 @@ describe('the tool catalogue over a real MCP client', () => {
     expect(a.forge_store_artifact).toMatchObject({ readOnlyHint: false, idempotentHint: true, destructiveHint: false });
     expect(a.forge_set_session).toMatchObject({ idempotentHint: true });
     expect(a.forge_run_planner).toMatchObject({ openWorldHint: true, readOnlyHint: false });
-    expect(tools.filter((t) => t.annotations?.openWorldHint).map((t) => t.name)).toEqual(['forge_run_planner']);
+    // forge_fetch reads outside data (the PM's vendors) but changes nothing.
+    expect(a.forge_fetch).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true });
+    expect(tools.filter((t) => t.annotations?.openWorldHint).map((t) => t.name)).toEqual(['forge_run_planner', 'forge_fetch']);
   });
 
   it('returns JSON contracts parsed and markdown raw', async () => {
@@ -127,7 +129,7 @@ describe('the tool catalogue over a real MCP client', () => {
     expect((a.layers as { name: string }[]).map((l) => l.name)).toEqual(['core', 'ui']);
     expect(a.endpoints).toEqual(['/api/app/info', '/events']);
     expect(a.invariants).toContain('test_count');
-    expect(a.tools).toHaveLength(18);
+    expect(a.tools).toHaveLength(19);
   });
 
   it('lists contracts with availability, and the governance gate bundles four reads', async () => {
