@@ -8,6 +8,7 @@ import { awaitsDecision } from '../memory/approval';
 import { recordBody } from '../memory/format';
 import { sizingFields } from './model';
 import { GuardrailTable, IdLink, RecordHeader, ReviewVerdict, SizingTable } from './parts';
+import { PriceSourceSection } from './price-source-section';
 import { HistorySection, Section } from './sections';
 import './records.css';
 
@@ -52,6 +53,7 @@ export function ExpressionPage(props: { id: string }) {
       <Section title="Sizing" id="expression-sizing">
         <SizingTable fields={sizingFields(r.header)} />
       </Section>
+      <PriceSourceSection id={r.id} version={r.version} />
       <Checks id={r.id} reviewReason={r.header.review_reason} />
       <Section title="Text" id="expression-body">
         <Markdown source={recordBody(read.data.content)} />
