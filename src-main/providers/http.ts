@@ -80,6 +80,8 @@ function sniff(accept: HttpAccept, bytes: Buffer): boolean {
   if (accept === 'json') return head.startsWith('{') || head.startsWith('[');
   if (accept === 'xml') return head.startsWith('<');
   if (accept === 'html') return /^<(!doctype html|html)/i.test(head);
+  // CSV downloads (Stooq, FRED mirrors) often come as octet-stream: text when it holds no NUL byte and is not a page.
+  if (accept === 'text') return !bytes.subarray(0, 4096).includes(0) && !/^<(!doctype html|html)/i.test(head);
   return false;
 }
 

@@ -45,6 +45,10 @@ export interface MarketResultInfo {
   now: () => Date;
   /** Lines a reader must see (e.g. "synthetic sample data, not market data"). */
   notes?: string[];
+  /** Sentences the short summary carries too ("Showing 500 of 2,300 obs", an as-of cut). */
+  summaryNotes?: string[];
+  /** One sentence on splits and dividends in the range (reported, never applied): summary and a `## EVENTS` section. */
+  events?: string;
 }
 
 export function marketResult(series: MarketSeries, info: MarketResultInfo): ProviderResult {
@@ -59,7 +63,8 @@ export function marketResult(series: MarketSeries, info: MarketResultInfo): Prov
     const shown = columnLines.slice(0, 4);
     const more = columnLines.length > shown.length ? ` (+${columnLines.length - shown.length} more columns)` : '';
     const notes = info.notes?.length ? ` ${info.notes[0]}` : '';
-    return `${series.name}, ${series.rows.length} obs ${first}..${asOf}, in ${series.unit}: ${shown.join('; ')}${more}. Source: ${info.source}.${notes}`;
+    const extra = [...(info.summaryNotes ?? []), ...(info.events ? [info.events] : [])].map((n) => ` ${n}`).join('');
+    return `${series.name}, ${series.rows.length} obs ${first}..${asOf}, in ${series.unit}: ${shown.join('; ')}${more}. Source: ${info.source}.${notes}${extra}`;
   };
 
   const full = () =>
@@ -78,6 +83,7 @@ export function marketResult(series: MarketSeries, info: MarketResultInfo): Prov
       '## SUMMARY',
       summary(),
       '',
+      ...(info.events ? ['## EVENTS', info.events, ''] : []),
       '## DATA',
       `| date | ${series.columns.map((c) => `${c} (${series.unit})`).join(' | ')} |`,
       `|---|${series.columns.map(() => '---:').join('|')}|`,
