@@ -3,8 +3,8 @@ export { analyticsProvider, ANALYTICS_SOURCE } from './provider';
 export { analyticsParams } from './params';
 export type { AnalyticsParams, AnalyticsCalc } from './params';
 
-export { analyseOption } from './option-analysis';
-export type { OptionRequest, OptionAnalysis } from './option-analysis';
+export { analyseOption, MAX_GRID_SPOTS } from './option-analysis';
+export type { OptionRequest, OptionAnalysis, OptionGridPoint } from './option-analysis';
 export { analyseCurve } from './curve-analysis';
 export type { CurveRequest, CurveAnalysis, CurveChartPoint, CurveModel } from './curve-analysis';
 
@@ -16,6 +16,12 @@ export { fitNelsonSiegel, fitSvensson, nelsonSiegelYield, nelsonSiegelForward } 
 export type { NelsonSiegelParams, CurveFit } from './curves/nelson-siegel';
 export { bondRisk, curveDv01 } from './curves/bond-risk';
 export type { BondRisk, YieldCompounding } from './curves/bond-risk';
+export { accruedInterest, dirtyPriceFromYield, priceFromYield, yieldFromPrice } from './curves/yield';
+export type { BondTerms, BondYield } from './curves/yield';
+export { forwardParYield, parYield, parYieldsFromZeros } from './curves/par-yield';
+export type { Discount, ParYieldRow } from './curves/par-yield';
+export { svenssonCurve } from './curves/svensson';
+export type { SvenssonCurve, SvenssonParams } from './curves/svensson';
 
 export { optionValue, priceBounds } from './options/black-scholes';
 export type { OptionInput, OptionValue, OptionGreeks, OptionModel, OptionType } from './options/black-scholes';

@@ -51,6 +51,12 @@ const scenario = z.object({
 
 const numbers = z.array(z.number()).max(100_000);
 
+const frequency = z
+  .union([z.literal(1), z.literal(2), z.literal(4), z.literal(12)])
+  .optional()
+  .describe('coupons a year (default 2)');
+const beta = z.number().min(-2).max(2);
+
 export const analyticsParams = z.discriminatedUnion('calc', [
   z.object({ calc: z.literal('option_price'), ...optionMarket, vol: z.number().positive().max(10).describe('volatility (0.2 = 20%)') }),
   z.object({ calc: z.literal('implied_vol'), ...optionMarket, price: z.number().positive().describe('option market price') }),
@@ -146,6 +152,41 @@ export const analyticsParams = z.discriminatedUnion('calc', [
     vol: z.number().positive().describe('volatility, same period'),
     rate: z.number().optional().describe('risk-free rate (default 0)'),
     fraction: z.number().gt(0).max(1).default(0.5).describe('of full Kelly'),
+    as_of: asOf,
+  }),
+  z.object({
+    calc: z.literal('bond_yield'),
+    maturity: z.number().positive().max(100).describe('years from settlement (30/360 or ACT/ACT fraction)'),
+    coupon: z.number().min(0).max(1),
+    frequency,
+    clean_price: z.number().positive().optional().describe('per 100: solve the yield'),
+    dirty_price: z.number().positive().optional().describe('or the dirty price'),
+    yield: z.number().min(-1).max(1).optional().describe('or a yield: price the bond'),
+    as_of: asOf,
+  }),
+  z.object({
+    calc: z.literal('par_yields'),
+    points: z
+      .array(z.object({ maturity: z.number().positive().max(100), rate: z.number().min(-1).max(1) }))
+      .min(1)
+      .max(2000)
+      .describe('zero rates (continuous) by maturity'),
+    tenors: z.array(z.number().positive().max(100)).max(500).optional().describe('default: the maturities'),
+    frequency,
+    as_of: asOf,
+  }),
+  z.object({
+    calc: z.literal('svensson'),
+    beta0: beta.describe("decimals (GSW's BETA0 3.9 → 0.039)"),
+    beta1: beta,
+    beta2: beta,
+    beta3: beta,
+    tau1: z.number().positive().max(1000).describe('years'),
+    tau2: z.number().describe('years (ignored if beta3 is 0)'),
+    maturities: z.array(z.number().positive().max(100)).max(500).optional(),
+    forward_starts: z.array(z.number().min(0).max(100)).max(100).optional().describe('forward par yields starting in (default 1, 4, 9)'),
+    forward_tenor: z.number().positive().max(50).optional().describe('years (default 1)'),
+    frequency,
     as_of: asOf,
   }),
 ]);

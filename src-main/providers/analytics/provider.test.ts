@@ -38,6 +38,9 @@ describe('the analytics provider', () => {
       'adf',
       'var',
       'kelly_continuous',
+      'bond_yield',
+      'par_yields',
+      'svensson',
     ]);
   });
 

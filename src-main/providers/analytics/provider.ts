@@ -8,6 +8,7 @@ import type { Report } from './reports/report';
 import { continuousKellyReport, varReport } from './reports/risk';
 import { kellyReport, meanReversionReport, scenarioReport } from './reports/stats';
 import { adfReport } from './reports/unit-root';
+import { bondYieldReport, parYieldsReport, svenssonReport } from './reports/yields';
 
 /**
  * The `analytics` data provider: local calculations (no network, no keys) the analyst reaches
@@ -69,6 +70,12 @@ function run(p: AnalyticsParams, asOf: string): Report {
       return varReport(p);
     case 'kelly_continuous':
       return continuousKellyReport(p);
+    case 'bond_yield':
+      return bondYieldReport(p);
+    case 'par_yields':
+      return parYieldsReport(p);
+    case 'svensson':
+      return svenssonReport(p);
   }
 }
 
