@@ -1,4 +1,5 @@
 import readXlsxFile from 'read-excel-file/node';
+import { namesDate } from './csv-dates';
 import { type CsvTable, CsvFormatError, readCsvTable } from './csv-table';
 
 /**
@@ -51,8 +52,10 @@ export async function readXlsxTables(bytes: Uint8Array): Promise<XlsxSheetTable[
   return sheets.map(({ sheet, data }) => {
     const rows = data as Cell[][];
     if (!rows.some((r) => r.some((c) => c !== null && cellText(c).trim() !== ''))) return { sheet, table: null, problem: null, dialect: null };
-    // Each sheet row becomes one line, so a row number in a message is the row Excel shows.
-    const text = rows.map((r) => r.map((c) => quote(cellText(c))).join(',')).join('\n');
+    // Notes above the table (FRED's and Bloomberg's exports open with a title block) are left out;
+    // each sheet row stays one line, so a row number in a message is the row Excel shows.
+    const start = tableStart(rows);
+    const text = rows.map((r, i) => (i < start ? '' : r.map((c) => quote(cellText(c))).join(','))).join('\n');
     try {
       const table = readCsvTable(Buffer.from(text, 'utf8'));
       const dateCells = rows.some((r) => r.some((c) => c instanceof Date));
@@ -62,12 +65,40 @@ export async function readXlsxTables(bytes: Uint8Array): Promise<XlsxSheetTable[
         : dateCells && d.dates === 'YYYY-MM-DD'
           ? 'dates from Excel date cells'
           : `dates ${d.dates}${d.datesNote ? ` (${d.datesNote})` : ''}`;
-      return { sheet, table, problem: null, dialect: `Excel workbook, sheet "${sheet}", ${dates}, ${d.header ? 'header row' : 'no header row'}` };
+      const header = d.header ? `header row ${start + 1}${start ? ` (${start} rows of notes above it skipped)` : ''}` : 'no header row';
+      return { sheet, table, problem: null, dialect: `Excel workbook, sheet "${sheet}", ${dates}, ${header}` };
     } catch (e) {
       if (e instanceof CsvFormatError) return { sheet, table: null, problem: `sheet "${sheet}": ${lowerFirst(e.message)}`, dialect: null };
       throw e;
     }
   });
+}
+
+const filled = (c: Cell) => c !== null && c !== undefined && cellText(c).trim() !== '';
+const DATE_TEXT = /^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}/;
+
+/**
+ * The row the table's header is on: the first row of two or more text cells whose next row opens
+ * with a date (a date cell, a date as text, or a number under a column named like a date). A sheet
+ * with no such row starts at its first row.
+ */
+function tableStart(rows: Cell[][]): number {
+  for (let r = 0; r + 1 < rows.length && r < 50; r++) {
+    const head = rows[r]!.filter(filled);
+    if (head.length < 2 || !head.every((c) => typeof c === 'string')) continue;
+    const next = rows[r + 1]!;
+    const at = next.findIndex(filled);
+    if (at < 0) continue;
+    const first = next[at]!;
+    const title = rows[r]![at];
+    if (
+      first instanceof Date ||
+      (typeof first === 'string' && DATE_TEXT.test(first.trim())) ||
+      (typeof first === 'number' && typeof title === 'string' && namesDate(title))
+    )
+      return r;
+  }
+  return 0;
 }
 
 const lowerFirst = (s: string) => (s.startsWith('Row ') ? `row ${s.slice(4)}` : s);
