@@ -29,6 +29,8 @@ describe('tracking/run on the demo workspace', () => {
     const closed = run.value.closed.find((c) => c.id === 'E-001');
     // What the PM would see wrong: a trade past its target still open in the book.
     expect(closed?.reason).toMatch(/target/);
+    // And which series, from which file, the exit was read from.
+    expect(closed?.reason).toMatch(/read from ust_yields\.sofr_2y_swap \(csv \S+\/ust_yields\.csv\)$/);
 
     expect(fs.recordInfo('/memory/expressions/E-001.md')?.status).toBe('closed');
     expect(fs.readFile('/memory/expressions/E-001.md')).toMatch(/closed_at:/);
