@@ -79,7 +79,7 @@ export class EcbProvider implements DataProvider<typeof ecbParams> {
     const limit = p.limit ?? DEFAULT_LIMIT;
     const rows = kept.slice(-limit);
     const keys = table.series.map((s) => s.key);
-    const columns = keys.length ? seriesLabels(keys) : [sel.alias ?? sel.key];
+    const columns = keys.length > 1 ? seriesLabels(keys) : [sel.alias ?? keys[0] ?? sel.key];
     const first = table.series[0];
     const title = `ECB ${sel.alias ?? id} — ${sel.title ?? first?.title ?? id}${sel.alias ? ` (${id})` : ''}`;
     const units = [...new Set(table.series.map((s) => unitName(s.unit)).filter(Boolean))];
@@ -99,7 +99,11 @@ export class EcbProvider implements DataProvider<typeof ecbParams> {
         // The last period with a value, by its last day (never after today or the session's date).
         asOf: minDay(lastDay ?? minDay(end?.end ?? today, asOf), today),
         fetchedAt: now.toISOString(),
-        notes: latestNote ? [latestNote] : [],
+        notes: [
+          latestNote,
+          // Dated by the period's last day; the release comes later (HICP's flash about a day after month end).
+          asOf && rows.some((r) => r.period.length < 10) ? 'Periods are dated by their last day; their later release date is not modelled.' : null,
+        ].filter((n): n is string => n !== null),
         meta: table.series.map((s, i) => `series ${columns[i]}: ${s.key}${s.title ? ` — ${s.title}` : ''}${s.unit ? ` [${unitName(s.unit)}]` : ''}`),
       },
       'obs',
