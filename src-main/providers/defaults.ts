@@ -62,6 +62,8 @@ export function buildProviderRegistry(deps: ProviderDeps): ProviderRegistry {
     createMarketProvider({
       now: deps.now,
       alphaVantage: { apiKey: () => deps.secret('alphaVantageApiKey'), baseUrl: settingsOf('market').baseUrl || undefined, cache, ...deps.http },
+      polygon: { apiKey: () => deps.secret('polygonApiKey'), cache, ...deps.http },
+      stooq: { cache, ...deps.http },
     }),
   );
   registry.register(new EconomicProvider({ apiKey: () => deps.secret('fredApiKey'), baseUrl: () => settingsOf('economic').baseUrl, cache, ...deps.http }));
