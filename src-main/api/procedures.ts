@@ -9,6 +9,7 @@ import { mcpProcedures } from './mcp';
 import { guardrailProcedures } from './guardrails';
 import { analyticsProcedures } from './analytics';
 import { providerProcedures, providersSettingsSchema } from './providers';
+import { dataFolderProcedures } from './data-folder';
 import { buildProcedures } from './builds';
 import { calibrationProcedures } from './calibration';
 import { proposalProcedures } from './proposals';
@@ -140,6 +141,7 @@ export const procedures = {
   ...mcpProcedures,
   ...guardrailProcedures,
   ...providerProcedures,
+  ...dataFolderProcedures,
   ...analyticsProcedures,
   ...buildProcedures,
   ...calibrationProcedures,

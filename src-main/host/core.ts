@@ -19,6 +19,7 @@ import { closeMcp, mcpHandlers, mcpStateFor, setMcpAnalystTools, setMcpSharedDat
 import { guardrailHandlers } from './handlers/guardrails';
 import { analyticsHandlers } from './handlers/analytics';
 import { providersHandlers } from './handlers/providers';
+import { dataFolderHandlers } from './handlers/data-folder';
 import { fromAnalystTool, registrySharing } from '../mcp';
 import { ProviderRegistry } from '../providers';
 import { readTool, searchTool, type AnalystToolContext } from '../tools';
@@ -236,6 +237,7 @@ export function createCore(config: CoreConfig): Core {
     mcpHandlers as PartialHandlerMap,
     guardrailHandlers,
     providersHandlers(analyst.providers),
+    dataFolderHandlers(analyst.providers, { demo: !!config.demo }),
     analyticsHandlers,
     buildHandlers(buildManager),
     scheduleHandlers(scheduler, reviewReports),

@@ -1,0 +1,111 @@
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempCore } from '../testing';
+
+const FIXTURES = join(import.meta.dirname, '..', '..', 'providers', 'fixtures');
+
+let t: ReturnType<typeof tempCore> | undefined;
+const extra: string[] = [];
+afterEach(async () => {
+  await t?.dispose();
+  t = undefined;
+  for (const d of extra.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+async function core() {
+  t = tempCore();
+  await t.core.context.memory.ready;
+  return t;
+}
+
+describe('providers/data-folder and providers/set-data-folder (Settings → Data → Your data folder)', () => {
+  it('makes <data>/datasets on first start and serves a Stooq file dropped into it at once, beside the sample files', async () => {
+    const { core: c, dataDir } = await core();
+    const folder = join(dataDir, 'datasets');
+    // H2's end-to-end run and the PM both drop files here before anything is configured.
+    expect(existsSync(folder)).toBe(true);
+    const before = await c.invoke('providers/data-folder', {});
+    if (!before.ok) throw new Error(before.error.message);
+    expect(before.value).toMatchObject({ folder, defaultFolder: folder, isDefault: true, exists: true });
+    expect(before.value.files.map((f) => [f.file, f.origin])).toEqual([
+      ['fx_spot.csv', 'sample'],
+      ['us_labour.csv', 'sample'],
+      ['ust_yields.csv', 'sample'],
+    ]);
+
+    copyFileSync(join(FIXTURES, 'spy.us.csv'), join(folder, 'spy.us.csv'));
+    writeFileSync(join(folder, 'broken.csv'), 'Date,x\n2024-01-01,1\n2024-02-30,2\n');
+    const after = await c.invoke('providers/data-folder', {});
+    if (!after.ok) throw new Error(after.error.message);
+    expect(after.value.files.filter((f) => f.origin === 'folder')).toEqual([
+      {
+        file: 'broken.csv',
+        origin: 'folder',
+        bytes: 33,
+        modified: expect.any(String),
+        datasets: [],
+        dialect: null,
+        problems: ['Row 3, column 1 "Date": "2024-02-30" is not a calendar date.'],
+      },
+      {
+        file: 'spy.us.csv',
+        origin: 'folder',
+        bytes: expect.any(Number),
+        modified: expect.any(String),
+        datasets: [
+          { name: 'spy.us', sheet: null, columns: ['Date', 'Open', 'High', 'Low', 'Close', 'Volume'], rows: 6, first: '2024-01-29', last: '2024-02-05' },
+        ],
+        dialect: ', delimited, decimal point, dates YYYY-MM-DD, header row, UTF-8, CRLF',
+        problems: [],
+      },
+    ]);
+    // The analyst's fetch and the Data screen's test fetch read it without a restart; the samples still answer.
+    const spy = await c.invoke('providers/test-fetch', { name: 'datasets', params: { dataset: 'spy.us', columns: ['Close'] } });
+    expect(spy.ok && spy.value).toMatchObject({ label: 'spy.us 2024-01-29..2024-02-05', source: 'csv datasets/spy.us.csv' });
+    const ust = await c.invoke('providers/test-fetch', { name: 'datasets', params: { dataset: 'ust_yields', last: 1 } });
+    expect(ust.ok && ust.value.source).toBe('csv data/ust_yields.csv');
+  });
+
+  it('points the provider at another folder, refusing one that is missing, a file or not a full path, and goes back to the default', async () => {
+    const { core: c, dataDir } = await core();
+    const exports = mkdtempSync(join(tmpdir(), 'forge-exports-'));
+    extra.push(exports);
+    writeFileSync(join(exports, 'eurusd.csv'), 'Date;Close\r\n31.01.2024;1,0812\r\n01.02.2024;1,0875\r\n');
+
+    const missing = await c.invoke('providers/set-data-folder', { folder: join(exports, 'nope') });
+    expect(missing.ok === false && missing.error).toMatchObject({ code: 'invalid_input', message: `There is no folder ${join(exports, 'nope')}.` });
+    const file = await c.invoke('providers/set-data-folder', { folder: join(exports, 'eurusd.csv') });
+    expect(file.ok === false && file.error).toMatchObject({ code: 'invalid_input', message: expect.stringContaining('is a file, not a folder') });
+    const relative = await c.invoke('providers/set-data-folder', { folder: 'exports' });
+    expect(relative.ok === false && relative.error).toMatchObject({ code: 'invalid_input', message: expect.stringContaining('is not a full path') });
+    // A refused folder changes nothing.
+    expect((await c.invoke('settings/get', {})).ok && c.context.settings.get().providers?.datasets?.folder).toBeFalsy();
+
+    const set = await c.invoke('providers/set-data-folder', { folder: `${exports}/` });
+    if (!set.ok) throw new Error(set.error.message);
+    expect(set.value).toMatchObject({ folder: exports, isDefault: false, exists: true });
+    expect(set.value.files.find((f) => f.origin === 'folder')).toMatchObject({
+      file: 'eurusd.csv',
+      dialect: '; delimited, decimal comma, dates DD.MM.YYYY (inferred: 31.01.2024 has day first), header row, UTF-8, CRLF',
+    });
+    expect(c.context.settings.get().providers?.datasets).toMatchObject({ folder: exports, enabled: true });
+    const fx = await c.invoke('providers/test-fetch', { name: 'datasets', params: { dataset: 'eurusd' } });
+    expect(fx.ok && fx.value.summary).toBe('eurusd: 2 rows 2024-01-31..2024-02-01. Close 1.0812→1.0875 (+0.0063; min 1.0812, max 1.0875).');
+
+    rmSync(join(dataDir, 'datasets'), { recursive: true });
+    const back = await c.invoke('providers/set-data-folder', { folder: '' });
+    expect(back.ok && back.value).toMatchObject({ folder: join(dataDir, 'datasets'), isDefault: true, exists: true });
+    const gone = await c.invoke('providers/test-fetch', { name: 'datasets', params: { dataset: 'eurusd' } });
+    expect(gone.ok === false && gone.error.code).toBe('not_found');
+  });
+
+  it('answers the folder view from a core whose default folder was removed, saying it does not exist', async () => {
+    const { core: c, dataDir } = await core();
+    rmSync(join(dataDir, 'datasets'), { recursive: true });
+    mkdirSync(join(dataDir, 'elsewhere'));
+    const r = await c.invoke('providers/data-folder', {});
+    expect(r.ok && r.value).toMatchObject({ folder: join(dataDir, 'datasets'), exists: false });
+  });
+});
