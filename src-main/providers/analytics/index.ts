@@ -20,6 +20,8 @@ export { accruedInterest, dirtyPriceFromYield, priceFromYield, yieldFromPrice } 
 export type { BondTerms, BondYield } from './curves/yield';
 export { forwardParYield, parYield, parYieldsFromZeros } from './curves/par-yield';
 export type { Discount, ParYieldRow } from './curves/par-yield';
+export { couponPosition, days360, DAY_COUNTS } from './curves/daycount';
+export type { CouponPosition, DayCount } from './curves/daycount';
 export { svenssonCurve } from './curves/svensson';
 export type { SvenssonCurve, SvenssonParams } from './curves/svensson';
 

@@ -156,7 +156,10 @@ export const analyticsParams = z.discriminatedUnion('calc', [
   }),
   z.object({
     calc: z.literal('bond_yield'),
-    maturity: z.number().positive().max(100).describe('years from settlement (30/360 or ACT/ACT fraction)'),
+    maturity_date: date.optional().describe('with settlement (default as_of): dates set the coupon schedule'),
+    settlement: date.optional(),
+    day_count: z.enum(['act/act', '30/360', 'act/365', 'act/360']).default('act/act').describe('with dates'),
+    maturity: z.number().positive().max(100).optional().describe('or years from settlement'),
     coupon: z.number().min(0).max(1),
     frequency,
     clean_price: z.number().positive().optional().describe('per 100: solve the yield'),

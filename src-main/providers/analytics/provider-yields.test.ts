@@ -36,6 +36,16 @@ describe('analytics: yields, par curves, Svensson, and the option grid', () => {
     expect(both.message).toMatch(/exactly one of clean_price, dirty_price .* or yield/);
   });
 
+  it('bond_yield by dates: settlement defaults to the valuation date; the day count and coupon schedule are stated', async () => {
+    const r = await fetch({ calc: 'bond_yield', coupon: 0.0575, maturity_date: '2016-11-15', day_count: '30/360', clean_price: 95.04287, as_of: '2008-02-15' });
+    expect(r.formatSummary()).toMatch(/bond maturing 2016-11-15, settling 2008-02-15 at clean 95\.04287: yield to maturity 6\.5%/);
+    expect(r.formatSummary()).toMatch(/30\/360 accrual, 18 coupons left, next 2008-05-15/);
+    expect(tokens(r.formatSummary())).toBeLessThan(110);
+    expect(r.formatFull()).toMatch(/\| previous \/ next coupon \| 2007-11-15 \/ 2008-05-15 \|/);
+    const neither = await failure({ calc: 'bond_yield', coupon: 0.04, clean_price: 99 });
+    expect(neither.message).toMatch(/either maturity \(years\) or maturity_date/);
+  });
+
   it('par_yields: Hull §4.6 zero curve → 2y par yield 6.873% (semiannual), one row per tenor', async () => {
     const r = await fetch({
       calc: 'par_yields',

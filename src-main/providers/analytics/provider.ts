@@ -71,7 +71,7 @@ function run(p: AnalyticsParams, asOf: string): Report {
     case 'kelly_continuous':
       return continuousKellyReport(p);
     case 'bond_yield':
-      return bondYieldReport(p);
+      return bondYieldReport({ ...p, settlement: p.settlement ?? asOf });
     case 'par_yields':
       return parYieldsReport(p);
     case 'svensson':

@@ -1,3 +1,4 @@
+import { type CouponPosition, couponPosition, type DayCount } from '../curves/daycount';
 import { parYieldsFromZeros } from '../curves/par-yield';
 import { type SvenssonParams, svenssonCurve } from '../curves/svensson';
 import { type BondTerms, priceFromYield, yieldFromPrice } from '../curves/yield';
@@ -9,19 +10,45 @@ import type { Report } from './report';
 
 const FREQ_WORD: Record<number, string> = { 1: 'annual', 2: 'semiannual', 4: 'quarterly', 12: 'monthly' };
 
-export function bondYieldReport(input: BondTerms & { clean_price?: number; dirty_price?: number; yield?: number }): Report {
+export interface BondYieldInput {
+  coupon: number;
+  frequency?: 1 | 2 | 4 | 12;
+  /** Years from settlement... */
+  maturity?: number;
+  /** ...or the maturity date, with the settlement date and day count setting the coupon schedule. */
+  maturity_date?: string;
+  settlement?: string;
+  day_count?: DayCount;
+  clean_price?: number;
+  dirty_price?: number;
+  yield?: number;
+}
+
+export function bondYieldReport(input: BondYieldInput): Report {
   const given = [input.clean_price, input.dirty_price, input.yield].filter((x) => x !== undefined).length;
   if (given !== 1) fail('give exactly one of clean_price, dirty_price (to solve the yield) or yield (to price the bond).');
+  if ((input.maturity === undefined) === (input.maturity_date === undefined))
+    fail('give either maturity (years) or maturity_date (with settlement), not both.');
   const f = input.frequency ?? 2;
-  const terms: BondTerms = { maturity: input.maturity, coupon: input.coupon, frequency: f };
+  const dayCount = input.day_count ?? 'act/act';
+  let position: CouponPosition | null = null;
+  if (input.maturity_date !== undefined) {
+    if (!input.settlement) fail('maturity_date needs a settlement date.');
+    position = couponPosition(input.settlement, input.maturity_date, f, dayCount);
+  }
+  const terms: BondTerms = { maturity: position ? position.years : input.maturity!, coupon: input.coupon, frequency: f };
   const r =
     input.yield !== undefined
       ? priceFromYield(terms, input.yield)
       : input.clean_price !== undefined
         ? yieldFromPrice(terms, input.clean_price, 'clean')
         : yieldFromPrice(terms, input.dirty_price!, 'dirty');
-  const head = `${num(input.maturity)}y ${pct(input.coupon, 3)} ${FREQ_WORD[f]} bond`;
-  const convention = `street convention, compounded ${f}× a year at the coupon frequency; times in years as given`;
+  const head = position
+    ? `${pct(input.coupon, 3)} ${FREQ_WORD[f]} bond maturing ${input.maturity_date}, settling ${input.settlement}`
+    : `${num(input.maturity!)}y ${pct(input.coupon, 3)} ${FREQ_WORD[f]} bond`;
+  const convention = position
+    ? `street convention, compounded ${f}× a year; ${dayCount.toUpperCase()} accrual, ${position.remaining} coupons left, next ${position.nextCoupon}`
+    : `street convention, compounded ${f}× a year at the coupon frequency; times in years as given`;
   const summary =
     input.yield !== undefined
       ? `${head} at ${pct(r.yield, 4)}: clean ${num(r.cleanPrice, 5)}, dirty ${num(r.dirtyPrice, 5)} (accrued ${num(r.accrued, 5)}); modified duration ${num(r.modifiedDuration)}, DV01 ${num(r.dv01, 5)} per 100. Yield ${convention}.`
@@ -37,7 +64,12 @@ export function bondYieldReport(input: BondTerms & { clean_price?: number; dirty
         ['clean price', num(r.cleanPrice, 6), 'per 100 face, quoted'],
         ['accrued interest', num(r.accrued, 6), 'linear in time within the coupon period'],
         ['dirty price', num(r.dirtyPrice, 6), 'clean + accrued'],
-        ['next coupon in (years)', num(r.nextCoupon, 6), 'coupons every 1/f years back from maturity'],
+        ...(position
+          ? [
+              ['previous / next coupon', `${position.previousCoupon} / ${position.nextCoupon}`, `${position.remaining} coupons left`],
+              ['period to next coupon', num(position.fractionToNext, 6), `fraction of a coupon period, ${dayCount.toUpperCase()}`],
+            ]
+          : [['next coupon in (years)', num(r.nextCoupon, 6), 'coupons every 1/f years back from maturity']]),
         ['Macaulay duration (years)', num(r.macaulayDuration, 6), ''],
         ['modified duration', num(r.modifiedDuration, 6), ''],
         ['DV01 (per 100 face, 1bp)', num(r.dv01, 6), ''],
@@ -45,7 +77,7 @@ export function bondYieldReport(input: BondTerms & { clean_price?: number; dirty
       ],
     ),
     '',
-    `Convention: dirty = Σ CF_i/(1 + y/f)^{f·t_i} (${convention}; give a 30/360 year fraction for a 30/360 bond, ACT/ACT for Treasuries).`,
+    `Convention: dirty = Σ CF_i/(1 + y/f)^{f·t_i}, t_i in years from settlement; accrued = coupon/f × (1 − fraction of the period to the next coupon) (${convention}).`,
   ].join('\n');
   return { label: `bond yield ${head}`, summary, body };
 }
