@@ -1,18 +1,22 @@
 import { fail, positive, show } from '../numeric/validate';
 import { carry, checkOptionMarket, type OptionInput } from './black-scholes';
-import { otmBlack } from './black-otm';
+import { logMoneyness, otmBlack } from './black-otm';
+import { totalVolFromNormalisedPrice } from './lets-be-rational';
 
 /**
  * Implied volatility: the σ at which the model price equals a quoted price.
  *
- * The solver works on the out-of-the-money side (an in-the-money price is turned into its
- * out-of-the-money twin by put–call parity, so the intrinsic value does not swamp the digits that
- * carry the volatility) and in total volatility s = σ√T. It starts at the vega-maximising point
- * s* = √(2|ln F/K|) (Manaster & Koehler, 1982) or, for prices below the price there, at the
- * far-tail estimate from ln p ≈ A − (ln F/K)²/(2s²), and takes Halley steps (Newton with the
- * second derivative, volga) on a log transform of the price. Every step keeps a bracket around the
- * root and falls back to bisection when it would leave it, so it never diverges; typically 3–5
- * iterations. Solved when the last step is below `tolerance` in volatility (default 1e-10).
+ * The quote is turned into its out-of-the-money twin by put–call parity (so the intrinsic value does
+ * not swamp the digits that carry the volatility), normalised by √(F·K), and inverted with Jäckel's
+ * "Let's be rational" scheme (lets-be-rational.ts): a rational-cubic starting guess on one of four
+ * price segments, then two Householder steps of order 4 — machine precision in total volatility
+ * s = σ√T, whatever the strike or expiry.
+ *
+ * Should that ever not give a finite positive answer (a normalised price below 1e−300, say), the
+ * older safeguarded Halley iteration takes over: it starts at the vega-maximising point
+ * s* = √(2|ln F/K|) (Manaster & Koehler, 1982) or at a far-tail estimate, runs on ln p or ln(U − p),
+ * keeps a bracket and falls back to bisection, so it never diverges; it stops when a step is below
+ * `tolerance` in volatility (default 1e−10).
  */
 
 export const DEFAULT_IV_TOLERANCE = 1e-10;
@@ -96,7 +100,7 @@ function normalise(input: ImpliedVolInput): Normalised {
   const v = (price - lower) / df;
   const gap = (upper - price) / df;
   const otmCall = call ? !(F > K) : K > F;
-  return { F, K, x: Math.log(F / K), fk: F / K, v, gap, call: otmCall, sqrtT: Math.sqrt(T) };
+  return { F, K, x: logMoneyness(F, K), fk: F / K, v, gap, call: otmCall, sqrtT: Math.sqrt(T) };
 }
 
 /** A bound or price to full precision, so a refused price never reads as lying inside the bounds. */
@@ -183,9 +187,22 @@ function solveTotalVol(n: Normalised, tolS: number): { s: number; iterations: nu
   return { s, iterations: 100 };
 }
 
+// The rational solver's answer (total volatility, price evaluations), reused by every solve.
+const solved = new Float64Array(2);
+
 export function impliedVol(input: ImpliedVolInput, tolerance = DEFAULT_IV_TOLERANCE): ImpliedVolResult {
   const n = normalise(input);
-  const { s, iterations } = solveTotalVol(n, tolerance * n.sqrtT);
+  const root = Math.sqrt(n.F) * Math.sqrt(n.K);
+  const beta = n.v / root;
+  let s = Number.NaN;
+  let iterations = 0;
+  // Below 1e−300 the normalised price is near the subnormal range where its digits thin out.
+  if (beta > 1e-300 && root < Number.POSITIVE_INFINITY) {
+    totalVolFromNormalisedPrice(beta, n.gap / root, -Math.abs(n.x), solved);
+    s = solved[0]!;
+    iterations = solved[1]!;
+  }
+  if (!(s > 0 && s < S_MAX)) ({ s, iterations } = solveTotalVol(n, tolerance * n.sqrtT));
   // The bracket tops out at S_MAX: a solution pinned there means the price needs more volatility than that.
   if (s >= S_MAX * (1 - 1e-9))
     fail(`price ${show(input.price)} implies a volatility above ${show(S_MAX / n.sqrtT)} (σ√T > ${S_MAX}); check the price and its units.`);
