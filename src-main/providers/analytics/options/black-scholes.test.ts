@@ -122,17 +122,29 @@ describe('Black–Scholes–Merton and Black-76', () => {
     }
   });
 
-  it('dividend rho: Haug, The Complete Guide to Option Pricing Formulas, 2nd ed., ch. 2 (BSM Greeks), the phi (rho-2) example: put S=500, X=490, T=0.25, r=8%, b=3% (q=5%), σ=15% → 42.2254', () => {
-    // Haug quotes phi per 1.00 of yield, the same unit as here. If this failed a PM hedging a
-    // dividend-yield (or foreign-rate) exposure would read a wrong sensitivity or none at all.
+  it('dividend rho: Haug, Option Pricing Formulas (1998), pp. 11–16: put S=500, K=490, T=0.25, r=8%, q=5%, σ=15% → 42.2254', () => {
+    // Haug's worked values as QuantLib's test suite transcribes them (lballabio/QuantLib,
+    // test-suite/europeanoption.cpp, testGreekValues, commit 540a575). Haug quotes the dividend
+    // rho per 1.00 of yield, the same unit as here. If this failed a PM hedging a dividend-yield
+    // (or foreign-rate) exposure would read a wrong sensitivity or none at all.
     // d1 = [ln(500/490) + (0.03 + 0.01125)·0.25] / (0.15·0.5) = 0.40687; N(−d1) = 0.34205;
-    // phi = T·S·e^{−qT}·N(−d1) = 0.25·500·e^{−0.0125}·0.34205 = 42.2254.
+    // ∂p/∂q = T·S·e^{−qT}·N(−d1) = 0.25·500·e^{−0.0125}·0.34205 = 42.2254.
     const put = optionValue(bsm({ type: 'put', underlying: 500, strike: 490, expiry: 0.25, rate: 0.08, dividendYield: 0.05, vol: 0.15 }));
     expect(Number(put.dividendRho.toFixed(4))).toBe(42.2254);
     const call = optionValue(bsm({ underlying: 500, strike: 490, expiry: 0.25, rate: 0.08, dividendYield: 0.05, vol: 0.15 }));
     // Call and put differ by −T·S·e^{−qT} (∂/∂q of put–call parity).
     expect(call.dividendRho - put.dividendRho).toBeCloseTo(-0.25 * 500 * Math.exp(-0.0125), 10);
     expect(call.dividendRho).toBeLessThan(0);
+  });
+
+  it('the other greeks of the same Haug (1998) table: delta, gamma, vega, theta, rho', () => {
+    const v = (o: Partial<OptionInput>) => optionValue(bsm(o));
+    expect(v({ underlying: 105, strike: 100, dividendYield: 0.1, rate: 0.1, expiry: 0.5, vol: 0.36 }).delta).toBeCloseTo(0.5946, 4);
+    expect(v({ type: 'put', underlying: 105, strike: 100, dividendYield: 0.1, rate: 0.1, expiry: 0.5, vol: 0.36 }).delta).toBeCloseTo(-0.3566, 4);
+    expect(v({ underlying: 55, strike: 60, rate: 0.1, expiry: 0.75, vol: 0.3 }).gamma).toBeCloseTo(0.0278, 4);
+    expect(v({ underlying: 55, strike: 60, rate: 0.1, expiry: 0.75, vol: 0.3 }).vega).toBeCloseTo(18.9358, 4);
+    expect(v({ type: 'put', underlying: 430, strike: 405, dividendYield: 0.05, rate: 0.07, expiry: 1 / 12, vol: 0.2 }).theta).toBeCloseTo(-31.1924, 4);
+    expect(v({ underlying: 72, strike: 75, rate: 0.09, expiry: 1, vol: 0.19 }).rho).toBeCloseTo(38.7325, 4);
   });
 
   it('dividend rho agrees with a central difference of the price in q; Black-76 has none', () => {
