@@ -55,7 +55,6 @@ const frequency = z
   .union([z.literal(1), z.literal(2), z.literal(4), z.literal(12)])
   .optional()
   .describe('coupons a year (default 2)');
-const beta = z.number().min(-2).max(2);
 
 export const analyticsParams = z.discriminatedUnion('calc', [
   z.object({ calc: z.literal('option_price'), ...optionMarket, vol: z.number().positive().max(10).describe('volatility (0.2 = 20%)') }),
@@ -180,10 +179,10 @@ export const analyticsParams = z.discriminatedUnion('calc', [
   }),
   z.object({
     calc: z.literal('svensson'),
-    beta0: beta.describe("decimals (GSW's BETA0 3.9 → 0.039)"),
-    beta1: beta,
-    beta2: beta,
-    beta3: beta,
+    beta0: z.number().min(-1).max(1).describe("decimals (GSW's BETA0 3.9 → 0.039)"),
+    beta1: z.number().min(-2).max(2),
+    beta2: z.number(),
+    beta3: z.number(),
     tau1: z.number().positive().max(1000).describe('years'),
     tau2: z.number().describe('years (ignored if beta3 is 0)'),
     maturities: z.array(z.number().positive().max(100)).max(500).optional(),

@@ -66,8 +66,16 @@ describe('Svensson curve from GSW parameters', () => {
     expect(c.forward(7) * 100).toBeCloseTo(3.9176, 3);
   });
 
+  it('accepts the large offsetting humps GSW fits when τ1 ≈ τ2 (early 1987: β2 −620.33%, β3 +618.06%)', () => {
+    // A GSW row of early 1987 as MathWorks' ACM term-premium example displays it (5 significant
+    // digits, SVENY02 6.3105%); rounding β2 and β3 to 5 digits alone moves y(2) by ~0.2bp.
+    const c = svenssonCurve({ beta0: 0.088124, beta1: -0.032289, beta2: -6.2033, beta3: 6.1806, tau1: 2.0111, tau2: 2.0066 });
+    expect(Math.abs(c.zero(2) * 100 - 6.3105)).toBeLessThan(0.005);
+  });
+
   it('refuses betas given in percent and a non-positive tau', () => {
     expect(() => svenssonCurve({ beta0: 3.9, beta1: -1, beta2: 0, beta3: 0, tau1: 1, tau2: 10 })).toThrow(/give the betas as decimals/);
+    expect(() => svenssonCurve({ beta0: 0.5, beta1: 0.8, beta2: 0, beta3: 0, tau1: 1, tau2: 10 })).toThrow(/short rate β0 \+ β1 = 1\.3 is beyond ±100%/);
     expect(() => svenssonCurve({ beta0: 0.04, beta1: -0.01, beta2: 0, beta3: 0.01, tau1: 1, tau2: 0 })).toThrow(/tau2 must be greater than 0/);
   });
 });

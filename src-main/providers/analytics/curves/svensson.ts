@@ -37,9 +37,14 @@ export interface SvenssonCurve {
 export function svenssonCurve(p: SvenssonParams): SvenssonCurve {
   (['beta0', 'beta1', 'beta2', 'beta3'] as const).forEach((k) => {
     finite(k, p[k]);
-    // Decimals: a GSW value of 3.9 (percent) is 0.039 here.
-    if (Math.abs(p[k]) > 2) fail(`${k} is ${p[k]}; give the betas as decimals (GSW's BETA0 of 3.9 is 0.039).`);
   });
+  // β0 is the long rate and β0 + β1 the short rate: rates, so beyond ±100% they are percent typed
+  // as decimals (GSW's BETA0 of 3.9 is 0.039 here). β2 and β3 are left free: when τ1 ≈ τ2 GSW's
+  // fits carry large offsetting humps (1987: β2 −6.2, β3 +6.2) that are real.
+  if (Math.abs(p.beta0) > 1 || Math.abs(p.beta0 + p.beta1) > 1)
+    fail(
+      `the long rate β0 = ${p.beta0} or short rate β0 + β1 = ${p.beta0 + p.beta1} is beyond ±100%; give the betas as decimals (GSW's BETA0 of 3.9 is 0.039).`,
+    );
   positive('tau1', p.tau1);
   if (p.beta3 !== 0) positive('tau2', p.tau2);
   const ns: NelsonSiegelParams = {
