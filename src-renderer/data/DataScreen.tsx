@@ -4,6 +4,7 @@ import { procedureKey, useProcedure } from '../api/hooks';
 import { ErrorPanel } from '../app/ErrorPanel';
 import { screenInfo } from '../app/screens';
 import { CurvePanel } from './CurvePanel';
+import { DataFolder } from './DataFolder';
 import type { ProviderView } from './model';
 import { OptionPanel } from './OptionPanel';
 import { ProviderCard } from './ProviderCard';
@@ -48,6 +49,8 @@ export function DataScreen() {
             <ProviderCard key={p.name} provider={p} onChanged={onChanged} />
           ))}
         </section>
+
+        <DataFolder />
 
         <section className="data-section" aria-labelledby="analytics-title" data-testid="data-analytics">
           <h2 id="analytics-title">Analytics</h2>
