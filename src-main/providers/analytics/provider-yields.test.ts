@@ -80,6 +80,24 @@ describe('analytics: yields, par curves, Svensson, and the option grid', () => {
     expect(pctBetas.kind).toBe('bad_params');
   });
 
+  it("fit_curve with Svensson also gives par yields: fitted to the Fed's published 2026-03-06 zeros, they land on its par yields", async () => {
+    // SVENY01–30 of 2026-03-06 (fixtures/gsw-feds200628-2026.csv), fitted back; SVENPY 2, 10, 30 = 3.5862, 4.1849, 4.7795.
+    const zeros = [3.5756, 3.554, 3.5758, 3.6294, 3.7053, 3.7961, 3.8958, 4.0, 4.1049, 4.2079, 4.3069, 4.4005, 4.4874, 4.5672, 4.6392];
+    const more = [4.7034, 4.7596, 4.8079, 4.8486, 4.882, 4.9082, 4.9278, 4.941, 4.9482, 4.9499, 4.9464, 4.9382, 4.9256, 4.9089, 4.8885];
+    const points = [...zeros, ...more].map((y, i) => ({ maturity: i + 1, rate: y / 100 }));
+    const r = await fetch({ calc: 'fit_curve', model: 'nss', points });
+    const full = r.formatFull();
+    expect(full).toContain('## SVENSSON PAR YIELDS');
+    for (const [tenor, published] of [
+      [2, 3.5862],
+      [10, 4.1849],
+      [30, 4.7795],
+    ] as const) {
+      const row = new RegExp(`\\| ${tenor} \\| [\\d.]+% \\| ([\\d.]+)% \\|`).exec(full.split('## SVENSSON PAR YIELDS')[1]!);
+      expect(Math.abs(Number(row![1]) - published)).toBeLessThan(0.002);
+    }
+  });
+
   it('option_price: dividend rho in the summary and table; spots add a value/delta/gamma table at the same vol', async () => {
     const r = await fetch({
       calc: 'option_price',

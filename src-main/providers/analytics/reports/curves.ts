@@ -1,6 +1,7 @@
 import type { BondInput } from '../curves/bootstrap';
 import { bondRisk, type YieldCompounding } from '../curves/bond-risk';
 import type { CurveFit } from '../curves/nelson-siegel';
+import { svenssonCurve } from '../curves/svensson';
 import { analyseCurve, type CurveModel } from '../curve-analysis';
 import { num, pct, table } from '../format';
 import type { Report } from './report';
@@ -48,8 +49,26 @@ export function curveReport(input: { bonds?: BondInput[]; points?: { maturity: n
         ]),
       ),
     );
+    if (a.nss) sections.push(...svenssonParSection(a.nss, last.maturity));
   }
   return { label: input.bootstrapOnly ? `bootstrap ${z.length} bonds` : `curve fit (${input.model}) ${z.length} points`, summary, body: sections.join('\n') };
+}
+
+/** Par yields (semiannual, coupon-equivalent) off the fitted Svensson curve at standard tenors inside the fitted range. */
+function svenssonParSection(fit: CurveFit, longest: number): string[] {
+  const p = fit.params;
+  if (Math.abs(p.beta0) > 1 || Math.abs(p.beta0 + p.beta1) > 1) return [];
+  const c = svenssonCurve({ beta0: p.beta0, beta1: p.beta1, beta2: p.beta2, beta3: p.beta3 ?? 0, tau1: 1 / p.lambda1, tau2: 1 / (p.lambda2 ?? 1) });
+  const tenors = [1, 2, 3, 5, 7, 10, 20, 30].filter((t) => t <= longest + 1e-9);
+  if (!tenors.length) return [];
+  return [
+    '',
+    '## SVENSSON PAR YIELDS',
+    table(
+      ['tenor (y)', 'zero (continuous)', 'par (semiannual)'],
+      tenors.map((t) => [num(t), pct(c.zero(t), 4), pct(c.parYield(t, 2), 4)]),
+    ),
+  ];
 }
 
 export function bondRiskReport(input: { maturity: number; coupon: number; yield: number; frequency?: 1 | 2 | 4 | 12; compounding: YieldCompounding }): Report {
