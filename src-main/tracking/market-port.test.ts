@@ -103,4 +103,27 @@ describe('market port over the provider registry', () => {
       message: expect.stringContaining('There is no dataset "qqq.us"'),
     });
   });
+
+  it('reads `SPY.US` as a market symbol (Stooq-style suffix) unless the folder holds a dataset of that name, whose close it then reads', async () => {
+    // Failing this, a PM's `price_series: SPY.US` would be looked for as a file "SPY" with a column "US".
+    world = trackingWorld({ prices: { 'SPY.US': daily('2024-01-02', [472.65, 470.1]) } });
+    const market = await world.market.prices('SPY.US', '2024-01-01', '2024-01-31');
+    expect(market).toMatchObject({
+      provider: 'market',
+      kind: 'price',
+      points: [
+        { date: '2024-01-02', close: 472.65 },
+        { date: '2024-01-03', close: 470.1 },
+      ],
+    });
+
+    world.dispose();
+    world = trackingWorld({ prices: { 'SPY.US': daily('2024-01-02', [1, 2]) }, datasets: { 'spy.us': fixture('spy.us.csv') } });
+    const own = await world.market.prices('spy.us', '2024-01-01', '2024-12-31');
+    expect(own).toMatchObject({
+      provider: 'datasets',
+      source: expect.stringContaining('spy.us.csv'),
+      points: expect.arrayContaining([{ date: '2024-01-29', close: 494.9 }]),
+    });
+  });
 });

@@ -39,6 +39,8 @@ const SYMBOL = /^[A-Za-z0-9][A-Za-z0-9_-]{0,19}$/;
  */
 const DATASET_COLUMN = /^([a-z0-9][a-z0-9._-]{0,63})\.(\S(?:[^\n]{0,62}\S)?)$/i;
 const DATASET_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/i;
+/** A ticker with its market's suffix (Stooq's `SPY.US`, `VOD.UK`): the market provider's, unless the PM's folder has that dataset. */
+const SUFFIXED_SYMBOL = /^[A-Za-z0-9][A-Za-z0-9_-]{0,14}\.[A-Za-z]{1,2}$/;
 /** Both providers return at most 500 rows, the latest ones: a longer range is read in pages. */
 const PAGE_ROWS = 500;
 const MAX_PAGES = 8;
@@ -47,18 +49,25 @@ const MAX_PAGES = 8;
  * The market port over the provider registry. `UST2Y`, `EURUSD` → the `market` provider (as a
  * price, then as a yield); `ust_yields.sofr_2y_swap` → the `datasets` provider's column. A symbol
  * the market provider does not serve falls back to a dataset of the same name's `close` column
- * (`SPX` → `spx.close`) before giving up. Everything goes through `ProviderRegistry.fetch`, so
- * switched-off providers, health and as-of rules apply exactly as for the analyst.
+ * (`SPX` → `spx.close`) before giving up. A dotted reference names a dataset the folder holds
+ * first (`spy.us.close`, or `spy.us` for its close); otherwise `SPY.US` is a market symbol.
+ * Everything goes through `ProviderRegistry.fetch`, so switched-off providers, health and as-of
+ * rules apply exactly as for the analyst.
  */
 export function marketPortFromRegistry(registry: ProviderRegistry): MarketPort {
   return {
     async prices(instrument, from, to, signal) {
       const ref = instrument.trim();
+      // A symbol the market does not serve is looked for in the datasets: `SPX` → spx.close.
+      let fromDatasets = () => readDataset(registry, knownDataset(registry, ref) ?? ref.toLowerCase(), 'close', from, to, signal);
       if (DATASET_COLUMN.test(ref)) {
-        const { dataset, column } = splitDatasetColumn(registry, ref);
-        return readDataset(registry, dataset, column, from, to, signal);
-      }
-      if (!SYMBOL.test(ref)) {
+        const split = splitDatasetColumn(registry, ref);
+        if (split.known) return readDataset(registry, split.dataset, split.column, from, to, signal);
+        const whole = knownDataset(registry, ref);
+        if (whole) return readDataset(registry, whole, 'close', from, to, signal);
+        fromDatasets = () => readDataset(registry, split.dataset, split.column, from, to, signal);
+        if (!SUFFIXED_SYMBOL.test(ref) || !registry.enabled('market')) return fromDatasets();
+      } else if (!SYMBOL.test(ref)) {
         throw new MarketDataError(
           `"${ref.slice(0, 40)}" is not a price series: use a market symbol such as UST2Y or a dataset column such as ust_yields.us2y.`,
         );
@@ -76,7 +85,7 @@ export function marketPortFromRegistry(registry: ProviderRegistry): MarketPort {
       } else problems.push('the market source is switched off');
       if (registry.enabled('datasets')) {
         try {
-          return await readDataset(registry, knownDataset(registry, ref) ?? ref.toLowerCase(), 'close', from, to, signal);
+          return await fromDatasets();
         } catch (e) {
           problems.push((e as Error).message);
         }
@@ -105,7 +114,7 @@ function knownDataset(registry: ProviderRegistry, name: string): string | null {
  * Where `<dataset>.<column>` splits when the dataset's own name has dots: at the dot whose left
  * side is a dataset the folder holds (the longest such), else at the last dot possible.
  */
-export function splitDatasetColumn(registry: ProviderRegistry, ref: string): { dataset: string; column: string } {
+export function splitDatasetColumn(registry: ProviderRegistry, ref: string): { dataset: string; column: string; known: boolean } {
   const splits: { dataset: string; column: string }[] = [];
   for (let i = ref.lastIndexOf('.'); i > 0; i = ref.lastIndexOf('.', i - 1)) {
     const dataset = ref.slice(0, i);
@@ -114,9 +123,9 @@ export function splitDatasetColumn(registry: ProviderRegistry, ref: string): { d
   }
   for (const s of splits) {
     const known = knownDataset(registry, s.dataset);
-    if (known) return { dataset: known, column: s.column };
+    if (known) return { dataset: known, column: s.column, known: true };
   }
-  return splits[0] ?? { dataset: ref, column: 'close' };
+  return { ...(splits[0] ?? { dataset: ref, column: 'close' }), known: false };
 }
 
 async function readDataset(registry: ProviderRegistry, dataset: string, column: string, from: string, to: string, signal?: AbortSignal): Promise<PriceSeries> {
