@@ -4,9 +4,10 @@ import { extractSection, type HeaderFields, type MemoryDocument } from '../fs';
  * The terms of a trade as the tracker reads them from an Expression (or a tracked Counterfactual).
  *
  * Header fields (preferred; all optional except where noted):
- *   price_series   REQUIRED — where its prices come from: a market symbol (`UST2Y`, `EURUSD`) or a
- *                  dataset column (`ust_yields.sofr_2y_swap`); a list `[UST2Y, ust_yields.us2y]` is
- *                  tried in order.
+ *   price_series   REQUIRED — where its prices come from: a market symbol (`UST2Y`, `EURUSD`,
+ *                  `SPY.US`) or a column of a file in the PM's data folder, `<file>.<column>`
+ *                  (`spy.us.close` for Stooq's spy.us.csv; Yahoo's `Adj Close` as `spy.adj_close` or
+ *                  `"spy.Adj Close"`); a list `[UST2Y, ust_yields.us2y]` is tried in order.
  *   quote          price | yield | spread — how the series is quoted (else: the series' own kind,
  *                  then the units written in the rules: `3.62%` a yield, `38bp` a spread).
  *   direction      long/buy/pay/steepener gain when the series rises; short/sell/receive/flattener
