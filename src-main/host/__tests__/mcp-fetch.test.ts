@@ -47,7 +47,7 @@ beforeAll(async () => {
     dataDir,
     mode: 'test',
     secrets: new EnvSecretStore({ FRED_API_KEY: FRED_TEST_KEY }),
-    providerHttp: { allowLoopback: true, retries: 0, timeoutMs: 5000 },
+    providerHttp: { allowLoopback: true, retries: 0, timeoutMs: 20_000 },
   });
   const set = await core.invoke('settings/set', {
     settings: { providers: { economic: { enabled: true, baseUrl: fred.base }, news: { enabled: true, feeds: [{ name: 'Desk wire', url: site.feedUrl }] } } },
@@ -95,7 +95,7 @@ describe('forge_fetch over MCP', () => {
     expect(list.isError).toBe(false);
     expect(list.text).toContain('No source is shared with attached IDEs.');
     expect(list.text).toMatch(/Not shared: .*economic/);
-  });
+  }, 60_000);
 
   it('fetches a shared source through the analyst’s registry, framed as untrusted data', async () => {
     await share('economic', true);
@@ -114,7 +114,7 @@ describe('forge_fetch over MCP', () => {
       await share('economic', false);
     }
     expect((await call({ source: 'economic', params: { series_id: 'RSAFS' } })).isError).toBe(true);
-  });
+  }, 60_000);
 
   it('applies the as-of cut: observations dated after as_of never reach the IDE, and the answer says how many were removed', async () => {
     await share('economic', true);
@@ -145,7 +145,7 @@ describe('forge_fetch over MCP', () => {
       fred.fault(null);
       await share('economic', false);
     }
-  });
+  }, 60_000);
 
   it('frames news, web pages and broker research as untrusted, with an injection unable to close the frame early', async () => {
     for (const name of ['news', 'web', 'research']) await share(name, true);
@@ -174,7 +174,7 @@ describe('forge_fetch over MCP', () => {
     } finally {
       for (const name of ['news', 'web', 'research']) await share(name, false);
     }
-  });
+  }, 60_000);
 
   it('never puts a key in an answer: not when parameters carry it, not when the vendor echoes it back', async () => {
     await share('economic', true);
@@ -207,7 +207,7 @@ describe('forge_fetch over MCP', () => {
       fred.fault(null);
       await share('economic', false);
     }
-  });
+  }, 60_000);
 });
 
 describe('forge_fetch from `forge mcp` attached to the running app (remote mode)', () => {
