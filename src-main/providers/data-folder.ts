@@ -1,6 +1,7 @@
 import { type FSWatcher, readdirSync, readFileSync, type Stats, statSync, watch } from 'node:fs';
 import { extname, join } from 'node:path';
 import { type CsvTable, CsvFormatError, describeDialect, readCsvTable } from './csv-table';
+import { readVendorFile, VENDOR_FILE } from './market/vendor-files';
 import { readXlsxTables, XlsxFormatError } from './xlsx-table';
 
 /**
@@ -11,9 +12,9 @@ import { readXlsxTables, XlsxFormatError } from './xlsx-table';
  * The watcher parses changes ahead of the next read and tells listeners (the Data screen).
  */
 
-export const DATA_FILE = /\.(csv|tsv|txt|xlsx)$/i;
+export const DATA_FILE = /\.(csv|tsv|txt|xlsx|json|xml)$/i;
 /** Which file keeps a dataset name two files would share: a CSV over a TSV, a TXT or a workbook. */
-const EXT_ORDER = ['.csv', '.tsv', '.txt', '.xlsx'];
+const EXT_ORDER = ['.csv', '.tsv', '.txt', '.xlsx', '.json', '.xml'];
 /** More would make the folder slow to list and the analyst's hint unreadable; the rest is reported. */
 const MAX_FILES = 500;
 const MAX_BYTES = { csv: 50 * 1024 * 1024, xlsx: 20 * 1024 * 1024 };
@@ -364,6 +365,21 @@ async function parseFile(path: string, file: string, size: number): Promise<Pars
       dialect: null,
       problems: [`Not read: ${(e as NodeJS.ErrnoException).code === 'EACCES' ? 'Forge may not read it (permissions)' : 'it went away while being read'}.`],
     };
+  }
+  // A saved Yahoo chart JSON or FRED XML answer: the same table a CSV gives, its events in the dialect sentence.
+  if (VENDOR_FILE.test(file)) {
+    try {
+      const v = readVendorFile(file, bytes);
+      const dialect = [v.dialect, ...v.notes].join('. ');
+      return {
+        tables: v.table.rows.length ? [{ sheet: null, table: v.table, dialect }] : [],
+        dialect,
+        problems: v.table.rows.length ? [] : ['It holds no rows.'],
+      };
+    } catch (e) {
+      if (e instanceof CsvFormatError) return { tables: [], dialect: null, problems: [e.message] };
+      throw e;
+    }
   }
   if (!xlsx) {
     try {

@@ -1,7 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CsvFormatError } from '../csv-table';
+import { DataFolder } from '../data-folder';
 import { readVendorFile, VENDOR_FILE } from './vendor-files';
 
 // Vendor answers saved into the PM's data folder read as tables, from the real recorded files.
@@ -39,5 +41,26 @@ describe('vendor files in the data folder', () => {
     const cut = fredXml.subarray(0, fredXml.indexOf('date="2014-09-04"'));
     expect(() => readVendorFile('sp500.xml', cut)).toThrow(CsvFormatError);
     expect(() => readVendorFile('aapl.json', yahoo.subarray(0, 3000))).toThrow(/not complete JSON/);
+  });
+
+  it("loads them from the PM's data folder beside CSVs, and a JSON that is not a chart gets one sentence while the rest loads", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'forge-vendor-files-'));
+    const folder = new DataFolder({ dir: () => dir });
+    try {
+      writeFileSync(join(dir, 'aapl.json'), yahoo);
+      writeFileSync(join(dir, 'sp500.xml'), fredXml);
+      writeFileSync(join(dir, 'settings.json'), '{"theme": "dark"}');
+      const report = await folder.report();
+      const byFile = Object.fromEntries(report.files.map((f) => [f.file, f]));
+      expect(byFile['aapl.json']!.datasets[0]).toMatchObject({ name: 'aapl', rows: 49, first: '2020-08-31', last: '2020-11-06' });
+      expect(byFile['aapl.json']!.dialect).toContain('Events: split 4:1 on 2020-08-31; dividend 0.205 on 2020-11-06 (reported, not applied).');
+      expect(byFile['sp500.xml']!.datasets[0]).toMatchObject({ name: 'sp500', columns: ['date', 'value'], rows: 4 });
+      expect(byFile['settings.json']!.problems).toEqual([expect.stringContaining('not a Yahoo chart answer')]);
+      const tables = await folder.tables();
+      expect(tables.get('aapl')!.table.rows[0]!.slice(0, 1)).toEqual(['2020-08-31']);
+    } finally {
+      folder.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
