@@ -141,6 +141,10 @@ test('the PM prices an option, solves its implied vol back, and fits a curve fro
 
   // The sample: BSM call, spot 100, strike 100, 1 year, 5%, no dividend, 20% vol.
   const option = page.getByTestId('option-panel');
+  const optionRequests: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/api/analytics/option')) optionRequests.push(r.postData() ?? '');
+  });
   await option.getByTestId('option-run').click();
   const table = option.getByTestId('option-table');
   await expect(table.locator('[data-key="price"] td.num')).toHaveText('10.4506');
@@ -150,9 +154,12 @@ test('the PM prices an option, solves its implied vol back, and fits a curve fro
   await expect(table.locator('[data-key="theta"] td.num')).toHaveText('−0.0176');
   const chart = option.getByTestId('option-chart');
   await expect(chart.locator('canvas')).toHaveAttribute('aria-label', /^Call value against the spot\. /);
-  // Two lines: the value today across 25 spot levels (priced once each) and the payoff at expiry.
+  // Two lines: the value today across 25 spot levels and the payoff at expiry.
   await expect(chart.locator('.chart-key')).toHaveCount(2);
   await expect(chart.locator('.chart-key').first()).toHaveAttribute('data-points', '25');
+  // One request prices the option, ONE more brings the whole 25-level line (not 25 more).
+  expect(optionRequests).toHaveLength(2);
+  expect((JSON.parse(optionRequests[1]!) as { spots?: number[] }).spots).toHaveLength(25);
   // chart.js has sized and drawn the canvas (its width attribute is set when it renders).
   await expect(chart.locator('canvas')).toHaveAttribute('width', /^[1-9]\d*$/);
 
