@@ -275,8 +275,8 @@ describe('fetch', () => {
     // Required fields first, at most four names then `…`: a bad or missing field is named with its hint on use.
     expect(fetch.description).toContain('\ndatasets: CSV files (3 datasets) {dataset, columns?, start?, end?, …}\n');
     expect(fetch.description).toContain('\nmarket: prices, yields, implied vols (sample; vendor with key) {kind, symbol, start?, end?, …}\n');
-    // Without a key FRED still serves series by id (its graph CSV), so the line is not marked unconfigured.
-    expect(fetch.description).toContain('\neconomic: FRED search, observations, vintages {series_id?, search?, start?, end?, …}\n');
+    // Without a key FRED still serves series by id (its graph CSV); the line says what waits for a key.
+    expect(fetch.description).toContain('\neconomic: FRED series by id (no key: search and vintages need one) {series_id?, search?, start?, end?, …}\n');
     // A union of calculations names the values of its discriminator, not one branch's fields.
     expect(fetch.description).toMatch(/\nanalytics: local maths \{calc: option_price\|implied_vol\|[a-z_|]+, …\}\n/);
   });

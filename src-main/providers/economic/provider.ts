@@ -18,7 +18,10 @@ const NO_KEY_SOURCE = 'fredgraph CSV, no key';
  */
 export class EconomicProvider implements DataProvider<typeof economicParams> {
   readonly name = 'economic';
-  readonly description = 'FRED search, observations, vintages';
+  /** Read on every listing: without a key the analyst is told what works, so no call is spent finding out. */
+  get description(): string {
+    return this.client.configured() ? 'FRED search, observations, vintages' : 'FRED series by id (no key: search and vintages need one)';
+  }
   readonly params = economicParams;
   readonly secret = 'fredApiKey';
   private readonly client: FredClient;
