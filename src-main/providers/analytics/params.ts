@@ -172,7 +172,8 @@ export const analyticsParams = z.discriminatedUnion('calc', [
       .array(z.object({ maturity: z.number().positive().max(100), rate: z.number().min(-1).max(1) }))
       .min(1)
       .max(2000)
-      .describe('zero rates (continuous) by maturity'),
+      .describe('zero rates by maturity'),
+    compounding: z.enum(['continuous', 'annual', 'semiannual', 'quarterly', 'monthly']).default('continuous').describe('of the zero rates given'),
     tenors: z.array(z.number().positive().max(100)).max(500).optional().describe('default: the maturities'),
     frequency,
     as_of: asOf,

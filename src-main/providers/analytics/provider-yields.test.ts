@@ -57,6 +57,7 @@ describe('analytics: yields, par curves, Svensson, and the option grid', () => {
       ],
     });
     expect(r.formatSummary()).toMatch(/^Par yields \(semiannual coupons, clean price 100\) from 4 zero rates: 0\.5y 5\.063% → 2y 6\.873%/);
+    expect(r.formatSummary()).toMatch(/Zeros given continuous, interpolated linearly/);
     expect(r.formatFull()).toMatch(/\| 2 \| 6\.8% \| 0\.872843 \| 6\.8729% \|/);
   });
 

@@ -54,6 +54,20 @@ describe('par yields from a zero curve', () => {
     expect(forwardParYield(flat, 4, 1, 2)).toBeCloseTo(2 * Math.expm1(0.025), 12);
   });
 
+  it('zero rates given with annual or semiannual compounding give the same par yields as their continuous equivalents', () => {
+    const cont = [
+      { maturity: 1, rate: 0.04 },
+      { maturity: 5, rate: 0.045 },
+    ];
+    const annual = cont.map((p) => ({ maturity: p.maturity, rate: Math.expm1(p.rate) }));
+    const semi = cont.map((p) => ({ maturity: p.maturity, rate: 2 * Math.expm1(p.rate / 2) }));
+    const base = parYieldsFromZeros(cont, [3, 5], 2);
+    expect(parYieldsFromZeros(annual, [3, 5], 2, 'annual').map((r) => r.parYield)).toEqual(base.map((r) => expect.closeTo(r.parYield, 14)));
+    expect(parYieldsFromZeros(semi, [3, 5], 2, 'semiannual').map((r) => r.parYield)).toEqual(base.map((r) => expect.closeTo(r.parYield, 14)));
+    // Read as continuous, the annual rates would give a different (higher) par curve.
+    expect(parYieldsFromZeros(annual, [5], 2)[0]!.parYield).toBeGreaterThan(base[1]!.parYield + 1e-4);
+  });
+
   it('refuses a forward bond that is not a whole number of coupon periods, and duplicate maturities', () => {
     expect(() => forwardParYield((t) => Math.exp(-0.04 * t), 1, 0.7, 2)).toThrow(/not a whole number of 1\/2-year coupon periods/);
     expect(() =>

@@ -65,11 +65,30 @@ export interface ParYieldRow {
   parYield: number;
 }
 
+export type ZeroCompounding = 'continuous' | 'annual' | 'semiannual' | 'quarterly' | 'monthly';
+
+const PER_YEAR: Record<ZeroCompounding, number> = { continuous: 0, annual: 1, semiannual: 2, quarterly: 4, monthly: 12 };
+
+/** A zero rate compounded m times a year as the continuous rate with the same discount factor: m·ln(1 + r/m). */
+export function toContinuous(rate: number, compounding: ZeroCompounding): number {
+  const m = PER_YEAR[compounding];
+  if (m === undefined) fail(`compounding must be continuous, annual, semiannual, quarterly or monthly (got ${String(compounding)}).`);
+  if (m === 0) return rate;
+  if (!(1 + rate / m > 0)) fail(`a zero rate of ${rate} compounded ${compounding} is below −100%.`);
+  return m * Math.log1p(rate / m);
+}
+
 /**
- * Par yields from zero rates given at nodes: continuous zero rates interpolated linearly between
- * nodes and held flat outside them (the same curve the bootstrap builds), one row per tenor.
+ * Par yields from zero rates given at nodes (in any compounding; converted to continuous), the
+ * continuous rates interpolated linearly between nodes and held flat outside them (the curve the
+ * bootstrap builds), one row per tenor.
  */
-export function parYieldsFromZeros(points: readonly { maturity: number; rate: number }[], tenors: readonly number[] | undefined, frequency = 2): ParYieldRow[] {
+export function parYieldsFromZeros(
+  points: readonly { maturity: number; rate: number }[],
+  tenors: readonly number[] | undefined,
+  frequency = 2,
+  compounding: ZeroCompounding = 'continuous',
+): ParYieldRow[] {
   if (!Array.isArray(points) || points.length < 1) fail('give at least one zero rate (maturity, rate).');
   if (points.length > 2000) fail(`at most 2000 zero rates are accepted (got ${points.length}).`);
   const sorted = [...points].sort((a, b) => a.maturity - b.maturity);
@@ -81,7 +100,7 @@ export function parYieldsFromZeros(points: readonly { maturity: number; rate: nu
   });
   const curve = zeroCurve(
     sorted.map((p) => p.maturity),
-    sorted.map((p) => p.rate),
+    sorted.map((p) => toContinuous(p.rate, compounding)),
   );
   const asked = tenors?.length ? tenors : sorted.map((p) => p.maturity);
   if (asked.length > 500) fail(`at most 500 tenors are accepted (got ${asked.length}).`);

@@ -1,5 +1,5 @@
 import { type CouponPosition, couponPosition, type DayCount } from '../curves/daycount';
-import { parYieldsFromZeros } from '../curves/par-yield';
+import { parYieldsFromZeros, type ZeroCompounding } from '../curves/par-yield';
 import { type SvenssonParams, svenssonCurve } from '../curves/svensson';
 import { type BondTerms, priceFromYield, yieldFromPrice } from '../curves/yield';
 import { num, pct, table } from '../format';
@@ -82,14 +82,20 @@ export function bondYieldReport(input: BondYieldInput): Report {
   return { label: `bond yield ${head}`, summary, body };
 }
 
-export function parYieldsReport(input: { points: { maturity: number; rate: number }[]; tenors?: number[]; frequency?: 1 | 2 | 4 | 12 }): Report {
+export function parYieldsReport(input: {
+  points: { maturity: number; rate: number }[];
+  compounding?: ZeroCompounding;
+  tenors?: number[];
+  frequency?: 1 | 2 | 4 | 12;
+}): Report {
   const f = input.frequency ?? 2;
-  const rows = parYieldsFromZeros(input.points, input.tenors, f);
+  const compounding = input.compounding ?? 'continuous';
+  const rows = parYieldsFromZeros(input.points, input.tenors, f, compounding);
   const first = rows[0]!;
   const last = rows[rows.length - 1]!;
   const summary =
     `Par yields (${FREQ_WORD[f]} coupons, clean price 100) from ${input.points.length} zero rates: ${num(first.tenor)}y ${pct(first.parYield)} → ${num(last.tenor)}y ${pct(last.parYield)}` +
-    `${rows.length > 2 ? `; ${rows.length} tenors in the table` : ''}. Zeros continuous, linear between nodes, flat outside.`;
+    `${rows.length > 2 ? `; ${rows.length} tenors in the table` : ''}. Zeros given ${compounding}, interpolated linearly as continuous rates, flat outside.`;
   const body = [
     '## PAR YIELDS',
     table(
