@@ -34,8 +34,9 @@ afterEach(() => db.close());
 const EURUSD = { series: 'eurusd', start: '2023-01-01', end: '2023-02-28' };
 const cachedRows = () => (db.prepare('SELECT count(*) AS n FROM provider_cache').get() as { n: number }).n;
 const health = () => registry.list().find((p) => p.name === 'ecb')!.health;
-const send = (res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}) =>
+const send = (res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}): void => {
   res.writeHead(status, { 'content-type': type, ...headers }).end(body);
+};
 
 async function failure(params: unknown): Promise<ProviderError> {
   try {

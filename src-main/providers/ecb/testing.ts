@@ -45,7 +45,9 @@ export async function startFakeEcb(): Promise<FakeEcb> {
       if (left === 0) fault = null;
       return f(req, res);
     }
-    const notFound = () => res.writeHead(404, { 'content-type': 'text/plain' }).end('No results found.');
+    const notFound = (): void => {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('No results found.');
+    };
     const name = FILES[id];
     if (!name || query.format !== 'csvdata') return notFound();
     const [header, ...lines] = ecbFixture(name).split('\r\n').filter(Boolean);
@@ -58,7 +60,8 @@ export async function startFakeEcb(): Promise<FakeEcb> {
     });
     if (query.lastNObservations) rows = rows.slice(-Number(query.lastNObservations));
     if (!rows.length) return notFound();
-    res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment;filename=data.csv' }).end([header, ...rows].join('\r\n') + '\r\n');
+    res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment;filename=data.csv' });
+    res.end([header, ...rows].join('\r\n') + '\r\n');
   });
   return {
     ...server,

@@ -36,8 +36,9 @@ afterEach(() => db.close());
 const CSV_2023 = { start: '2023-07-01', end: '2023-09-01' };
 const cachedRows = () => (db.prepare('SELECT count(*) AS n FROM provider_cache').get() as { n: number }).n;
 const health = () => registry.list().find((p) => p.name === 'treasury')!.health;
-const send = (res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}) =>
+const send = (res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}): void => {
   res.writeHead(status, { 'content-type': type, ...headers }).end(body);
+};
 
 async function failure(params: unknown): Promise<ProviderError> {
   try {
