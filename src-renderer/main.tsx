@@ -46,6 +46,9 @@ function onEvent(message: EventMessage) {
       if (p.done >= p.total) void queryClient.invalidateQueries({ queryKey: ['search/status'] });
       break;
     }
+    case 'providers/data-folder-changed':
+      for (const key of ['providers/data-folder', 'providers/list']) void queryClient.invalidateQueries({ queryKey: [key] });
+      break;
     case 'skills/changed':
       void queryClient.invalidateQueries({ queryKey: ['skills/list'] });
       void queryClient.invalidateQueries({ queryKey: ['skills/read'] });
@@ -108,6 +111,7 @@ if (bridge)
     ...scheduleEventNames,
     ...modelEventNames,
     'app/workspace-changed',
+    'providers/data-folder-changed',
   ]);
 else connectSocketEvents(eventsUrl(window.location, client.token), onEvent, () => void queryClient.invalidateQueries());
 

@@ -17,6 +17,8 @@ export const events = {
   'app/notice': z.object({ level: z.enum(['info', 'warning', 'error']), message: z.string() }),
   /** A skill folder changed on disk (the Skills screen reloads its list). */
   'skills/changed': z.object({}),
+  /** A file in the PM's data folder was written, renamed or deleted, or the folder moved (the Data screen re-reads it). */
+  'providers/data-folder-changed': z.object({}),
   ...agentEvents,
   ...searchEvents,
   ...taskEvents,

@@ -87,6 +87,8 @@ export function buildAnalyst(deps: AnalystDeps): AnalystService {
           watch: true,
         });
   if (dataFolder) mkdirSync(dataFolderPath(deps.dataDir, undefined), { recursive: true, mode: 0o700 });
+  // The watcher's news reaches the Data screen at once (it also polls, for a window that missed it).
+  dataFolder?.onChange(() => deps.events.emit('providers/data-folder-changed', {}));
   const providers =
     deps.providers ??
     (deps.demo ? demoProviders(deps.demo.demoDir) : null) ??

@@ -101,6 +101,30 @@ describe('providers/data-folder and providers/set-data-folder (Settings → Data
     expect(gone.ok === false && gone.error.code).toBe('not_found');
   });
 
+  it('tells the Data screen when a file lands in or leaves the watched folder (providers/data-folder-changed)', async () => {
+    const { core: c, dataDir } = await core();
+    let seen = 0;
+    c.context.events.subscribe((m) => {
+      if (m.event === 'providers/data-folder-changed') seen++;
+    });
+    const waitForEvent = async () => {
+      const end = Date.now() + 30_000;
+      while (!seen && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+      expect(seen).toBeGreaterThan(0);
+    };
+    const file = join(dataDir, 'datasets', 'gold.csv');
+    writeFileSync(file, 'date,close\n2024-01-31,2039.5\n');
+    // Without the watcher the screen would learn of the file only on its next poll.
+    await waitForEvent();
+    const listed = await c.invoke('providers/data-folder', {});
+    expect(listed.ok && listed.value.files.some((f) => f.file === 'gold.csv')).toBe(true);
+    // Settled after the first event: the next one can only come from the deletion.
+    await new Promise((r) => setTimeout(r, 500));
+    seen = 0;
+    rmSync(file);
+    await waitForEvent();
+  }, 90_000);
+
   it('answers the folder view from a core whose default folder was removed, saying it does not exist', async () => {
     const { core: c, dataDir } = await core();
     rmSync(join(dataDir, 'datasets'), { recursive: true });
