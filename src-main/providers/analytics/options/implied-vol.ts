@@ -1,7 +1,8 @@
 import { fail, positive, show } from '../numeric/validate';
 import { carry, checkOptionMarket, type OptionInput } from './black-scholes';
-import { logMoneyness, otmBlack } from './black-otm';
+import { otmBlack } from './black-otm';
 import { totalVolFromNormalisedPrice } from './lets-be-rational';
+import { normalisedBlack } from './normalised-black';
 
 /**
  * Implied volatility: the σ at which the model price equals a quoted price.
@@ -37,9 +38,8 @@ interface Normalised {
   /** Undiscounted forward F and strike K. */
   F: number;
   K: number;
-  /** ln(F/K) and F/K. */
+  /** ln(F/K). (Its rounding moves an implied vol by ~1e−16 relative: no correction needed here.) */
   x: number;
-  fk: number;
   /** Undiscounted out-of-the-money price to match. */
   v: number;
   /** Its distance to the out-of-the-money upper bound min(F, K), undiscounted. */
@@ -49,14 +49,12 @@ interface Normalised {
   sqrtT: number;
 }
 
-/** Checks the inputs and the no-arbitrage bounds, and maps the quote to its out-of-the-money form. */
 /**
  * The happy-path test of every field checkOptionMarket and positive('price') check, as plain
  * comparisons (NaN fails each one): the solver is called in bulk, and the named checks, which
  * build the messages, only run when something is wrong.
  */
 function plainlyValid(i: ImpliedVolInput): boolean {
-  const num = (x: unknown, lo: number, hi: number) => typeof x === 'number' && x > lo && x <= hi;
   return (
     (i.model === 'bsm' || i.model === 'black76') &&
     (i.type === 'call' || i.type === 'put') &&
@@ -69,7 +67,15 @@ function plainlyValid(i: ImpliedVolInput): boolean {
   );
 }
 
-function normalise(input: ImpliedVolInput): Normalised {
+function num(x: unknown, lo: number, hi: number): boolean {
+  return typeof x === 'number' && x > lo && x <= hi;
+}
+
+/**
+ * Checks the inputs and the no-arbitrage bounds, and writes the quote's out-of-the-money form into
+ * `n` (one reused object, so a solve in a bulk loop allocates nothing for it).
+ */
+function normalise(input: ImpliedVolInput, n: Normalised): Normalised {
   if (!plainlyValid(input)) {
     checkOptionMarket(input);
     positive('price', input.price);
@@ -99,9 +105,18 @@ function normalise(input: ImpliedVolInput): Normalised {
   // price a few ulps inside either bound keeps a positive time value and a positive gap.
   const v = (price - lower) / df;
   const gap = (upper - price) / df;
-  const otmCall = call ? !(F > K) : K > F;
-  return { F, K, x: logMoneyness(F, K), fk: F / K, v, gap, call: otmCall, sqrtT: Math.sqrt(T) };
+  n.F = F;
+  n.K = K;
+  n.x = Math.log(F / K);
+  n.v = v;
+  n.gap = gap;
+  n.call = call ? !(F > K) : K > F;
+  n.sqrtT = Math.sqrt(T);
+  return n;
 }
+
+/** The out-of-the-money form of the quote being solved: one object, filled by normalise for each solve. */
+const quote: Normalised = { F: 0, K: 0, x: 0, v: 0, gap: 0, call: false, sqrtT: 0 };
 
 /** A bound or price to full precision, so a refused price never reads as lying inside the bounds. */
 /**
@@ -120,8 +135,8 @@ function showBound(v: number, price: number): string {
  * The out-of-the-money Black price p at total volatility s (undiscounted), its distance to the
  * upper bound q = U − p, vega ∂p/∂s and d1, d2 — all without cancellation (see black-otm.ts).
  */
-function black(n: Normalised, s: number, out: { p: number; q: number; vega: number; d1: number; d2: number }): void {
-  otmBlack(n.F, n.K, s, out);
+function black(n: Normalised, s: number, out: { p: number; q: number; vega: number; d1: number; d2: number }): number {
+  return otmBlack(n.F, n.K, s, out).p;
 }
 
 /**
@@ -191,7 +206,7 @@ function solveTotalVol(n: Normalised, tolS: number): { s: number; iterations: nu
 const solved = new Float64Array(2);
 
 export function impliedVol(input: ImpliedVolInput, tolerance = DEFAULT_IV_TOLERANCE): ImpliedVolResult {
-  const n = normalise(input);
+  const n = normalise(input, quote);
   const root = Math.sqrt(n.F) * Math.sqrt(n.K);
   const beta = n.v / root;
   let s = Number.NaN;
@@ -211,20 +226,31 @@ export function impliedVol(input: ImpliedVolInput, tolerance = DEFAULT_IV_TOLERA
 
 /**
  * Plain bisection on σ in [0, maxVol] to the same tolerance: the baseline the benchmark compares
- * against, and an independent check of the safeguarded solver in the tests.
+ * against, and an independent check of the solver in the tests. `pricer` picks the price function it
+ * bisects on: the library's cancellation-free Black pricer (black-otm.ts, the default) or the
+ * normalised Black function the rational solver inverts — so the benchmark can also show the gain
+ * from the algorithm alone, on the same price function.
  */
-export function impliedVolBisection(input: ImpliedVolInput, tolerance = DEFAULT_IV_TOLERANCE, maxVol = 5): ImpliedVolResult {
-  const n = normalise(input);
+export function impliedVolBisection(
+  input: ImpliedVolInput,
+  tolerance = DEFAULT_IV_TOLERANCE,
+  maxVol = 5,
+  pricer: 'reference' | 'normalised' = 'reference',
+): ImpliedVolResult {
+  const n = normalise(input, quote);
+  const at = { p: 0, q: 0, vega: 0, d1: 0, d2: 0 };
+  const normalised = pricer === 'normalised';
+  const root = Math.sqrt(n.F) * Math.sqrt(n.K);
+  const x = -Math.abs(n.x);
+  const beta = n.v / root;
   let lo = 0;
   let hi = maxVol;
-  const at = { p: 0, q: 0, vega: 0, d1: 0, d2: 0 };
-  black(n, hi * n.sqrtT, at);
-  if (at.p < n.v) fail(`price ${show(input.price)} implies a volatility above ${maxVol}.`);
+  if (normalised ? normalisedBlack(x, hi * n.sqrtT) < beta : black(n, hi * n.sqrtT, at) < n.v)
+    fail(`price ${show(input.price)} implies a volatility above ${maxVol}.`);
   let iterations = 0;
   while (hi - lo > tolerance) {
     const mid = 0.5 * (lo + hi);
-    black(n, mid * n.sqrtT, at);
-    if (at.p < n.v) lo = mid;
+    if (normalised ? normalisedBlack(x, mid * n.sqrtT) < beta : black(n, mid * n.sqrtT, at) < n.v) lo = mid;
     else hi = mid;
     iterations++;
   }

@@ -1,5 +1,5 @@
-import { normCdf } from '../numeric/normal';
-import { normalisedBlack, normalisedComplement, normalisedVega } from './normalised-black';
+import { millsRatio } from '../numeric/normal';
+import { normalisedBlackAtInflection, normalisedBlackGivenVega, normalisedComplementGivenVega, normalisedVega } from './normalised-black';
 
 /**
  * Implied total volatility from a normalised Black price, after P. Jäckel, "Let's be rational"
@@ -121,26 +121,30 @@ function householder(newton: number, halley: number, third: number): number {
 export function totalVolFromNormalisedPrice(beta: number, gap: number, x: number, out: Float64Array): void {
   const bMax = Math.exp(0.5 * x);
   const sc = Math.sqrt(-2 * x);
-  const bc = x === 0 ? 0 : normalisedBlack(x, sc);
-  const vc = x === 0 ? INV_SQRT_2PI : normalisedVega(x, sc);
+  const bc = x === 0 ? 0 : normalisedBlackAtInflection(x, sc, bMax);
+  const vc = INV_SQRT_2PI * bMax; // b′(s_c) = φ(h)·e^{−t²/2} with h² + t² = |x|
   let s: number;
   let left = Number.MIN_VALUE;
   let right = Number.MAX_VALUE;
   let objective: number; // 0: b − β, 1: 1/ln b − 1/ln β, 2: ln(b_max − β) − ln(b_max − b)
   if (beta < bc) {
     const sl = sc - bc / vc;
-    const bl = normalisedBlack(x, sl);
+    const vl = normalisedVega(x, sl);
+    const bl = normalisedBlackGivenVega(x, sl, vl);
     if (beta < bl) {
       // Lowest segment: interpolate f_l(β) = (2π/√27)·|x|·Φ(−z)³, z = |x|/(√3·s), with f_l(0) = 0, f_l′(0) = 1.
       const ax = -x;
       const z = ax / (SQRT3 * sl);
       const y = z * z;
-      const phiTail = normCdf(-z);
+      // With R = Φ(−z)/φ(z) and E = e^{−z²/2}: Φ(−z) = R·E/√(2π), and every factor below stays finite.
+      const R = millsRatio(z);
+      const E = Math.exp(-0.5 * y);
+      const phiTail = (R * E) / SQRT_2PI;
       const fl = LOWER_SCALE * ax * phiTail * phiTail * phiTail;
-      // df/dβ = (df/ds)/(db/ds); d²f/dβ² from the logarithmic derivative of df/dβ in s.
-      const fp = 2 * Math.PI * y * phiTail * phiTail * Math.exp(y + 0.125 * sl * sl);
-      const mills = phiTail * SQRT_2PI * Math.exp(0.5 * y); // Φ(−z)/φ(z)
-      const fpp = (fp / normalisedVega(x, sl)) * ((2 * z) / (sl * mills) - (2 * (1 + y)) / sl + 0.25 * sl);
+      // df/dβ = (df/ds)/(db/ds) = y·R²·e^{s²/8}; d²f/dβ² from the logarithmic derivative of df/dβ in s.
+      const g = Math.exp(0.125 * sl * sl);
+      const fp = y * R * R * g;
+      const fpp = ((SQRT_2PI * fp * g) / (E * E * E)) * ((2 * z) / (sl * R) - (2 * (1 + y)) / sl + 0.25 * sl);
       const r = shapeControl(bl, 0, fl, 1, fp, fpp, false, true);
       let f = rationalCubic(beta / bl, 1 - beta / bl, bl, 0, fl, 1, fp, r);
       if (!(f > 0)) {
@@ -151,7 +155,6 @@ export function totalVolFromNormalisedPrice(beta: number, gap: number, x: number
       right = sl;
       objective = 1;
     } else {
-      const vl = normalisedVega(x, sl);
       const h = bc - bl;
       const r = shapeControl(h, sl, sc, 1 / vl, 1 / vc, 0, false, false);
       s = rationalCubic((beta - bl) / h, (bc - beta) / h, h, sl, sc, 1 / vl, 1 / vc, r);
@@ -161,10 +164,10 @@ export function totalVolFromNormalisedPrice(beta: number, gap: number, x: number
     }
   } else {
     const sh = vc > Number.MIN_VALUE ? sc + (bMax - bc) / vc : sc;
-    const qh = normalisedComplement(x, sh);
+    const vh = normalisedVega(x, sh);
+    const qh = normalisedComplementGivenVega(x, sh, vh);
     const bh = bMax - qh;
     if (beta <= bh) {
-      const vh = normalisedVega(x, sh);
       const h = bh - bc;
       const r = shapeControl(h, sc, sh, 1 / vc, 1 / vh, 0, true, false);
       s = rationalCubic((beta - bc) / h, (bh - beta) / h, h, sc, sh, 1 / vc, 1 / vh, r);
@@ -173,7 +176,7 @@ export function totalVolFromNormalisedPrice(beta: number, gap: number, x: number
       objective = 0;
     } else {
       // Highest segment: interpolate f_u(β) = Φ(−s/2), with f_u(b_max) = 0 and f_u′(b_max) = −½.
-      const fh = normCdf(-0.5 * sh);
+      const fh = (millsRatio(0.5 * sh) * Math.exp(-0.125 * sh * sh)) / SQRT_2PI; // Φ(−s_h/2)
       const w = (x / sh) * (x / sh);
       const fp = -0.5 * Math.exp(0.5 * w);
       const fpp = 1.2533141373155003 * Math.exp(w + 0.125 * sh * sh) * (w / sh);
@@ -191,7 +194,7 @@ export function totalVolFromNormalisedPrice(beta: number, gap: number, x: number
     }
   }
   if (!(s > left && s < right)) s = right < Number.MAX_VALUE ? 0.5 * (left + right) : 2 * left;
-  const lnBeta = Math.log(beta);
+  const lnBeta = objective === 1 ? Math.log(beta) : 0;
   let ds = Number.MAX_VALUE;
   let iterations = 0;
   while (iterations < MAX_ITERATIONS && Math.abs(ds) > DBL_EPSILON * s && (iterations < 2 || Math.abs(ds) > SETTLED * s)) {
@@ -201,14 +204,14 @@ export function totalVolFromNormalisedPrice(beta: number, gap: number, x: number
     const b2 = (h * h) / s - 0.25 * s; // b″/b′
     const b3 = b2 * b2 - 3 * (h / s) * (h / s) - 0.25; // b‴/b′
     if (objective === 2) {
-      const q = normalisedComplement(x, s);
+      const q = normalisedComplementGivenVega(x, s, vega);
       if (q > gap) left = s;
       else if (q < gap) right = s;
       const g1 = vega / q;
       if (q === gap) ds = 0;
       else ds = g1 > 0 && q > 0 ? householder(Math.log(q / gap) / g1, b2 + g1, b3 + g1 * (2 * g1 + 3 * b2)) : 0.5 * (left + right) - s;
     } else {
-      const b = normalisedBlack(x, s);
+      const b = normalisedBlackGivenVega(x, s, vega);
       if (b < beta) left = s;
       else if (b > beta) right = s;
       if (b === beta) ds = 0;

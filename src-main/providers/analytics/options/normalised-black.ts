@@ -15,7 +15,8 @@ import { erfcx, scaledPdf } from '../numeric/normal';
  *  - far wing, short total vol (|h| − t ≥ 9, t ≤ |h|/7): the asymptotic series of the Mills ratio,
  *    differenced term by term in a form with only positive parts;
  *  - small t (t < 0.21): the odd Taylor series in t around h, 2·Σ M^{(k)}(h)·t^k/k!;
- *  - elsewhere the two Mills ratios directly (at most ~4 bits lost at the region edges).
+ *  - elsewhere the two Mills ratios directly, or b_max minus the two tails once h + t > 0 (at most
+ *    ~4 bits lost at the region edges).
  * Relative accuracy is about 1e−14 (checked against 50-digit references and the cancellation-free
  * pricer in black-otm.ts); the solver needs less, since a relative error δ in b moves the implied
  * total vol by δ·b/(s·b') ≤ δ in the regions where cancellation could occur.
@@ -95,18 +96,35 @@ function asymptoticDifference(z1: number, z2: number, t: number): number {
 
 /** b(x, s) for x ≤ 0, s > 0. */
 export function normalisedBlack(x: number, s: number): number {
+  return normalisedBlackGivenVega(x, s, normalisedVega(x, s));
+}
+
+/**
+ * b(x, s) given its vega b′(x, s), which the solver needs anyway for its step: one exponential
+ * fewer per evaluation.
+ */
+export function normalisedBlackGivenVega(x: number, s: number, vega: number): number {
   const h = x / s;
   const t = 0.5 * s;
   const z = -h;
   // Deep in the wing e^{−h²/2} is tiny and a rounded exponent would cost ~|h|²/2 ulps: split it exactly.
   if (z - t >= ASYMPTOTIC_Z && 7 * t <= z) return scaledPdf(h, Math.exp(-0.5 * t * t) * asymptoticDifference(z - t, z + t, t));
-  const vega = INV_SQRT_2PI * Math.exp(-0.5 * (h * h + t * t));
   if (t < SMALL_T) return vega * taylorDifference(h, t);
   const d1 = h + t;
-  // Past d1 = 5, M(d1) grows like e^{d1²/2} while b' shrinks alike (0·∞ beyond d1 ≈ 37): take b as
-  // b_max minus the two tails, which cannot cancel as b > b_max/2 there.
-  if (d1 > 5) return Math.exp(0.5 * x) - vega * (mills(-d1) + mills(h - t));
+  // For d1 > 0, M(d1) = 1/φ(d1) − M(−d1) costs two more exponentials (and overflows past d1 ≈ 37
+  // while b′ underflows): take b as b_max minus the two tails. With t ≥ 0.21 here, b ≥ erf(t/√2)·b_max
+  // > b_max/6, so the subtraction costs under 3 bits.
+  if (d1 > 0) return Math.exp(0.5 * x) - vega * (mills(-d1) + mills(h - t));
   return vega * (mills(d1) - mills(h - t));
+}
+
+/**
+ * b at the inflection point s_c = √(2|x|), where h + t = 0 and b′ = e^{x/2}/√(2π):
+ * b_c = b_max/2 − b′·M(−s_c), one Mills ratio. (Small s_c would cancel: the general form is used.)
+ */
+export function normalisedBlackAtInflection(x: number, sc: number, bMax: number): number {
+  if (0.5 * sc < SMALL_T) return normalisedBlack(x, sc);
+  return 0.5 * bMax - INV_SQRT_2PI * bMax * mills(-sc);
 }
 
 /**
@@ -115,10 +133,14 @@ export function normalisedBlack(x: number, s: number): number {
  * b < b_max/2, so b_max − b is formed directly.
  */
 export function normalisedComplement(x: number, s: number): number {
+  return normalisedComplementGivenVega(x, s, normalisedVega(x, s));
+}
+
+/** b_max − b(x, s) given the vega b′(x, s). */
+export function normalisedComplementGivenVega(x: number, s: number, vega: number): number {
   const h = x / s;
   const t = 0.5 * s;
   const d1 = h + t;
-  if (d1 < 0) return Math.exp(0.5 * x) - normalisedBlack(x, s);
-  const vega = INV_SQRT_2PI * Math.exp(-0.5 * (h * h + t * t));
+  if (d1 < 0) return Math.exp(0.5 * x) - normalisedBlackGivenVega(x, s, vega);
   return vega * (mills(-d1) + mills(h - t));
 }
