@@ -5,7 +5,7 @@ import { marketResult } from './format';
 import { bundledMarketDir, LocalMarketData } from './local';
 import { POLYGON_SERVES, PolygonMarket, type PolygonOptions } from './polygon';
 import { type MarketParams, marketParams, selectVolColumns, windowSeries } from './schema';
-import { STOOQ_SERVES, StooqMarket, type StooqOptions } from './stooq';
+import { namesStooqMarket, STOOQ_SERVES, StooqMarket, type StooqOptions } from './stooq';
 import { emptyVendorResult, eventsIn, eventsSentence, type VendorLoad, vendorNotes, windowFacts } from './vendor';
 
 export interface MarketProviderOptions {
@@ -92,7 +92,10 @@ export class MarketProvider implements DataProvider<typeof marketParams> {
     if (ctx.signal?.aborted) throw new ProviderError('Stopped before fetching market data.', 'unavailable');
 
     const localServes = Boolean(this.local?.serves(params.kind, params.symbol));
-    // Polygon answers US tickers the local folder does not hold; Stooq symbols name their market (SPY.US).
+    // A symbol naming its Stooq market (SPY.US, VOD.UK) is Stooq's, whatever other vendor has a key;
+    // Polygon then answers the US tickers the local folder does not hold.
+    if (this.stooq?.serves(params.kind, params.symbol) && namesStooqMarket(params.symbol) && !localServes)
+      return this.fromVendor(params, await this.stooq.load(params, ctx), ctx);
     if (this.polygon?.configured() && this.polygon.serves(params.kind, params.symbol) && !localServes)
       return this.fromVendor(params, await this.polygon.load(params, ctx), ctx);
     const route = this.vendor?.route(params.kind, params.symbol) ?? null;

@@ -107,4 +107,17 @@ describe('market via Stooq daily CSV (no key)', () => {
     expect(e.message).toContain('Stooq (no key) serves daily prices by Stooq symbol with its market suffix (SPY.US');
     expect(server.requests).toEqual([]);
   });
+
+  it('sends a symbol naming its Stooq market to Stooq even when Polygon and Alpha Vantage have keys', async () => {
+    const all = new MarketProvider({
+      dir: '',
+      stooq: { baseUrl: server.url, timeoutMs: 10_000, retries: 0 },
+      polygon: { apiKey: () => 'pk', baseUrl: server.url, timeoutMs: 10_000, retries: 0 },
+      alphaVantage: { apiKey: () => 'av', baseUrl: server.url, timeoutMs: 10_000, retries: 0 },
+      now: () => new Date('2026-11-21T15:00:00Z'),
+    });
+    const r = await all.fetch({ kind: 'price', symbol: 'SPY.US' }, {});
+    expect(r.source).toMatch(/^Stooq daily spy\.us/);
+    expect(server.requests.map((q) => new URL(q.url, 'http://x').pathname)).toEqual(['/q/d/l/']);
+  });
 });

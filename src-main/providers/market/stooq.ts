@@ -16,6 +16,9 @@ import type { VendorLoad } from './vendor';
 
 /** Stooq symbols carry their market: SPY.US, VOD.UK, SAP.DE, 7203.JP, CL.F (futures). */
 const STOOQ_SYMBOL = /^[A-Z0-9][A-Z0-9_-]{0,14}\.(US|UK|DE|JP|HK|PL|HU|F|B|V)$/;
+/** Suffixes only Stooq uses (AAPL.US); one-letter ones (.B, .F) are also share classes elsewhere (BRK.B). */
+const STOOQ_MARKET = /\.(US|UK|DE|JP|HK|PL|HU)$/;
+export const namesStooqMarket = (symbol: string): boolean => STOOQ_MARKET.test(symbol);
 export const STOOQ_SERVES = 'daily prices by Stooq symbol with its market suffix (SPY.US, VOD.UK, SAP.DE, 7203.JP)';
 
 const CURRENCY: Record<string, string> = { US: 'USD', UK: 'GBX (pence)', DE: 'EUR', JP: 'JPY', HK: 'HKD', PL: 'PLN', HU: 'HUF' };
