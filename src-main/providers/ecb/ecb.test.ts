@@ -83,6 +83,31 @@ describe('ecb (ECB Data Portal, SDMX-CSV)', () => {
     expect(r.formatSummary()).toContain('Latest 2024-06-14 3.661 (prev 2024-06-13 3.662)');
   });
 
+  it('puts several series of one key side by side, a curve in maturity order with each tenor named', async () => {
+    // Written in the ECB's format (no recorded multi-series answer was found): the ECB lists keys as
+    // text, so SR_10Y arrives before SR_2Y; 2024-06-14 has no 2-year point.
+    const head = 'KEY,FREQ,REF_AREA,CURRENCY,PROVIDER_FM,INSTRUMENT_FM,PROVIDER_FM_ID,DATA_TYPE_FM,TIME_PERIOD,OBS_VALUE,OBS_STATUS,TITLE,UNIT';
+    const row = (t: string, d: string, v: string) =>
+      `YC.B.U2.EUR.4F.G_N_A.SV_C_YM.${t},B,U2,EUR,4F,G_N_A,SV_C_YM,${t},${d},${v},${v ? 'A' : 'M'},"Yield curve spot rate, ${t}",PCPA`;
+    const body = [
+      head,
+      row('SR_10Y', '2024-06-13', '2.52'),
+      row('SR_10Y', '2024-06-14', '2.41'),
+      row('SR_2Y', '2024-06-13', '2.85'),
+      row('SR_2Y', '2024-06-14', ''),
+    ];
+    ecb.fault((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/csv' }).end(`${body.join('\r\n')}\r\n`);
+    }, 1);
+    const r = await fetchEcb({ series: 'aaa_curve', start: '2024-06-13', end: '2024-06-14' });
+    expect(ecb.queries[0]!.id).toBe('YC/B.U2.EUR.4F.G_N_A.SV_C_YM.SR_3M+SR_1Y+SR_2Y+SR_5Y+SR_10Y+SR_30Y');
+    const full = r.formatFull();
+    expect(full).toContain('| date | SR_2Y | SR_10Y |');
+    expect(full).toContain('| 2024-06-14 |  | 2.41 |');
+    expect(full).toContain('unit: % per annum');
+    expect(r.formatSummary()).toContain('2 obs 2024-06-13..2024-06-14. Latest 2024-06-14: SR_10Y 2.41.');
+  });
+
   it('answers a window with no observations (the ECB says 404) with an empty result and a sentence; an unknown series is not found', async () => {
     const r = await fetchEcb({ series: 'eurusd', start: '2023-01-01', end: '2023-01-03' });
     expect(ecb.queries.map((q) => q.query.lastNObservations ?? 'range')).toEqual(['range', '1']);

@@ -126,3 +126,16 @@ export function seriesLabels(keys: string[]): string[] {
   const differ = Array.from({ length: width }, (_, i) => new Set(parts.map((p) => p[i])).size > 1);
   return parts.map((p) => p.filter((_, i) => differ[i]).join('.') || p.join('.'));
 }
+
+/**
+ * Curve series in maturity order (the ECB sorts keys as text: SR_10Y before SR_2Y); other tables as they came.
+ */
+export function byMaturity(t: SdmxTable): SdmxTable {
+  const months = t.series.map((s) => {
+    const m = /_(\d+)([MY])$/.exec(s.key);
+    return m ? Number(m[1]) * (m[2] === 'Y' ? 12 : 1) : null;
+  });
+  if (t.series.length < 2 || months.some((m) => m === null)) return t;
+  const order = t.series.map((_, i) => i).sort((a, b) => months[a]! - months[b]!);
+  return { series: order.map((i) => t.series[i]!), rows: t.rows.map((r) => ({ ...r, values: order.map((i) => r.values[i] ?? null) })) };
+}

@@ -4,7 +4,7 @@ import { HttpStatusError, httpGet } from '../http';
 import type { DataProvider, FetchContext, ProviderHealth, ProviderResult } from '../provider';
 import { ProviderError } from '../provider';
 import { type EcbParams, type EcbSelection, ecbParams, resolveSeries } from './params';
-import { periodBounds, type SdmxTable, parseSdmxCsv, seriesLabels, unitName } from './parse';
+import { byMaturity, periodBounds, type SdmxTable, parseSdmxCsv, seriesLabels, unitName } from './parse';
 
 export const ECB_BASE_URL = 'https://data-api.ecb.europa.eu/service/data';
 
@@ -139,7 +139,7 @@ export class EcbProvider implements DataProvider<typeof ecbParams> {
       return res.text;
     };
     const text = this.o.cache ? (await this.o.cache.through(cacheKey('ecb', url), ttlMs, load)).value : await load();
-    return parseSdmxCsv(text, id);
+    return byMaturity(parseSdmxCsv(text, id));
   }
 }
 
