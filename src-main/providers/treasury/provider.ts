@@ -84,6 +84,8 @@ export class TreasuryProvider implements DataProvider<typeof treasuryParams> {
     if (unpublished.length) notes.push(`${unpublished.join(', ')} not published in this range.`);
     const spread = twosTens(rows, columns);
     if (spread) notes.push(spread);
+    const moves = changes(rows, columns);
+    if (moves) notes.push(moves);
     if (!rows.length) notes.push('(Weekends and federal holidays have no curve; the current day appears after the close.)');
     return datedTableResult(
       {
@@ -148,6 +150,21 @@ function twosTens(rows: DatedRow[], columns: string[]): string | null {
   if (!last) return null;
   const bp = Math.round((last.values[i10]! - last.values[i2]!) * 100);
   return `2s10s ${bp >= 0 ? '+' : ''}${fmtNumber(bp)} bp on ${last.period}.`;
+}
+
+/** `Change 2023-07-03→2023-09-01: 2Y -7 bp, 10Y +32 bp, 30Y +42 bp.` over the rows shown (the key tenors present). */
+function changes(rows: DatedRow[], columns: string[]): string | null {
+  const key = ['3M', '2Y', '10Y', '30Y'].filter((t) => columns.includes(t));
+  const picked = (key.length ? key : columns.slice(0, 3)).map((t) => columns.indexOf(t));
+  const parts = picked.flatMap((i) => {
+    const first = rows.find((r) => r.values[i] !== null);
+    const last = rows.findLast((r) => r.values[i] !== null);
+    if (!first || !last || first === last) return [];
+    const bp = Math.round((last.values[i]! - first.values[i]!) * 100);
+    return [{ text: `${columns[i]} ${bp >= 0 ? '+' : ''}${bp} bp`, from: first.period, to: last.period }];
+  });
+  if (!parts.length) return null;
+  return `Change ${parts[0]!.from}→${parts[0]!.to}: ${parts.map((p) => p.text).join(', ')}.`;
 }
 
 function minDay(a: string, b: string | undefined): string {

@@ -49,6 +49,8 @@ describe('treasury (US Treasury par yield curves)', () => {
       'Latest 2023-09-01: 1M 5.51, 2M 5.55, 3M 5.53, 4M 5.58, 6M 5.47, 1Y 5.36, 2Y 4.87, 3Y 4.57, 5Y 4.29, 7Y 4.27, 10Y 4.18, 20Y 4.48, 30Y 4.29.',
     );
     expect(summary).toContain('2s10s -69 bp on 2023-09-01.');
+    // 07/03 → 09/01: 3M 5.44 → 5.53, 2Y 4.94 → 4.87, 10Y 3.86 → 4.18, 30Y 3.87 → 4.29.
+    expect(summary).toContain('Change 2023-07-03→2023-09-01: 3M +9 bp, 2Y -7 bp, 10Y +32 bp, 30Y +42 bp.');
     const full = r.formatFull();
     expect(full).toContain('| date | 1M | 2M | 3M | 4M | 6M | 1Y | 2Y | 3Y | 5Y | 7Y | 10Y | 20Y | 30Y |');
     // A US date (07/03/2023) is read month first; the newest-first file is shown oldest first.
