@@ -169,7 +169,8 @@ function FileRow(props: { file: FileView }) {
         </span>
       </div>
       {f.datasets.map((d) => {
-        const series = d.first !== null ? d.columns.slice(1) : d.columns;
+        // As an Expression's price_series names them: a space would split the list (`Adj Close` → `Adj_Close`).
+        const series = (d.first !== null ? d.columns.slice(1) : d.columns).map((c) => c.trim().replace(/\s+/g, '_'));
         return (
           <p className="data-folder-dataset" key={d.name} data-testid="data-file-dataset">
             <code>{d.name}</code>
