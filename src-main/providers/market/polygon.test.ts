@@ -162,4 +162,18 @@ describe('market via Polygon aggregates', () => {
     expect(rows.filter((r) => r.key.includes('MSFT') && r.key.includes('/v2/aggs'))).toEqual([]);
     expect(rows.some((r) => r.key.includes(KEY) || r.value.includes(KEY))).toBe(false);
   });
+
+  it('stops a next_url chain that does not end and says so, instead of paging forever (written pages)', async () => {
+    let n = 0;
+    aggs = (res) => {
+      n++;
+      const day = `2024-01-${String(n + 1).padStart(2, '0')}T05:00:00Z`;
+      sendJson(res, 200, page([bar(day, 100 + n)], { next_url: `${server.url}/v2/aggs/ticker/X/range/1/day/2024-01-01/2024-01-31?cursor=c${n}` }));
+    };
+    const capped = new MarketProvider({ dir: '', polygon: { apiKey: () => KEY, baseUrl: server.url, maxPages: 3, timeoutMs: 10_000, retries: 0 } });
+    const r = await capped.fetch({ kind: 'price', symbol: 'X', start: '2024-01-01', end: '2024-01-31' }, {});
+    expect(aggRequests()).toHaveLength(3);
+    expect(r.formatFull()).toContain('note: Polygon had more pages than the 3 read; ask for a shorter range.');
+    expect(r.formatSummary()).toContain('3 obs 2024-01-02..2024-01-04');
+  });
 });
