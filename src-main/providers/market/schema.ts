@@ -21,7 +21,9 @@ export const marketParams = z
       .trim()
       .toUpperCase()
       .regex(/^[A-Z0-9][A-Z0-9._-]{0,19}$/, 'a symbol such as SPX, EURUSD, BRENT, UST10Y, BUND10Y, IBM')
-      .describe('e.g. SPX, EURUSD, BRENT, UST2Y, UST10Y, BUND10Y; equities by ticker (IBM) when a vendor key is set; with a market suffix (SPY.US, VOD.UK) from Stooq, no key'),
+      .describe(
+        'e.g. SPX, EURUSD, BRENT, UST2Y, UST10Y, BUND10Y; equities by ticker (IBM) when a vendor key is set; with a market suffix (SPY.US, VOD.UK) from Stooq, no key',
+      ),
     start: isoDate.optional().describe('first date, YYYY-MM-DD'),
     end: isoDate.optional().describe('last date, YYYY-MM-DD'),
     last: z.number().int().min(1).max(1000).optional().describe('only the last N observations'),
