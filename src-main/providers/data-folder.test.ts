@@ -148,6 +148,8 @@ describe('the PM’s data folder', () => {
       ['UST_yields', 'folder'],
       ['fx_spot', 'sample'],
     ]);
+    // The analyst's hint names each dataset once, as the PM's file spells it.
+    expect(new CsvProvider({ folder }).datasets()).toEqual(['UST_yields', 'fx_spot']);
     const r = await new ProviderRegistry([new CsvProvider({ folder })]).fetch('datasets', { dataset: 'ust_yields' });
     expect(r.formatSummary()).toContain('us2y 9.9→9.9');
     const report = await folder.report();

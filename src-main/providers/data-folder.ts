@@ -168,16 +168,20 @@ export class DataFolder {
    * theirs, a file not parsed yet its own name.
    */
   names(): string[] {
-    const out = new Set<string>();
+    // Keyed by lower case: the first file to give a name keeps it, as when the folder is read.
+    const out = new Map<string, string>();
+    const add = (name: string) => {
+      if (!out.has(name.toLowerCase())) out.set(name.toLowerCase(), name);
+    };
     for (const f of this.list()) {
       const hit = this.cache.get(f.path);
       const parsed = hit?.key === keyOf(f.stat) ? hit.parsed : null;
       if (parsed) {
         const n = parsed.tables.length;
-        for (const t of parsed.tables) out.add(t.sheet === null ? datasetName(stemOf(f.file)) : sheetDatasetName(stemOf(f.file), t.sheet, n));
-      } else out.add(datasetName(stemOf(f.file)));
+        for (const t of parsed.tables) add(t.sheet === null ? datasetName(stemOf(f.file)) : sheetDatasetName(stemOf(f.file), t.sheet, n));
+      } else add(datasetName(stemOf(f.file)));
     }
-    return [...out].sort();
+    return [...out.values()].sort();
   }
 
   /** True when any file is a workbook (the analyst's hint then says Excel too). */
@@ -334,16 +338,25 @@ function isDir(path: string): boolean {
   return statOrNull(path)?.isDirectory() ?? false;
 }
 
+/** First and last date per parsed table, worked out once: every fetch lists the folder, and a long file should not be sorted each time. */
+const spans = new WeakMap<CsvTable, { first: string | null; last: string | null }>();
+
 function summaryOf(name: string, sheet: string | null, table: CsvTable): DatasetSummary {
-  const dates = table.dated ? table.rows.map((r) => r[0]!).sort() : [];
-  return {
-    name,
-    sheet,
-    columns: table.header,
-    rows: table.rows.length,
-    first: dates[0] ?? null,
-    last: dates[dates.length - 1] ?? null,
-  };
+  let span = spans.get(table);
+  if (!span) {
+    let first: string | null = null;
+    let last: string | null = null;
+    if (table.dated) {
+      for (const r of table.rows) {
+        const d = r[0]!;
+        if (first === null || d < first) first = d;
+        if (last === null || d > last) last = d;
+      }
+    }
+    span = { first, last };
+    spans.set(table, span);
+  }
+  return { name, sheet, columns: table.header, rows: table.rows.length, ...span };
 }
 
 /** One file, read: its tables, its dialect, and one sentence per problem (the rest of the folder is unaffected). */
