@@ -125,7 +125,8 @@ export class MarketProvider implements DataProvider<typeof marketParams> {
       source: load.source,
       notes: load.notes,
       summaryNotes: vendorNotes(facts, series.rows.length, ctx.asOf),
-      events: eventsSentence(eventsIn(load.events, first, last)),
+      // A vendor that lists no events (Stooq) says so in its notes; an empty list from one that does is a sentence.
+      events: load.events ? eventsSentence(eventsIn(load.events, first, last)) : undefined,
       now,
     });
   }

@@ -62,6 +62,8 @@ describe('market via Stooq daily CSV (no key)', () => {
     expect(r.formatFull()).toContain('| 2026-02-09 | 695.16 |');
     expect(r.formatSummary()).toContain('in USD');
     expect(r.formatSummary()).toContain('Stooq lists no splits or dividends');
+    // Not also "none in this range": Stooq lists none at all, which is a different statement.
+    expect(r.formatSummary()).not.toContain('No splits or dividends listed in this range');
     // The market health line names Stooq, so the PM knows symbols like SPY.US work without a key.
     expect(market.health()).toMatchObject({ state: 'ok', detail: expect.stringContaining('Stooq, no key') });
   });

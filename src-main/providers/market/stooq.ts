@@ -122,7 +122,6 @@ export class StooqMarket {
         series,
         source: `Stooq daily ${params.symbol.toLowerCase()} (prices as Stooq publishes them, adjusted by Stooq for splits and dividends; not adjusted again)`,
         notes: ['Stooq lists no splits or dividends: check corporate actions elsewhere before comparing prices across them.'],
-        events: [],
       };
     } catch (e) {
       const err =
