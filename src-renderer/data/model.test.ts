@@ -30,7 +30,9 @@ describe('keys and addresses', () => {
   it('names keys as Settings → API keys does', () => {
     expect(keyLabel('fredApiKey')).toBe('FRED API key');
     expect(keyLabel('braveApiKey')).toBe('Brave Search API key');
-    expect(keyLabel('polygonApiKey')).toBe('polygon API key');
+    expect(keyLabel('polygonApiKey')).toBe('Polygon API key');
+    // A key the screen has no label for yet still reads as a key, not as a camel-case identifier.
+    expect(keyLabel('quandlApiKey')).toBe('quandl API key');
   });
 
   it('offers a base URL only for sources that call a keyed vendor (or already have one)', () => {
