@@ -88,7 +88,12 @@ describe('market via Stooq daily CSV (no key)', () => {
     const cases: [Handler, string, RegExp][] = [
       [(res) => send(res, 'No data', 200, 'text/plain'), 'not_found', /Stooq has no data for ZZZ\.US/],
       [(res) => send(res, 'Get your apikey:\n\n1. Open https://stooq.com', 200, 'text/plain'), 'not_configured', /drop it into your data folder/],
-      [(res) => send(res, '<!DOCTYPE html><html><body>Error</body></html>', 200, 'text/html'), 'bad_response', /web page/],
+      // Written: the browser-check page Stooq serves scripts since 2026 comes with HTTP 200.
+      [
+        (res) => send(res, '<!DOCTYPE html><html><body>Checking your browser</body></html>', 200, 'text/html'),
+        'bad_response',
+        /web page .*drop it into your data folder/,
+      ],
       [(res) => send(res, 'Service Unavailable', 503, 'text/plain'), 'unavailable', /HTTP 503/],
       [(res) => send(res, SPY.subarray(0, SPY.indexOf('2026-01-') + 6)), 'bad_response', /cannot be read/],
     ];

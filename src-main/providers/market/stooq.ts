@@ -11,7 +11,8 @@ import type { VendorLoad } from './vendor';
  * Stooq has none (read by the PM-file CSV reader, so a short row is a missing field, not an error).
  * Stooq publishes its history adjusted (splits and dividends) and Forge does not adjust it again;
  * the file lists no events, which the result says. An unknown symbol is the body "No data"; a
- * request Stooq wants a key for is the body "Get your apikey": both are said in words.
+ * request Stooq wants a key for is the body "Get your apikey", and a script Stooq wants to check
+ * gets an HTML page with HTTP 200: each is said in words, with the data folder as the way round.
  */
 
 /** Stooq symbols carry their market: SPY.US, VOD.UK, SAP.DE, 7203.JP, CL.F (futures). */
@@ -46,7 +47,12 @@ export function parseStooqCsv(bytes: Uint8Array, symbol: string): MarketSeries {
       `Stooq asks for an API key before it sends ${symbol}. Download the CSV from stooq.com in a browser and drop it into your data folder (Settings → Data → Your data folder); Forge reads it from there.`,
       'not_configured',
     );
-  if (/^<(!doctype html|html)/i.test(text)) throw new ProviderError(`Stooq sent a web page instead of the CSV of ${symbol}.`, 'bad_response');
+  // Since mid-2026 Stooq answers many scripts with a browser check page (HTTP 200, HTML; finance-query#263).
+  if (text.startsWith('<'))
+    throw new ProviderError(
+      `Stooq sent a web page (a browser check or an error) instead of the CSV of ${symbol}. Download the CSV from stooq.com in a browser and drop it into your data folder (Settings → Data → Your data folder); Forge reads it from there.`,
+      'bad_response',
+    );
   let table: ReturnType<typeof readCsvTable>;
   try {
     table = readCsvTable(bytes);
