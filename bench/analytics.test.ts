@@ -17,6 +17,7 @@ describe('analytics benchmark (small size)', () => {
     for (const k of [
       'iv_solves_per_s',
       'iv_solves_per_cpu_s',
+      'two_thread_iv_solves_per_s',
       'bisection_solves_per_s',
       'same_pricer_bisection_solves_per_s',
       'ratio',
@@ -34,6 +35,7 @@ describe('analytics benchmark (small size)', () => {
     expect(last.tolerance).toBe(1e-9);
     expect(last.iv_failures).toBe(0);
     expect(last.bisection_failures).toBe(0);
+    expect(last.two_thread_iv_failures).toBe(0);
     expect(last.max_vol_error as number).toBeLessThanOrEqual(last.tolerance as number);
     // The random draws are mostly well-posed: the filter drops only quotes whose own rounding hides σ.
     expect(last.well_posed_share as number).toBeGreaterThan(0.9);
@@ -49,6 +51,7 @@ describe('analytics benchmark (small size)', () => {
     expect(last.max_reprice_error as number).toBeLessThan(1e-8);
     expect(last.curve_fit_rmse_bp as number).toBeLessThan(0.5);
     expect(last.curve_p95_ms as number).toBeGreaterThanOrEqual(last.curve_p50_ms as number);
+    expect(r.stdout).toMatch(/^ {2}two worker threads \(both cores, labelled apart from the single-thread figure\): [\d,]+ round trips\/s/m);
     expect(r.stdout).toMatch(/^implied vol: 5000 cases per round \(\d+\.\d% of \d+ draws well-posed\), 2 rounds, pass within 1e-9$/m);
   }, 180_000);
 });

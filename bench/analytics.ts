@@ -1,107 +1,56 @@
 /**
  * Analytics benchmark (local, no network):
- *  - implied-volatility round trips per second on random well-posed cases: log-moneyness ln(K/F)
- *    uniform in ±1, T uniform in 0.02–5 years, σ uniform in 5%–150%, calls and puts alike
- *    (Black–Scholes–Merton, S = 100, r in 0–6%, q in 0–4%, seeded so every run draws the same cases).
- *    A round trip is price → impliedVol → compare with the σ the price was made from; it fails when
- *    the solver throws or misses σ by more than TOLERANCE. A draw is kept ("well-posed") when the
- *    price lies strictly inside its no-arbitrage bounds and its own rounding moves σ by less than
- *    TOLERANCE/100 (2⁻⁵²·(price + the bound for in-the-money quotes)/vega) — otherwise no solver
- *    could return that σ from that double. The share of draws kept is printed.
+ *  - implied-volatility round trips per second on random well-posed cases (see _iv-cases.ts: ln(K/F)
+ *    in ±1, T in 0.02–5 years, σ in 5%–150%, calls and puts, seeded). A round trip is price →
+ *    impliedVol → compare with the σ the price was made from; it fails when the solver throws or
+ *    misses σ by more than TOLERANCE (1e−9). The share of draws that were well-posed is printed.
  *  - the baseline in the same run: plain bisection on σ ∈ [0, 5] to 1e−10 (36 halvings) on the same
- *    cases, on the library's cancellation-free Black pricer; and, to show the algorithm's gain alone,
- *    the same bisection on the normalised Black function the rational solver itself inverts.
- *    Rounds alternate solver and baselines; figures are medians over the rounds.
+ *    cases, on the library's cancellation-free Black pricer (the `ratio`); and, to show the gain of the
+ *    algorithm alone, the same bisection on the normalised Black function the rational solver itself
+ *    inverts (`ratio_same_pricer`). Rounds alternate solver and baselines; figures are medians.
+ *    All of that is single-threaded. Then, labelled separately, the same round trips split over two
+ *    worker threads (both cores), timed from the first thread's start to the last one's end.
  *  - p50/p95 of a 30-instrument bootstrap (bills and semiannual coupon bonds out to 30 years) plus a
  *    Nelson–Siegel fit of the zero rates.
  * Usage: npm run bench -- analytics [cases=100000] [rounds=7] [curveRuns=300]
  */
+import { availableParallelism, loadavg } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import {
   bondCashFlows,
   bootstrapZeroCurve,
   type CurveFit,
   fitNelsonSiegel,
-  type ImpliedVolInput,
-  type ImpliedVolResult,
   impliedVol,
   impliedVolBisection,
   type NelsonSiegelParams,
   nelsonSiegelYield,
-  optionValue,
   priceBond,
-  priceBounds,
-  seededRng,
 } from '../src-main/providers/analytics';
-import { availableParallelism, loadavg } from 'node:os';
+import { ivCases, type Round, roundTrips, type Solver, TOLERANCE } from './_iv-cases';
 import { median, percentile, report, round, timeRuns } from './_stats';
 
 const CASES = Number(process.argv[2] ?? 100_000);
 const ROUNDS = Number(process.argv[3] ?? 7);
 const CURVE_RUNS = Number(process.argv[4] ?? 300);
-/** A round trip passes when the implied σ is within this of the σ the price was made from. */
-const TOLERANCE = 1e-9;
 
-const rng = seededRng(27);
-const quotes: ImpliedVolInput[] = [];
-const vols = new Float64Array(CASES);
-let draws = 0;
-while (quotes.length < CASES) {
-  draws++;
-  const type = rng.uniform() < 0.5 ? 'call' : 'put';
-  const k = 2 * rng.uniform() - 1;
-  const expiry = 0.02 + 4.98 * rng.uniform();
-  const vol = 0.05 + 1.45 * rng.uniform();
-  const rate = 0.06 * rng.uniform();
-  const dividendYield = 0.04 * rng.uniform();
-  const strike = 100 * Math.exp((rate - dividendYield) * expiry + k);
-  const v = optionValue({ model: 'bsm', type, underlying: 100, strike, expiry, rate, dividendYield, vol });
-  const b = priceBounds({ model: 'bsm', type, underlying: 100, strike, expiry, rate, dividendYield });
-  const inTheMoney = v.price > 2 * b.lower && b.lower > 0;
-  const noise = 2 ** -52 * (v.price + (inTheMoney ? b.upper : 0));
-  if (!(v.price > b.lower && v.price < b.upper && noise / v.vega < TOLERANCE / 100)) continue;
-  // Each quote is a plain literal, as parsed JSON would be: V8 reads fields of spread-built objects far more slowly.
-  vols[quotes.length] = vol;
-  quotes.push({ model: 'bsm', type, underlying: 100, strike, expiry, rate, dividendYield, price: v.price });
-}
+const cases = ivCases(CASES);
+const { quotes, draws } = cases;
 
-type Solver = (input: ImpliedVolInput) => ImpliedVolResult;
 const solvers: [string, Solver][] = [
   ['rational (Let’s be rational)', (q) => impliedVol(q)],
   ['bisection, library pricer', (q) => impliedVolBisection(q)],
   ['bisection, same pricer', (q) => impliedVolBisection(q, 1e-10, 5, 'normalised')],
 ];
 
-/** One round: every case priced → solved → compared, timed as a whole. */
-function roundTrips(solve: Solver): { ms: number; cpuMs: number; failures: number; worst: number; iterations: number } {
-  let failures = 0;
-  let worst = 0;
-  let iterations = 0;
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  for (let i = 0; i < quotes.length; i++) {
-    try {
-      const r = solve(quotes[i]!);
-      const err = Math.abs(r.vol - vols[i]!);
-      if (!(err <= TOLERANCE)) failures++;
-      if (err > worst) worst = err;
-      iterations += r.iterations;
-    } catch {
-      failures++;
-    }
-  }
-  const ms = performance.now() - t0;
-  const cpu = process.cpuUsage(cpu0);
-  return { ms, cpuMs: (cpu.user + cpu.system) / 1000, failures, worst, iterations: iterations / quotes.length };
-}
-
 // Warm every solver up, then alternate rounds so drift on a shared machine hits all alike.
-for (const [, solve] of solvers) roundTrips(solve);
+for (const [, solve] of solvers) roundTrips(cases, solve);
 const times = solvers.map(() => [] as number[]);
 const cpuTimes = solvers.map(() => [] as number[]);
-const last = solvers.map(() => ({ ms: 0, cpuMs: 0, failures: 0, worst: 0, iterations: 0 }));
+const last: Round[] = solvers.map(() => ({ ms: 0, cpuMs: 0, failures: 0, worst: 0, iterations: 0 }));
 for (let r = 0; r < ROUNDS; r++)
   solvers.forEach(([, solve], j) => {
-    last[j] = roundTrips(solve);
+    last[j] = roundTrips(cases, solve);
     times[j]!.push(last[j]!.ms);
     cpuTimes[j]!.push(last[j]!.cpuMs);
   });
@@ -120,6 +69,33 @@ solvers.forEach(([name], j) => {
   );
 });
 console.log(`  single thread; load average ${load1!.toFixed(2)} on ${availableParallelism()} cores while measuring`);
+
+/** The rational solver's round trips split over two worker threads: per-round spans from first start to last end. */
+async function twoThreads(): Promise<{ spans: number[]; failures: number }> {
+  // A worker does not inherit tsx's loader: it registers it, then imports the TypeScript worker.
+  const boot = `import('tsx/esm/api').then((t) => { t.register(); return import(${JSON.stringify(new URL('./_iv-worker.ts', import.meta.url).href)}); });`;
+  const workers = [0, 1].map(() => new Worker(boot, { eval: true, workerData: { count: CASES } }));
+  const next = (w: Worker) => new Promise<{ start: number; end: number; failures: number; ready?: boolean }>((done) => w.once('message', done));
+  await Promise.all(workers.map(next));
+  const spans: number[] = [];
+  let failed = 0;
+  const half = Math.floor(quotes.length / 2);
+  for (let r = 0; r < ROUNDS; r++) {
+    const results = Promise.all(workers.map(next));
+    workers[0]!.postMessage({ from: 0, to: half });
+    workers[1]!.postMessage({ from: half, to: quotes.length });
+    const [a, b] = await results;
+    spans.push(Math.max(a!.end, b!.end) - Math.min(a!.start, b!.start));
+    failed = a!.failures + b!.failures;
+  }
+  for (const w of workers) w.postMessage('stop');
+  return { spans, failures: failed };
+}
+const two = await twoThreads();
+const twoPerS = quotes.length / (median(two.spans) / 1000);
+console.log(
+  `  two worker threads (both cores, labelled apart from the single-thread figure): ${Math.round(twoPerS).toLocaleString('en-US')} round trips/s (median span ${round(median(two.spans))} ms), ${two.failures} failures`,
+);
 
 // The curve: 4 bills and 26 semiannual bonds priced off a humped Nelson–Siegel curve.
 const truth: NelsonSiegelParams = { model: 'ns', beta0: 0.045, beta1: -0.015, beta2: 0.02, lambda1: 0.6 };
@@ -157,6 +133,8 @@ report({
   bisection_solves_per_s: Math.round(perS[1]!),
   ratio: round(perS[0]! / perS[1]!, 2),
   iv_solves_per_cpu_s: Math.round(perCpuS[0]!),
+  two_thread_iv_solves_per_s: Math.round(twoPerS),
+  two_thread_iv_failures: two.failures,
   load_average: round(load1!, 2),
   same_pricer_bisection_solves_per_s: Math.round(perS[2]!),
   ratio_same_pricer: round(perS[0]! / perS[2]!, 2),
