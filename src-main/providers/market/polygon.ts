@@ -24,7 +24,10 @@ const DAY_MS = 86_400_000;
 export interface PolygonOptions {
   /** Read on every call, so a key entered in Settings applies at once (secret `polygonApiKey`). */
   apiKey: () => string | undefined;
-  /** Default https://api.polygon.io (tests point it at a local server). */
+  /**
+   * Default https://api.massive.com: Polygon.io renamed itself Massive on 2025-10-30 (same keys and
+   * API; api.polygon.io stays supported for a while). Tests point it at a local server.
+   */
   baseUrl?: string;
   cache?: ResponseCache;
   /** Default 4 hours: daily bars change once a day. */
@@ -92,7 +95,7 @@ export class PolygonMarket {
   private lastError: { message: string; at: string } | null = null;
 
   constructor(private readonly options: PolygonOptions) {
-    this.base = (options.baseUrl ?? 'https://api.polygon.io').replace(/\/+$/, '');
+    this.base = (options.baseUrl ?? 'https://api.massive.com').replace(/\/+$/, '');
     this.now = options.now ?? (() => new Date());
   }
 
