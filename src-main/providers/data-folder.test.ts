@@ -166,12 +166,14 @@ describe('the PM’s data folder', () => {
     copyFileSync(join(FIXTURES, 'spy.us.csv'), join(dir, 'spy.us.csv'));
     writeFileSync(join(dir, 'baddate.csv'), 'Date,x\n2024-01-01,1\n2024-02-30,2\n');
     writeFileSync(join(dir, 'broken.xlsx'), 'this is not a workbook');
+    writeFileSync(join(dir, 'old.xls'), Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]));
     const report = await open({ dir: () => dir }).report();
     const by = Object.fromEntries(report.files.map((f) => [f.file, f]));
     expect(by['baddate.csv']).toMatchObject({ datasets: [], problems: ['Row 3, column 1 "Date": "2024-02-30" is not a calendar date.'] });
     expect(by['broken.xlsx']!.problems).toEqual([
       expect.stringMatching(/^Not read: it is not a readable Excel workbook \(.*\); save it again from Excel as \.xlsx\.$/),
     ]);
+    expect(by['old.xls']!.problems).toEqual(['Not read: this is the old Excel 97-2003 format (.xls); open it in Excel and save it as .xlsx (Excel Workbook).']);
     expect(by['spy.us.csv']).toMatchObject({
       problems: [],
       dialect: ', delimited, decimal point, dates YYYY-MM-DD, header row, UTF-8, CRLF',

@@ -12,9 +12,10 @@ import { readXlsxTables, XlsxFormatError } from './xlsx-table';
  * The watcher parses changes ahead of the next read and tells listeners (the Data screen).
  */
 
-export const DATA_FILE = /\.(csv|tsv|txt|xlsx|json|xml)$/i;
+/** Data files; `.xls` (Excel 97-2003) is listed only to say how to make it readable. */
+export const DATA_FILE = /\.(csv|tsv|txt|xlsx|json|xml|xls)$/i;
 /** Which file keeps a dataset name two files would share: a CSV over a TSV, a TXT or a workbook. */
-const EXT_ORDER = ['.csv', '.tsv', '.txt', '.xlsx', '.json', '.xml'];
+const EXT_ORDER = ['.csv', '.tsv', '.txt', '.xlsx', '.json', '.xml', '.xls'];
 /** More would make the folder slow to list and the analyst's hint unreadable; the rest is reported. */
 const MAX_FILES = 500;
 const MAX_BYTES = { csv: 50 * 1024 * 1024, xlsx: 20 * 1024 * 1024 };
@@ -361,6 +362,12 @@ function summaryOf(name: string, sheet: string | null, table: CsvTable): Dataset
 
 /** One file, read: its tables, its dialect, and one sentence per problem (the rest of the folder is unaffected). */
 async function parseFile(path: string, file: string, size: number): Promise<Parsed> {
+  if (file.toLowerCase().endsWith('.xls'))
+    return {
+      tables: [],
+      dialect: null,
+      problems: ['Not read: this is the old Excel 97-2003 format (.xls); open it in Excel and save it as .xlsx (Excel Workbook).'],
+    };
   const xlsx = file.toLowerCase().endsWith('.xlsx');
   const limit = xlsx ? MAX_BYTES.xlsx : MAX_BYTES.csv;
   if (size > limit)
