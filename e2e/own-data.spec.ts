@@ -74,18 +74,26 @@ test("a Yahoo and a Stooq CSV dropped into the data folder are listed on the Dat
   const yahoo = closesOf('yahoo-spy.csv');
   const stooq = closesOf('spy.us.csv');
 
-  // Data screen: both files read as dated series.
+  // Data screen → Your data folder: both files listed with their dated series, named as an Expression names them.
   await page.goto(`${forge.url}#/data`);
-  await expect(page.getByTestId('screen-data')).toBeVisible();
+  const listed = page.getByTestId('data-folder');
+  await expect(listed.getByTestId('data-folder-path')).toHaveText(folder);
+  const yFile = listed.locator('[data-testid="data-file"][data-file="yahoo-spy.csv"]');
+  await expect(yFile.getByTestId('data-file-dataset')).toContainText('2024-03-25 to 2024-04-02');
+  await expect(yFile.getByTestId('data-file-dataset')).toContainText('yahoo-spy.Close, yahoo-spy.Adj_Close');
+  const sFile = listed.locator('[data-testid="data-file"][data-file="spy.us.csv"]');
+  await expect(sFile.getByTestId('data-file-dataset')).toContainText('2024-01-29 to 2024-02-05');
+  await expect(sFile.getByTestId('data-file-dataset')).toContainText('spy.us.Close');
+  await expect(listed.getByTestId('data-file-problem')).toHaveCount(0);
+  // A test fetch reads the Yahoo file as the analyst and the tracker will: the `null` day is missing, not 0.
   const y = await testFetch(page, 'yahoo-spy', 'Adj Close');
   await expect(y.getByTestId('fetch-as-of-result')).toHaveText('2024-04-02');
-  const s = await testFetch(page, 'spy.us', 'Volume');
-  await expect(s.getByTestId('fetch-as-of-result')).toHaveText('2024-02-05');
+  await expect(y.getByTestId('fetch-summary')).toContainText('1 missing');
   await page.screenshot({ path: join(screenshotDir, 'own-data-folder.png'), fullPage: true });
 
-  // Two Expressions, one on each file: long SPY from each file's first day.
-  const onYahoo = await writeAndApprove(request, forge, trade('Long SPY (Yahoo export)', 'yahoo-spy.close', '2024-03-25', 523, 500));
-  const onStooq = await writeAndApprove(request, forge, trade('Long SPY (Stooq export)', 'spy.us.close', '2024-01-29', 510, 485));
+  // Two Expressions, one on each file, naming the series as the Data screen lists them: long SPY from each file's first day.
+  const onYahoo = await writeAndApprove(request, forge, trade('Long SPY (Yahoo export)', 'yahoo-spy.Close', '2024-03-25', 523, 500));
+  const onStooq = await writeAndApprove(request, forge, trade('Long SPY (Stooq export)', 'spy.us.Close', '2024-01-29', 510, 485));
 
   // Before the check, the page says where its prices come from, as the tracker will read them.
   await page.goto(`${forge.url}#/expressions/${onYahoo}`);
@@ -106,16 +114,16 @@ test("a Yahoo and a Stooq CSV dropped into the data folder are listed on the Dat
   const sEntry = stooq.get('2024-01-29')!;
   const sExit = stooq.get('2024-01-31')!;
   await expect(result).toContainText(`${onYahoo} (target on 2024-03-27 at ${yExit} (+${pnlBp(yEntry, yExit)} bp, OUT-`);
-  await expect(result).toContainText('read from yahoo-spy.close (csv datasets/yahoo-spy.csv)');
+  await expect(result).toContainText('read from yahoo-spy.Close (csv datasets/yahoo-spy.csv)');
   await expect(result).toContainText(`${onStooq} (stop on 2024-01-31 at ${sExit} (${pnlBp(sEntry, sExit)} bp, OUT-`);
-  await expect(result).toContainText('read from spy.us.close (csv datasets/spy.us.csv)');
+  await expect(result).toContainText('read from spy.us.Close (csv datasets/spy.us.csv)');
   await page.screenshot({ path: join(screenshotDir, 'own-data-check-exits.png'), fullPage: true });
 
   // The closed trade's page: closed, priced from that file, the exit written from it.
   await page.goto(`${forge.url}#/expressions/${onYahoo}`);
   await expect(page.getByTestId('expression-page').locator('.chip.status')).toHaveText('closed');
   await expect(prices.getByTestId('price-source-recorded')).toContainText(
-    'Closed by the tracker on yahoo-spy.close from datasets: csv datasets/yahoo-spy.csv, as of 2024-04-02',
+    'Closed by the tracker on yahoo-spy.Close from datasets: csv datasets/yahoo-spy.csv, as of 2024-04-02',
   );
   const record = await api<{ content: string }>(request, forge, 'memory/read', { path: `/memory/expressions/${onYahoo}.md`, depth: 'full' });
   expect(record.content).toContain(`exit_price: ${yExit}`);
