@@ -124,6 +124,24 @@ describe('httpGet against a real local server', () => {
     expect(e.message).toContain('sent text/html where json was expected');
   });
 
+  it('reads a CSV download whatever CSV type the vendor names (Treasury application/csv, ECB SDMX +csv)', async () => {
+    const types: Record<string, string> = {
+      '/treasury': 'application/csv',
+      '/ecb': 'application/vnd.sdmx.data+csv; version=1.0.0',
+      '/old': 'application/x-csv',
+    };
+    server = await startLocalServer((req, res) => {
+      res.writeHead(200, { 'content-type': types[req.url ?? ''] ?? 'application/zip' });
+      res.end('Date,1 Mo\n01/02/2024,5.55\n');
+    });
+    for (const path of Object.keys(types)) {
+      const ok = await httpGet({ url: `${server.url}${path}`, accept: 'text' });
+      expect(ok.bytes.toString()).toContain('5.55');
+    }
+    // Still refused: a type that is not text at all, even if the bytes look like text.
+    expect((await failure(httpGet({ url: `${server.url}/zip`, accept: 'text' }))).kind).toBe('bad_response');
+  });
+
   it('accepts a PDF sent as octet-stream only when the bytes are a PDF', async () => {
     server = await startLocalServer((req, res) => {
       res.writeHead(200, { 'content-type': 'application/octet-stream' });

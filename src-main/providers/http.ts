@@ -69,7 +69,8 @@ const CONTENT_TYPES: Record<HttpAccept, (ct: string) => boolean> = {
   json: (ct) => ct === 'application/json' || ct === 'text/json' || ct.endsWith('+json'),
   xml: (ct) => ct === 'application/xml' || ct === 'text/xml' || ct.endsWith('+xml'),
   html: (ct) => ct === 'text/html' || ct === 'application/xhtml+xml',
-  text: (ct) => ct.startsWith('text/'),
+  // CSV downloads name themselves many ways: Treasury's application/csv, SDMX's application/vnd.sdmx.data+csv.
+  text: (ct) => ct.startsWith('text/') || ct === 'application/csv' || ct === 'application/x-csv' || ct.endsWith('+csv'),
   pdf: (ct) => ct === 'application/pdf' || ct === 'application/x-pdf',
 };
 
