@@ -46,7 +46,9 @@ export function seriesWindow(entryDate: string, today: string): { from: string; 
  */
 export async function evaluateTrade(market: MarketPort, terms: TradeTerms, options: EvaluateOptions): Promise<TradeEvaluation | { why: string }> {
   if (!terms.priceSeries.length) {
-    return { why: 'it names no price series: add `price_series:` to its header (a market symbol such as UST2Y, or a dataset column such as ust_yields.us2y)' };
+    return {
+      why: 'it names no price series: add `price_series:` to its header (a market symbol such as UST2Y, or a file in your data folder and its column, such as spy.close)',
+    };
   }
   const problems: string[] = [];
   let series: PriceSeries | null = null;

@@ -69,7 +69,7 @@ export function marketPortFromRegistry(registry: ProviderRegistry): MarketPort {
         if (!SUFFIXED_SYMBOL.test(ref) || !registry.enabled('market')) return fromDatasets();
       } else if (!SYMBOL.test(ref)) {
         throw new MarketDataError(
-          `"${ref.slice(0, 40)}" is not a price series: use a market symbol such as UST2Y or a dataset column such as ust_yields.us2y.`,
+          `"${ref.slice(0, 40)}" is not a price series: use a market symbol such as UST2Y, or a file in your data folder and its column, such as spy.close.`,
         );
       }
       const problems: string[] = [];

@@ -8,6 +8,8 @@ import { entryDateOf, readTradeTerms } from './terms';
 
 /** Far enough back to find a file's last close when the tracker's window holds none. */
 const ALL_HISTORY = '1900-01-01';
+/** How the sources say a window held nothing (datasets: "No rows of …", market: "No … observations in …", the port: "no closes between"). */
+const EMPTY_WINDOW = /\bno rows of\b|\bno closes between\b|\bno\b.{0,40}\bobservations in\b/i;
 
 /**
  * Where an Expression's prices come from, as "Check exits now" would read them: each
@@ -69,6 +71,8 @@ function found(ref: string, s: PriceSeries): Omit<PriceSourceEntry, 'used'> {
 /** The entry's problem, and, when the source holds it but not in the window, where its data ends. */
 async function notFound(market: MarketPort, ref: string, problem: string, to: string, signal?: AbortSignal): Promise<PriceSourceEntry> {
   const none: PriceSourceEntry = { ref, used: false, provider: null, source: null, asOf: null, lastClose: null, closes: 0, kind: null, problem };
+  // Only an empty window is worth a second read: an unknown name or a source that is down would fail (or wait) again.
+  if (!EMPTY_WINDOW.test(problem)) return none;
   try {
     const all = await market.prices(ref, ALL_HISTORY, to, signal);
     const last = all.points[all.points.length - 1];
