@@ -1,8 +1,7 @@
-import { type FSWatcher, readdirSync, readFileSync, type Stats, statSync, watch } from 'node:fs';
+import { type FSWatcher, readdirSync, type Stats, statSync, watch } from 'node:fs';
 import { extname, join } from 'node:path';
-import { type CsvTable, CsvFormatError, describeDialect, readCsvTable } from './csv-table';
-import { readVendorFile, VENDOR_FILE } from './market/vendor-files';
-import { readXlsxTables, XlsxFormatError } from './xlsx-table';
+import type { CsvTable } from './csv-table';
+import { type ParsedFile, parseDataFile } from './data-file';
 
 /**
  * The PM's data folder (Settings → Data → "Your data folder") and the bundled sample files, as
@@ -18,7 +17,6 @@ export const DATA_FILE = /\.(csv|tsv|txt|xlsx|json|xml|xls)$/i;
 const EXT_ORDER = ['.csv', '.tsv', '.txt', '.xlsx', '.json', '.xml', '.xls'];
 /** More would make the folder slow to list and the analyst's hint unreadable; the rest is reported. */
 const MAX_FILES = 500;
-const MAX_BYTES = { csv: 50 * 1024 * 1024, xlsx: 20 * 1024 * 1024 };
 
 export interface DatasetTable {
   /** What the analyst and an Expression name it: `<dataset>.<column>`. */
@@ -74,12 +72,6 @@ export interface DataFolderOptions {
   healMs?: number;
 }
 
-interface Parsed {
-  tables: { sheet: string | null; table: CsvTable; dialect: string }[];
-  dialect: string | null;
-  problems: string[];
-}
-
 interface Listed {
   file: string;
   path: string;
@@ -117,8 +109,8 @@ export function dataFolderPath(dataDir: string, setting: string | undefined): st
 const stemOf = (file: string) => file.slice(0, file.length - extname(file).length);
 
 export class DataFolder {
-  private readonly cache = new Map<string, { key: string; parsed: Parsed }>();
-  private readonly pending = new Map<string, Promise<Parsed>>();
+  private readonly cache = new Map<string, { key: string; parsed: ParsedFile }>();
+  private readonly pending = new Map<string, Promise<ParsedFile>>();
   private readonly listeners = new Set<(report: FolderReport) => void>();
   private watcher: { dir: string; ino: number; w: FSWatcher } | null = null;
   private debounce: NodeJS.Timeout | null = null;
@@ -233,7 +225,7 @@ export class DataFolder {
     const files: FileReport[] = [];
     for (const f of listed) {
       const tooMany = f.origin === 'folder' && folderListed.indexOf(f) >= MAX_FILES;
-      const parsed: Parsed = tooMany
+      const parsed: ParsedFile = tooMany
         ? { tables: [], dialect: null, problems: [`Not read: Forge reads the first ${MAX_FILES} files of the folder.`] }
         : await this.parse(f);
       const problems = [...parsed.problems];
@@ -260,13 +252,13 @@ export class DataFolder {
     return { tables, report: { folder, exists: !!folder && isDir(folder), files } };
   }
 
-  private parse(f: Listed): Promise<Parsed> {
+  private parse(f: Listed): Promise<ParsedFile> {
     const key = keyOf(f.stat);
     const hit = this.cache.get(f.path);
     if (hit?.key === key) return Promise.resolve(hit.parsed);
     const inflight = this.pending.get(`${f.path}\n${key}`);
     if (inflight) return inflight;
-    const run = parseFile(f.path, f.file, f.stat.size).then((parsed) => {
+    const run = parseDataFile(f.path, f.file, f.stat.size).then((parsed) => {
       this.pending.delete(`${f.path}\n${key}`);
       // Cache only when the file did not change while it was read (an editor still writing it).
       const now = statOrNull(f.path);
@@ -358,67 +350,4 @@ function summaryOf(name: string, sheet: string | null, table: CsvTable): Dataset
     spans.set(table, span);
   }
   return { name, sheet, columns: table.header, rows: table.rows.length, ...span };
-}
-
-/** One file, read: its tables, its dialect, and one sentence per problem (the rest of the folder is unaffected). */
-async function parseFile(path: string, file: string, size: number): Promise<Parsed> {
-  if (file.toLowerCase().endsWith('.xls'))
-    return {
-      tables: [],
-      dialect: null,
-      problems: ['Not read: this is the old Excel 97-2003 format (.xls); open it in Excel and save it as .xlsx (Excel Workbook).'],
-    };
-  const xlsx = file.toLowerCase().endsWith('.xlsx');
-  const limit = xlsx ? MAX_BYTES.xlsx : MAX_BYTES.csv;
-  if (size > limit)
-    return {
-      tables: [],
-      dialect: null,
-      problems: [`Not read: ${Math.round(size / 1048576)} MB is more than the ${limit / 1048576} MB Forge reads from one file.`],
-    };
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch (e) {
-    return {
-      tables: [],
-      dialect: null,
-      problems: [`Not read: ${(e as NodeJS.ErrnoException).code === 'EACCES' ? 'Forge may not read it (permissions)' : 'it went away while being read'}.`],
-    };
-  }
-  // A saved Yahoo chart JSON or FRED XML answer: the same table a CSV gives, its events in the dialect sentence.
-  if (VENDOR_FILE.test(file)) {
-    try {
-      const v = readVendorFile(file, bytes);
-      const dialect = [v.dialect, ...v.notes].join('. ');
-      return {
-        tables: v.table.rows.length ? [{ sheet: null, table: v.table, dialect }] : [],
-        dialect,
-        problems: v.table.rows.length ? [] : ['It holds no rows.'],
-      };
-    } catch (e) {
-      if (e instanceof CsvFormatError) return { tables: [], dialect: null, problems: [e.message] };
-      throw e;
-    }
-  }
-  if (!xlsx) {
-    try {
-      const table = readCsvTable(bytes);
-      if (!table.rows.length) return { tables: [], dialect: describeDialect(table.dialect), problems: ['It has a header but no rows.'] };
-      return { tables: [{ sheet: null, table, dialect: describeDialect(table.dialect) }], dialect: describeDialect(table.dialect), problems: [] };
-    } catch (e) {
-      if (e instanceof CsvFormatError) return { tables: [], dialect: null, problems: [e.message] };
-      throw e;
-    }
-  }
-  try {
-    const sheets = await readXlsxTables(bytes);
-    const tables = sheets.filter((s) => s.table?.rows.length).map((s) => ({ sheet: s.sheet, table: s.table!, dialect: s.dialect! }));
-    const problems = sheets.flatMap((s) => (s.problem ? [`${s.problem.charAt(0).toUpperCase()}${s.problem.slice(1)}`] : []));
-    if (!tables.length && !problems.length) problems.push('Every sheet is empty.');
-    return { tables, dialect: tables.map((t) => t.dialect).join('; ') || null, problems };
-  } catch (e) {
-    if (e instanceof XlsxFormatError) return { tables: [], dialect: null, problems: [`Not read: ${e.message}`] };
-    throw e;
-  }
 }
