@@ -1,3 +1,5 @@
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempCore } from './testing';
 
@@ -43,6 +45,39 @@ describe('expressions/price-source on the demo workspace', () => {
       source: `datasets: ${followed.source}`,
       asOf: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
     });
+  });
+
+  it("follows a Yahoo export dropped into the PM's data folder: the page names the file, and the tracker closes on it", async () => {
+    // Failing this, an Expression on the PM's own file would be skipped ("no market data"), or closed on another source.
+    const folder = join(t.dataDir, 'datasets');
+    mkdirSync(folder, { recursive: true });
+    copyFileSync(join(__dirname, '..', 'providers', 'fixtures', 'yahoo-spy.csv'), join(folder, 'yahoo-spy.csv'));
+    const fs = t.core.context.memory.fs;
+    const written = await fs.writeFile(
+      '/memory/expressions/new.md',
+      '# new — Long SPY\nstatus: active\nview_id: V-001\ninstrument: SPY\ndirection: long\nquote: price\nnotional: 5\nmax_loss_pct: 0.5\nduration_impact: 0.1\nfactor: equities\nprice_series: ["yahoo-spy.Adj Close"]\nentry_date: 2024-03-25\ntarget: 517\nstop: 500\n---\n## SUMMARY\nLong SPY on the adjusted close.\n',
+      { actor: 'pm' },
+    );
+    const id = written.id!;
+    const page = await t.core.invoke('expressions/price-source', { id });
+    if (!page.ok) throw new Error(page.error.message);
+    expect(page.value.series).toEqual([
+      expect.objectContaining({
+        ref: 'yahoo-spy.Adj Close',
+        used: true,
+        provider: 'datasets',
+        source: 'csv datasets/yahoo-spy.csv',
+        asOf: '2024-04-02',
+        lastClose: { date: '2024-04-02', close: 513.29126 },
+      }),
+    ]);
+
+    const run = await t.core.invoke('tracking/run', {});
+    if (!run.ok) throw new Error(run.error.message);
+    // Adjusted closes: 514.211243 on 03-25, first at or above 517 is 03-27's 517.57489.
+    expect(run.value.closed.find((c) => c.id === id)?.reason).toMatch(
+      /^target on 2024-03-27 at 517\.57489 \(\+3\.27 bp, OUT-\d+\), read from yahoo-spy\.Adj Close \(csv datasets\/yahoo-spy\.csv\)$/,
+    );
   });
 
   it('refuses an unknown Expression and a malformed id with typed errors', async () => {
