@@ -1,6 +1,7 @@
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, type ForgeServer, screenshotDir, test } from './fixtures';
 
@@ -102,6 +103,9 @@ test("a Yahoo and a Stooq CSV dropped into the data folder are listed on the Dat
   await expect(prices.getByTestId('price-source-followed')).toContainText(`as of 2024-04-02: last close ${yahoo.get('2024-04-02')} on 2024-04-02`);
   await prices.scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(screenshotDir, 'own-data-expression.png'), fullPage: true });
+  // The section a PM reads to trust the figures must be readable with a screen reader and in contrast.
+  const axe = await new AxeBuilder({ page }).include('[data-testid="expression-prices"]').analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 
   // "Check exits now": the Yahoo trade reaches 523 on 03-27 (523.169983), the Stooq one its stop on 01-31 (482.88).
   await page.goto(`${forge.url}#/calibration`);
