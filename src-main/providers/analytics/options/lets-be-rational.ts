@@ -130,7 +130,7 @@ export function totalVolFromNormalisedPrice(beta: number, gap: number, x: number
   if (beta < bc) {
     const sl = sc - bc / vc;
     const vl = normalisedVega(x, sl);
-    const bl = normalisedBlackGivenVega(x, sl, vl);
+    const bl = normalisedBlackGivenVega(x, sl, vl, bMax);
     if (beta < bl) {
       // Lowest segment: interpolate f_l(β) = (2π/√27)·|x|·Φ(−z)³, z = |x|/(√3·s), with f_l(0) = 0, f_l′(0) = 1.
       const ax = -x;
@@ -165,7 +165,7 @@ export function totalVolFromNormalisedPrice(beta: number, gap: number, x: number
   } else {
     const sh = vc > Number.MIN_VALUE ? sc + (bMax - bc) / vc : sc;
     const vh = normalisedVega(x, sh);
-    const qh = normalisedComplementGivenVega(x, sh, vh);
+    const qh = normalisedComplementGivenVega(x, sh, vh, bMax);
     const bh = bMax - qh;
     if (beta <= bh) {
       const h = bh - bc;
@@ -204,14 +204,14 @@ export function totalVolFromNormalisedPrice(beta: number, gap: number, x: number
     const b2 = (h * h) / s - 0.25 * s; // b″/b′
     const b3 = b2 * b2 - 3 * (h / s) * (h / s) - 0.25; // b‴/b′
     if (objective === 2) {
-      const q = normalisedComplementGivenVega(x, s, vega);
+      const q = normalisedComplementGivenVega(x, s, vega, bMax);
       if (q > gap) left = s;
       else if (q < gap) right = s;
       const g1 = vega / q;
       if (q === gap) ds = 0;
       else ds = g1 > 0 && q > 0 ? householder(Math.log(q / gap) / g1, b2 + g1, b3 + g1 * (2 * g1 + 3 * b2)) : 0.5 * (left + right) - s;
     } else {
-      const b = normalisedBlackGivenVega(x, s, vega);
+      const b = normalisedBlackGivenVega(x, s, vega, bMax);
       if (b < beta) left = s;
       else if (b > beta) right = s;
       if (b === beta) ds = 0;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { normCdf } from '../numeric/normal';
+import { erfcx, normCdf } from '../numeric/normal';
 import { logMoneyness, type OtmBlack, otmBlack } from './black-otm';
-import { normalisedBlack, normalisedComplement, normalisedVega } from './normalised-black';
+import { mills, normalisedBlack, normalisedComplement, normalisedVega } from './normalised-black';
 
 /**
  * A subset of the 50-digit references of black-otm.test.ts (F = 100; [K, s = σ√T, undiscounted
@@ -78,5 +78,13 @@ describe('normalised Black price b(x, s) for the implied-vol solver', () => {
         expect(Math.abs(normalisedVega(x, s) / (out.vega / root) - 1), `K=${K} s=${s}`).toBeLessThan(1e-12);
       }
     expect(compared).toBeGreaterThan(2500);
+  });
+
+  it('its written-out Mills ratio gives the very doubles of the library erfcx it stands in for', () => {
+    // A mistyped coefficient in the fast copy would shift every solve slightly; the copy must be exact.
+    for (let i = 0; i <= 20000; i++) {
+      const y = -(0.5 + i * 0.003) * Math.SQRT2; // erfcx arguments 0.5 … 60.5: both written-out ranges
+      expect(mills(y), `y=${y}`).toBe(1.2533141373155003 * erfcx(-y * Math.SQRT1_2));
+    }
   });
 });

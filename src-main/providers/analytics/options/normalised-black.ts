@@ -32,8 +32,45 @@ const SMALL_T = 0.21;
 const ASYMPTOTIC_Z = 9;
 
 /** M(y) = Φ(y)/φ(y), accurate in relative terms for every y (overflows above y ≈ 37.6). */
-function mills(y: number): number {
-  return SQRT_HALF_PI * erfcx(-y * Math.SQRT1_2);
+export function mills(y: number): number {
+  const a = -y * Math.SQRT1_2;
+  if (a > 0.46875 && a <= 4) return SQRT_HALF_PI * erfcxMid(a);
+  if (a > 4 && a < 1e8) return SQRT_HALF_PI * erfcxLarge(a);
+  return SQRT_HALF_PI * erfcx(a);
+}
+
+/**
+ * erfcx on (0.46875, 4] and on (4, 1e8), the ranges nearly all solver calls land in: Cody's rational
+ * functions exactly as numeric/normal.ts evaluates them (same coefficients, same Horner order, so the
+ * same doubles), written out so that V8 keeps them in registers — about twice as fast as the general
+ * routine's loops over coefficient arrays.
+ */
+function erfcxMid(x: number): number {
+  const num =
+    (((((((2.1531153547440383e-8 * x + 0.5641884969886701) * x + 8.883149794388377) * x + 66.11919063714163) * x + 298.6351381974001) * x + 881.952221241769) *
+      x +
+      1712.0476126340707) *
+      x +
+      2051.0783778260716) *
+      x +
+    1230.3393547979972;
+  const den =
+    (((((((x + 15.744926110709835) * x + 117.6939508913125) * x + 537.1811018620099) * x + 1621.3895745666903) * x + 3290.7992357334597) * x +
+      4362.619090143247) *
+      x +
+      3439.3676741437216) *
+      x +
+    1230.3393548037495;
+  return num / den;
+}
+
+function erfcxLarge(x: number): number {
+  const y = 1 / (x * x);
+  const num =
+    ((((0.016315387137302097 * y + 0.30532663496123236) * y + 0.36034489994980445) * y + 0.12578172611122926) * y + 0.016083785148742275) * y +
+    0.0006587491615298378;
+  const den = ((((y + 2.568520192289822) * y + 1.8729528499234604) * y + 0.5279051029514285) * y + 0.06051834131244132) * y + 0.0023352049762686918;
+  return (0.5641895835477563 - (y * num) / den) / x;
 }
 
 /** The normalised vega ∂b/∂s = φ(x/s)·e^{−s²/8}. */
@@ -96,14 +133,14 @@ function asymptoticDifference(z1: number, z2: number, t: number): number {
 
 /** b(x, s) for x ≤ 0, s > 0. */
 export function normalisedBlack(x: number, s: number): number {
-  return normalisedBlackGivenVega(x, s, normalisedVega(x, s));
+  return normalisedBlackGivenVega(x, s, normalisedVega(x, s), 0);
 }
 
 /**
- * b(x, s) given its vega b′(x, s), which the solver needs anyway for its step: one exponential
- * fewer per evaluation.
+ * b(x, s) given its vega b′(x, s) and b_max = e^{x/2} (0 if not at hand: then it is computed where
+ * needed), which the solver has anyway: two exponentials fewer per evaluation.
  */
-export function normalisedBlackGivenVega(x: number, s: number, vega: number): number {
+export function normalisedBlackGivenVega(x: number, s: number, vega: number, bMax: number): number {
   const h = x / s;
   const t = 0.5 * s;
   const z = -h;
@@ -114,7 +151,7 @@ export function normalisedBlackGivenVega(x: number, s: number, vega: number): nu
   // For d1 > 0, M(d1) = 1/φ(d1) − M(−d1) costs two more exponentials (and overflows past d1 ≈ 37
   // while b′ underflows): take b as b_max minus the two tails. With t ≥ 0.21 here, b ≥ erf(t/√2)·b_max
   // > b_max/6, so the subtraction costs under 3 bits.
-  if (d1 > 0) return Math.exp(0.5 * x) - vega * (mills(-d1) + mills(h - t));
+  if (d1 > 0) return (bMax > 0 ? bMax : Math.exp(0.5 * x)) - vega * (mills(-d1) + mills(h - t));
   return vega * (mills(d1) - mills(h - t));
 }
 
@@ -133,14 +170,17 @@ export function normalisedBlackAtInflection(x: number, sc: number, bMax: number)
  * b < b_max/2, so b_max − b is formed directly.
  */
 export function normalisedComplement(x: number, s: number): number {
-  return normalisedComplementGivenVega(x, s, normalisedVega(x, s));
+  return normalisedComplementGivenVega(x, s, normalisedVega(x, s), 0);
 }
 
-/** b_max − b(x, s) given the vega b′(x, s). */
-export function normalisedComplementGivenVega(x: number, s: number, vega: number): number {
+/** b_max − b(x, s) given the vega b′(x, s) and b_max (or 0), as for normalisedBlackGivenVega. */
+export function normalisedComplementGivenVega(x: number, s: number, vega: number, bMax: number): number {
   const h = x / s;
   const t = 0.5 * s;
   const d1 = h + t;
-  if (d1 < 0) return Math.exp(0.5 * x) - normalisedBlackGivenVega(x, s, vega);
+  if (d1 < 0) {
+    const top = bMax > 0 ? bMax : Math.exp(0.5 * x);
+    return top - normalisedBlackGivenVega(x, s, vega, top);
+  }
   return vega * (mills(-d1) + mills(h - t));
 }
