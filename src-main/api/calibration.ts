@@ -49,6 +49,8 @@ export const trackingRunView = z.object({
   checked: z.number().int(),
   /** Expressions closed by a triggered exit (their Outcomes recorded). */
   closed: z.array(z.object({ id: z.string(), reason: z.string() })),
+  /** Checked, nothing triggered: the series each follows, from which file or vendor, as of when. */
+  open: z.array(z.object({ id: z.string(), series: z.string() })),
   /** Expressions that could not be checked, with why (no market data, missing terms). */
   skipped: z.array(z.object({ id: z.string(), reason: z.string() })),
   counterfactualsCompleted: z.array(z.string()),

@@ -59,6 +59,12 @@ describe('expressions/price-source on the demo workspace', () => {
       { actor: 'pm' },
     );
     const id = written.id!;
+    // A second trade on the same file whose levels are never reached: left open, and the run says what it read.
+    const open = await fs.writeFile(
+      '/memory/expressions/new.md',
+      '# new — Long SPY, wide\nstatus: active\nview_id: V-001\ninstrument: SPY\ndirection: long\nquote: price\nnotional: 5\nmax_loss_pct: 0.5\nduration_impact: 0.1\nfactor: equities\nprice_series: yahoo-spy.Close\nentry_date: 2024-03-25\ntarget: 600\nstop: 400\n---\n## SUMMARY\nWide levels.\n',
+      { actor: 'pm' },
+    );
     const page = await t.core.invoke('expressions/price-source', { id });
     if (!page.ok) throw new Error(page.error.message);
     expect(page.value.series).toEqual([
@@ -78,6 +84,7 @@ describe('expressions/price-source on the demo workspace', () => {
     expect(run.value.closed.find((c) => c.id === id)?.reason).toMatch(
       /^target on 2024-03-27 at 517\.57489 \(\+3\.27 bp, OUT-\d+\), read from yahoo-spy\.Adj Close \(csv datasets\/yahoo-spy\.csv\)$/,
     );
+    expect(run.value.open).toContainEqual({ id: open.id, series: 'yahoo-spy.Close (csv datasets/yahoo-spy.csv), as of 2024-04-02' });
   });
 
   it('refuses an unknown Expression and a malformed id with typed errors', async () => {

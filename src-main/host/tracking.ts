@@ -40,6 +40,7 @@ export function trackingRunner(deps: { fs: ForgeFS; providers: ProviderRegistry;
     return {
       checked: outcomes.checked.length,
       closed,
+      open: outcomes.open.map((o) => ({ id: o.id, series: `${o.series}, as of ${o.asOf}${o.note ? `; ${o.note}` : ''}` })),
       skipped: outcomes.skipped.map((s) => ({ id: s.id, reason: s.why })),
       counterfactualsCompleted: cfs.completed.map((c) => c.id),
       counterfactualsExpired: cfs.expired.map((c) => c.id),

@@ -227,7 +227,7 @@ describe('OutcomeTracker', () => {
       { id: 'E-003', reason: 'time', exitDate: '2026-02-10', exitPrice: 55, pnlBp: 9, outcome: 'OUT-001', series: 'curves.us5s30s (csv datasets/curves.csv)' },
     ]);
     // E-004 has no time exit and nothing reached 65 or 28 by 02-10 (the 70 of 02-11 is tomorrow).
-    expect(report.open).toEqual([{ id: 'E-004', asOf: '2026-02-10' }]);
+    expect(report.open).toEqual([{ id: 'E-004', asOf: '2026-02-10', series: 'curves.us5s30s (csv datasets/curves.csv)' }]);
     expect(outcomes()[0]!.header).toMatchObject({ pnl_pct: 0.9, quote: 'spread', gains_when: 'up', category: 'relative_value' });
   });
 

@@ -30,8 +30,8 @@ export interface OutcomeRunReport {
   checked: string[];
   /** `series`: which `price_series` entry the exit was read from, and its source (`spy.close (csv datasets/spy.csv)`). */
   closed: { id: string; reason: string; exitDate: string; exitPrice: number; pnlBp: number; outcome: string; series: string }[];
-  /** Checked, nothing triggered (with the market data's as-of date). */
-  open: { id: string; asOf: string; note?: string }[];
+  /** Checked, nothing triggered: the series followed (`spy.close (csv datasets/spy.csv)`) and its as-of date. */
+  open: { id: string; asOf: string; series: string; note?: string }[];
   skipped: { id: string; why: string }[];
   /** Outcomes completed for Expressions closed earlier (by hand with exit prices, or a run interrupted after the close). */
   recorded: { id: string; outcome: string }[];
@@ -113,7 +113,7 @@ export class OutcomeTracker {
       return false;
     }
     if (!ev.exit) {
-      report.open.push({ id, asOf: ev.series.asOf, ...(ev.waiting ? { note: ev.waiting } : {}) });
+      report.open.push({ id, asOf: ev.series.asOf, series: `${ev.instrument} (${ev.series.source})`, ...(ev.waiting ? { note: ev.waiting } : {}) });
       return false;
     }
     const exit: ExpressionExit = {

@@ -108,6 +108,7 @@ describe('"Check exits now"', () => {
     const lines = trackingLines({
       checked: 3,
       closed: [{ id: 'E-002', reason: 'stop' }],
+      open: [{ id: 'E-004', series: 'spy.close (csv datasets/spy.csv), as of 2024-04-02' }],
       skipped: [{ id: 'E-005', reason: 'no market data for ZNM6' }],
       counterfactualsCompleted: ['CF-001'],
       counterfactualsExpired: [],
@@ -117,6 +118,8 @@ describe('"Check exits now"', () => {
     expect(lines).toEqual([
       'Checked 3 active Expressions.',
       'Closed: E-002 (stop).',
+      // Which file each open trade was checked against: without it "Check exits now" says nothing of what it read.
+      'Still open, followed on: E-004 (spy.close (csv datasets/spy.csv), as of 2024-04-02).',
       'Counterfactuals resolved: CF-001.',
       'Not checked: E-005 (no market data for ZNM6).',
       'Calibration files rewritten: 1.',

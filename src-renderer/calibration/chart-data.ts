@@ -128,6 +128,7 @@ export function trackingLines(r: TrackingRunView): string[] {
   const lines: string[] = [];
   lines.push(`Checked ${r.checked} active ${r.checked === 1 ? 'Expression' : 'Expressions'}.`);
   if (r.closed.length) lines.push(`Closed: ${r.closed.map((c) => `${c.id} (${c.reason})`).join(', ')}.`);
+  if (r.open.length) lines.push(`Still open, followed on: ${r.open.map((o) => `${o.id} (${o.series})`).join(', ')}.`);
   if (r.counterfactualsCompleted.length) lines.push(`Counterfactuals resolved: ${r.counterfactualsCompleted.join(', ')}.`);
   if (r.counterfactualsExpired.length) lines.push(`Counterfactuals past the tracking window: ${r.counterfactualsExpired.join(', ')}.`);
   if (r.skipped.length) lines.push(`Not checked: ${r.skipped.map((s) => `${s.id} (${s.reason})`).join(', ')}.`);
