@@ -1,5 +1,4 @@
-import { millsRatio } from '../numeric/normal';
-import { normalisedBlackAtInflection, normalisedBlackGivenVega, normalisedComplementGivenVega, normalisedVega } from './normalised-black';
+import { mills, normalisedBlackAtInflection, normalisedBlackGivenVega, normalisedComplementGivenVega, normalisedVega } from './normalised-black';
 
 /**
  * Implied total volatility from a normalised Black price, after P. Jäckel, "Let's be rational"
@@ -137,7 +136,7 @@ export function totalVolFromNormalisedPrice(beta: number, gap: number, x: number
       const z = ax / (SQRT3 * sl);
       const y = z * z;
       // With R = Φ(−z)/φ(z) and E = e^{−z²/2}: Φ(−z) = R·E/√(2π), and every factor below stays finite.
-      const R = millsRatio(z);
+      const R = mills(-z);
       const E = Math.exp(-0.5 * y);
       const phiTail = (R * E) / SQRT_2PI;
       const fl = LOWER_SCALE * ax * phiTail * phiTail * phiTail;
@@ -176,7 +175,7 @@ export function totalVolFromNormalisedPrice(beta: number, gap: number, x: number
       objective = 0;
     } else {
       // Highest segment: interpolate f_u(β) = Φ(−s/2), with f_u(b_max) = 0 and f_u′(b_max) = −½.
-      const fh = (millsRatio(0.5 * sh) * Math.exp(-0.125 * sh * sh)) / SQRT_2PI; // Φ(−s_h/2)
+      const fh = (mills(-0.5 * sh) * Math.exp(-0.125 * sh * sh)) / SQRT_2PI; // Φ(−s_h/2)
       const w = (x / sh) * (x / sh);
       const fp = -0.5 * Math.exp(0.5 * w);
       const fpp = 1.2533141373155003 * Math.exp(w + 0.125 * sh * sh) * (w / sh);

@@ -80,6 +80,9 @@ export function normalisedVega(x: number, s: number): number {
   return INV_SQRT_2PI * Math.exp(-0.5 * (h * h + t * t));
 }
 
+/** 1/((k + 1)(k + 2)) for odd k: the factorial step between odd Taylor terms, as a product. */
+const STEP = Float64Array.from({ length: 41 }, (_, k) => 1 / ((k + 1) * (k + 2)));
+
 /**
  * M(h + t) − M(h − t) for h ≤ 0 by the odd Taylor series 2·Σ_{k odd} I_k·t^k/k!, I_k = M^{(k)}(h),
  * with the forward recurrence I_{k+1} = h·I_k + k·I_{k−1}. The recurrence loses digits as |h| grows,
@@ -94,7 +97,7 @@ function taylorDifference(h: number, t: number): number {
   for (let k = 1; k < 40; k += 2) {
     const i2 = h * i1 + k * i0;
     const i3 = h * i2 + (k + 1) * i1;
-    power *= t2 / ((k + 1) * (k + 2));
+    power *= t2 * STEP[k]!;
     const term = i3 * power;
     sum += term;
     if (term <= 1e-17 * sum) break;
