@@ -1,8 +1,10 @@
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { expect, screenshotDir, test } from './fixtures';
+
+test.beforeAll(() => mkdirSync(screenshotDir, { recursive: true }));
 
 const STOOQ = join(import.meta.dirname, '..', 'src-main', 'providers', 'fixtures', 'spy.us.csv');
 
@@ -28,11 +30,12 @@ test('a Stooq CSV written into the data folder of a running forge serve is liste
   writeFileSync(join(folder, 'broken.csv'), 'Date,x\n2024-01-01,1\n2024-02-30,2\n');
   const spy = section.locator('[data-testid="data-file"][data-file="spy.us.csv"]');
   await expect(spy).toBeVisible({ timeout: 20_000 });
-  await expect(spy.getByTestId('data-file-dialect')).toHaveText(', delimited, decimal point, dates YYYY-MM-DD, header row, UTF-8, CRLF');
+  await expect(spy.getByTestId('data-file-dialect')).toHaveText('Read as: comma delimited, decimal point, dates YYYY-MM-DD, header row, UTF-8, CRLF');
   await expect(spy.getByTestId('data-file-dataset')).toContainText('spy.us: 6 rows, 2024-01-29 to 2024-02-05');
   await expect(spy.getByTestId('data-file-dataset')).toContainText('spy.us.Close');
   const broken = section.locator('[data-testid="data-file"][data-file="broken.csv"]');
   await expect(broken.getByTestId('data-file-problem')).toHaveText('Row 3, column 1 "Date": "2024-02-30" is not a calendar date.');
+  await section.screenshot({ path: join(screenshotDir, 'data-folder.png') });
 
   // Deleted on disk: gone from the list.
   rmSync(join(folder, 'broken.csv'));
@@ -58,7 +61,7 @@ test('the PM points Forge at another folder by path; a path that is not a folder
     await expect(section.getByTestId('data-folder-path')).toHaveText(exports);
     const dax = section.locator('[data-testid="data-file"][data-file="dax.csv"]');
     await expect(dax.getByTestId('data-file-dialect')).toHaveText(
-      '; delimited, decimal comma, dates DD.MM.YYYY (inferred: 30.01.2024 has day first), header row, UTF-8 with BOM, CRLF',
+      'Read as: semicolon delimited, decimal comma, dates DD.MM.YYYY (inferred: 30.01.2024 has day first), header row, UTF-8 with BOM, CRLF',
     );
 
     await section.getByTestId('data-folder-reset').click();

@@ -186,7 +186,7 @@ function FileRow(props: { file: FileView }) {
       })}
       {f.dialect && (
         <p className="hint data-folder-dialect" data-testid="data-file-dialect">
-          {f.dialect}
+          Read as: {readableDialect(f.dialect)}
         </p>
       )}
       {f.problems.map((p) => (
@@ -196,6 +196,12 @@ function FileRow(props: { file: FileView }) {
       ))}
     </li>
   );
+}
+
+/** The core writes the delimiter as the character (`, delimited`); a sentence on screen names it. */
+function readableDialect(dialect: string): string {
+  const names: Record<string, string> = { ',': 'comma', ';': 'semicolon' };
+  return dialect.replace(/^([,;]) delimited/, (_, d: string) => `${names[d]} delimited`);
 }
 
 function formatBytes(n: number): string {

@@ -37,6 +37,8 @@ export function DataScreen() {
           <p className="screen-purpose">{info.purpose}</p>
         </header>
 
+        <DataFolder />
+
         <section className="data-section" aria-labelledby="providers-title" data-testid="data-providers">
           <h2 id="providers-title">Sources</h2>
           <p className="hint data-section-lead">
@@ -49,8 +51,6 @@ export function DataScreen() {
             <ProviderCard key={p.name} provider={p} onChanged={onChanged} />
           ))}
         </section>
-
-        <DataFolder />
 
         <section className="data-section" aria-labelledby="analytics-title" data-testid="data-analytics">
           <h2 id="analytics-title">Analytics</h2>
