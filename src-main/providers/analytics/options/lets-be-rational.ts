@@ -192,12 +192,14 @@ export function totalVolFromNormalisedPrice(beta: number, gap: number, x: number
       objective = beta > 0.5 * bMax ? 2 : 0;
     }
   }
-  if (!(s > left && s < right)) s = right < Number.MAX_VALUE ? 0.5 * (left + right) : 2 * left;
+  if (!(s > left && s < right)) s = right < Number.MAX_VALUE ? 0.5 * (left + right) : 2 * left; // a guess off its segment
   const lnBeta = objective === 1 ? Math.log(beta) : 0;
   let ds = Number.MAX_VALUE;
   let iterations = 0;
   while (iterations < MAX_ITERATIONS && Math.abs(ds) > DBL_EPSILON * s && (iterations < 2 || Math.abs(ds) > SETTLED * s)) {
-    if (iterations > 0 && !(s > left && s < right)) s = 0.5 * (left + right);
+    // The bracket's midpoint (doubling when there is no upper end yet), used when a step cannot be trusted.
+    const mid = right < Number.MAX_VALUE ? 0.5 * (left + right) : 2 * left;
+    if (iterations > 0 && !(s > left && s < right)) s = mid;
     const h = x / s;
     const vega = normalisedVega(x, s);
     const b2 = (h * h) / s - 0.25 * s; // b″/b′
@@ -208,7 +210,7 @@ export function totalVolFromNormalisedPrice(beta: number, gap: number, x: number
       else if (q < gap) right = s;
       const g1 = vega / q;
       if (q === gap) ds = 0;
-      else ds = g1 > 0 && q > 0 ? householder(Math.log(q / gap) / g1, b2 + g1, b3 + g1 * (2 * g1 + 3 * b2)) : 0.5 * (left + right) - s;
+      else ds = g1 > 0 && q > 0 ? householder(Math.log(q / gap) / g1, b2 + g1, b3 + g1 * (2 * g1 + 3 * b2)) : mid - s;
     } else {
       const b = normalisedBlackGivenVega(x, s, vega, bMax);
       if (b < beta) left = s;
@@ -222,8 +224,8 @@ export function totalVolFromNormalisedPrice(beta: number, gap: number, x: number
           const halley = b2 - u * (1 + 2 / lnB);
           const third = b3 + 2 * u * u * (1 + (3 / lnB) * (1 + 1 / lnB)) - 3 * b2 * u * (1 + 2 / lnB);
           ds = householder(newton, halley, third);
-        } else ds = 0.5 * (left + right) - s;
-      } else ds = vega > 0 ? householder((beta - b) / vega, b2, b3) : 0.5 * (left + right) - s;
+        } else ds = mid - s;
+      } else ds = vega > 0 ? householder((beta - b) / vega, b2, b3) : mid - s;
     }
     ds = Math.max(-0.5 * s, ds);
     s += ds;
