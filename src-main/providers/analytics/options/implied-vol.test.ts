@@ -79,6 +79,9 @@ describe('implied volatility', () => {
           expect(r.iv.vol).toBeCloseTo(x.vol, 8);
           const bisect = impliedVolBisection({ ...m, price: r.price });
           expect(Math.abs(bisect.vol - r.iv.vol)).toBeLessThan(2 * DEFAULT_IV_TOLERANCE + 1e-12);
+          // The benchmark's second baseline bisects on the solver's own normalised price: same answer.
+          const onNormalised = impliedVolBisection({ ...m, price: r.price }, DEFAULT_IV_TOLERANCE, 5, 'normalised');
+          expect(Math.abs(onNormalised.vol - r.iv.vol)).toBeLessThan(2 * DEFAULT_IV_TOLERANCE + 1e-12);
           expect(r.iv.iterations).toBeLessThan(bisect.iterations);
         },
       ),
