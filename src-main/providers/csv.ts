@@ -77,7 +77,11 @@ export class CsvProvider implements DataProvider<ReturnType<typeof csvParams>> {
 
   health(): ProviderHealth {
     if (!this.folder.exists()) return { state: 'not_configured', detail: `the folder ${this.folder.folder() ?? this.options.dir ?? ''} does not exist` };
-    return { state: 'ok', detail: `${this.datasets().length} datasets` };
+    const n = this.datasets().length;
+    const dir = this.folder.folder();
+    // Settings → Data says where the PM's files are read from, and when that folder has gone.
+    const where = dir ? (this.folder.folderExists() ? ` (your folder: ${dir})` : `; your folder ${dir} does not exist`) : '';
+    return { state: 'ok', detail: `${n} dataset${n === 1 ? '' : 's'}${where}` };
   }
 
   datasets(): string[] {

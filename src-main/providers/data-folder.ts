@@ -182,6 +182,12 @@ export class DataFolder {
     return this.list().some((f) => f.file.toLowerCase().endsWith('.xlsx'));
   }
 
+  /** Whether the PM's folder (not the samples) is there now. */
+  folderExists(): boolean {
+    const dir = this.options.dir();
+    return !!dir && isDir(dir);
+  }
+
   exists(): boolean {
     const dir = this.options.dir();
     return (!!dir && isDir(dir)) || (!!this.options.samplesDir && isDir(this.options.samplesDir));

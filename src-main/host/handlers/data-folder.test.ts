@@ -61,6 +61,12 @@ describe('providers/data-folder and providers/set-data-folder (Settings → Data
         problems: [],
       },
     ]);
+    // The datasets card says where the PM's files come from (until a fetch reports its own health).
+    const card = await c.invoke('providers/list', {});
+    expect(card.ok && card.value.providers.find((p) => p.name === 'datasets')!.health).toEqual({
+      state: 'ok',
+      detail: `4 datasets (your folder: ${folder})`,
+    });
     // The analyst's fetch and the Data screen's test fetch read it without a restart; the samples still answer.
     const spy = await c.invoke('providers/test-fetch', { name: 'datasets', params: { dataset: 'spy.us', columns: ['Close'] } });
     expect(spy.ok && spy.value).toMatchObject({ label: 'spy.us 2024-01-29..2024-02-05', source: 'csv datasets/spy.us.csv' });
