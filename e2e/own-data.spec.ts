@@ -74,6 +74,8 @@ test("a Yahoo and a Stooq CSV dropped into the data folder are listed on the Dat
   copyFileSync(join(fixtures, 'spy.us.csv'), join(folder, 'spy.us.csv'));
   const yahoo = closesOf('yahoo-spy.csv');
   const stooq = closesOf('spy.us.csv');
+  // As the tracker works it (tracking/pnl.ts): % of the position × notional 5, to 0.01 bp.
+  const pnlBp = (entry: number, exit: number) => Math.round((((exit - entry) * 100) / entry) * 5 * 100) / 100;
 
   // Data screen → Your data folder: both files listed with their dated series, named as an Expression names them.
   await page.goto(`${forge.url}#/data`);
@@ -101,6 +103,10 @@ test("a Yahoo and a Stooq CSV dropped into the data folder are listed on the Dat
   const prices = page.getByTestId('expression-prices');
   await expect(prices.getByTestId('price-source-followed')).toContainText('Your data folder: datasets/yahoo-spy.csv');
   await expect(prices.getByTestId('price-source-followed')).toContainText(`as of 2024-04-02: last close ${yahoo.get('2024-04-02')} on 2024-04-02`);
+  // And what "Check exits now" will do with it, worked from that file by the tracker's own code.
+  await expect(prices.getByTestId('price-source-tracker')).toContainText(
+    `would close it at its target on 2024-03-27 at ${yahoo.get('2024-03-27')}: +${pnlBp(yahoo.get('2024-03-25')!, yahoo.get('2024-03-27')!)} bp of NAV`,
+  );
   await prices.scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(screenshotDir, 'own-data-expression.png'), fullPage: true });
   // The section a PM reads to trust the figures must be readable with a screen reader and in contrast.
@@ -111,8 +117,6 @@ test("a Yahoo and a Stooq CSV dropped into the data folder are listed on the Dat
   await page.goto(`${forge.url}#/calibration`);
   await page.getByTestId('tracking-run').click();
   const result = page.getByTestId('tracking-result');
-  // As the tracker works it (tracking/pnl.ts): % of the position × notional 5, to 0.01 bp.
-  const pnlBp = (entry: number, exit: number) => Math.round((((exit - entry) * 100) / entry) * 5 * 100) / 100;
   const yEntry = yahoo.get('2024-03-25')!;
   const yExit = yahoo.get('2024-03-27')!;
   const sEntry = stooq.get('2024-01-29')!;

@@ -65,6 +65,22 @@ describe('expressionPriceSources', () => {
     await seed('yahoo-spy.close');
     const page = await expressionPriceSources(world.fs, world.market, 'E-004', { today: '2024-04-03' });
     expect(page.series.filter((s) => s.used).map((s) => s.ref)).toEqual(['yahoo-spy.close']);
+    // What the page says "Check exits now" would do, worked by the tracker's own evaluation.
+    expect(page.tracker).toEqual({
+      series: 'yahoo-spy.close',
+      quote: 'price',
+      gainsWhen: 'up',
+      entryPrice: 519.77002,
+      entryDate: '2024-03-25',
+      target: 523,
+      stop: 500,
+      exitBy: null,
+      lastClose: { date: '2024-04-02', close: 518.840027 },
+      // Marked at the last close: (518.840027 − 519.77002) / 519.77002 = −0.1789% × notional 5 = −0.89 bp.
+      atLastClose: { pnlPct: -0.1789, pnlBp: -0.89 },
+      exit: { reason: 'target', date: '2024-03-27', price: 523.169983, pnlPct: 0.6541, pnlBp: 3.27 },
+      waiting: null,
+    });
 
     const tracker = new OutcomeTracker({ fs: world.fs, market: world.market, closeExpression: pipelineClose(world.fs) });
     const report = await tracker.runOnce({ now: new Date('2024-04-03T12:00:00Z') });
@@ -73,7 +89,12 @@ describe('expressionPriceSources', () => {
       { id: 'E-004', reason: 'target', exitDate: '2024-03-27', exitPrice: 523.169983, series: 'yahoo-spy.close (csv datasets/yahoo-spy.csv)' },
     ]);
 
+    // The page and the run agree to the cent.
+    expect(report.closed[0]).toMatchObject({ exitDate: page.tracker!.exit!.date, exitPrice: page.tracker!.exit!.price, pnlBp: page.tracker!.exit!.pnlBp });
+
     const after = await expressionPriceSources(world.fs, world.market, 'E-004', { today: '2024-04-03' });
+    // Closed: no preview, the record says what happened.
+    expect(after.tracker).toBeNull();
     expect(after.recorded).toEqual({ series: 'yahoo-spy.close', source: 'datasets: csv datasets/yahoo-spy.csv', asOf: '2024-04-02' });
     expect(after.series[0]).toMatchObject({ used: true, source: page.series[0]!.source, asOf: page.series[0]!.asOf });
   });

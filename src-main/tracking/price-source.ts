@@ -1,10 +1,12 @@
-import type { PriceSourceEntry, PriceSourceView } from '../api/price-source';
+import type { PriceSourceEntry, PriceSourceView, TrackerPreview } from '../api/price-source';
 import { NotFoundError } from '../common/errors';
+import { countsInBook, isOpenProposal } from '../common/expression-status';
 import { type ForgeFS, parseRecord } from '../fs';
-import { seriesWindow } from './evaluate';
+import { evaluateTrade, seriesWindow } from './evaluate';
 import type { MarketPort, PriceSeries } from './market-port';
 import { seriesOfHeader } from './outcome-record';
-import { entryDateOf, readTradeTerms } from './terms';
+import { tradePnl } from './pnl';
+import { entryDateOf, readTradeTerms, type TradeTerms } from './terms';
 
 /** Far enough back to find a file's last close when the tracker's window holds none. */
 const ALL_HISTORY = '1900-01-01';
@@ -44,6 +46,8 @@ export async function expressionPriceSources(
   if (!terms.priceSeries.length) {
     return {
       ...base,
+      tracker: null,
+      trackerNote: null,
       series: [],
       note: 'It names no price series, so the tracker cannot follow it: add `price_series:` to its header (a dataset column such as spy.close, or a market symbol such as UST2Y).',
     };
@@ -60,7 +64,60 @@ export async function expressionPriceSources(
       series.push(await notFound(market, ref, (e as Error).message, to, options.signal));
     }
   }
-  return { ...base, series, note: null };
+  const followedEntry = series.find((e) => e.used) ?? null;
+  const preview = await previewExits(market, terms, String(doc.header.status ?? ''), entryDate, followedEntry, options.today, options.signal);
+  return { ...base, series, note: null, ...preview };
+}
+
+/**
+ * What "Check exits now" would do: `evaluateTrade`, the function the tracker itself runs, on the
+ * same terms and dates, plus the P&L at the last close. Live trades, and proposals that state an
+ * entry date (a preview of the rules as written); not closed ones: their record says what happened.
+ */
+async function previewExits(
+  market: MarketPort,
+  terms: TradeTerms,
+  status: string,
+  entryDate: string | null,
+  followed: PriceSourceEntry | null,
+  today: string,
+  signal?: AbortSignal,
+): Promise<{ tracker: TrackerPreview | null; trackerNote: string | null }> {
+  const live = countsInBook(status);
+  if (!live && !isOpenProposal(status)) return { tracker: null, trackerNote: null };
+  if (!entryDate) return { tracker: null, trackerNote: 'The tracker measures from the entry date: it has none yet (it takes the day it goes live).' };
+  if (entryDate > today) return { tracker: null, trackerNote: `Its entry date ${entryDate} is in the future.` };
+  const ev = await evaluateTrade(market, terms, { entryDate, today, signal });
+  if ('why' in ev) return { tracker: null, trackerNote: `"Check exits now" would skip it: ${ev.why}.` };
+  // The entry the page lists as followed was read over this same window: its last close is the tracker's.
+  const last = followed?.ref === ev.instrument ? followed.lastClose : null;
+  const mark = last
+    ? tradePnl({
+        quote: ev.quote,
+        direction: ev.direction,
+        entry: ev.entryPrice,
+        exit: last.close,
+        notional: terms.notional,
+        durationImpact: terms.durationImpact,
+      })
+    : null;
+  return {
+    tracker: {
+      series: ev.instrument,
+      quote: ev.quote,
+      gainsWhen: ev.direction,
+      entryPrice: ev.entryPrice,
+      entryDate: ev.entryDate,
+      target: ev.target,
+      stop: ev.stop,
+      exitBy: ev.exitBy,
+      lastClose: last,
+      atLastClose: mark && !('problem' in mark) ? { pnlPct: mark.pnlPct, pnlBp: mark.pnlBp } : null,
+      exit: ev.exit ? { reason: ev.exit.reason, date: ev.exit.date, price: ev.exit.price, pnlPct: ev.exit.pnl.pnlPct, pnlBp: ev.exit.pnl.pnlBp } : null,
+      waiting: ev.waiting,
+    },
+    trackerNote: null,
+  };
 }
 
 function found(ref: string, s: PriceSeries): Omit<PriceSourceEntry, 'used'> {

@@ -12,6 +12,8 @@ const view: PriceSourceView = {
   to: '2024-04-03',
   recorded: null,
   note: null,
+  tracker: null,
+  trackerNote: null,
   series: [
     {
       ref: 'yahoo-spy.closing',
@@ -61,6 +63,40 @@ describe('the Expression page’s "Prices from" section', () => {
       ),
     );
     expect(closed).toContain('Closed by the tracker on |yahoo-spy.close| from datasets: csv datasets/yahoo-spy.csv, as of |2024-04-02|.');
+  });
+
+  it('says what Check exits now would do: the exit it would take, or the mark at the last close and the levels', () => {
+    // Failing this, the PM would learn what the tracker does with the trade only after it did it.
+    const tracker = {
+      series: 'yahoo-spy.close',
+      quote: 'price' as const,
+      gainsWhen: 'up' as const,
+      entryPrice: 519.77002,
+      entryDate: '2024-03-25',
+      target: 530,
+      stop: 500,
+      exitBy: null,
+      lastClose: { date: '2024-04-02', close: 518.840027 },
+      atLastClose: { pnlPct: -0.1789, pnlBp: -0.89 },
+      exit: null,
+      waiting: null,
+    };
+    const open = text(renderToStaticMarkup(<PriceSourceTable view={{ ...view, tracker }} />));
+    expect(open).toContain(
+      '“Check exits now” would keep it open: entered 519.77002 on 2024-03-25; target 530, stop 500. At the last close, 518.840027 on 2024-04-02, it stands at −0.89 bp of NAV (−0.1789% of the position).',
+    );
+    const closing = text(
+      renderToStaticMarkup(
+        <PriceSourceTable
+          view={{ ...view, tracker: { ...tracker, exit: { reason: 'target', date: '2024-03-27', price: 523.169983, pnlPct: 0.6541, pnlBp: 3.27 } } }}
+        />,
+      ),
+    );
+    expect(closing).toContain(
+      '“Check exits now” would close it at its target on 2024-03-27 at 523.169983: +3.27 bp of NAV (+0.6541% of the position), entered 519.77002 on 2024-03-25.',
+    );
+    const none = text(renderToStaticMarkup(<PriceSourceTable view={{ ...view, trackerNote: 'Its entry date 2030-01-01 is in the future.' }} />));
+    expect(none).toContain('Its entry date 2030-01-01 is in the future.');
   });
 
   it('labels a vendor source with its provider', () => {

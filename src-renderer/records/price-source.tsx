@@ -1,4 +1,4 @@
-import type { PriceSourceEntry, PriceSourceView } from '../../src-main/api/price-source';
+import type { PriceSourceEntry, PriceSourceView, TrackerPreview } from '../../src-main/api/price-source';
 
 /**
  * The Expression page's "Prices from" section: for each `price_series` entry, where its closes
@@ -23,6 +23,25 @@ export function sourceLabel(provider: string | null, source: string | null): str
   return provider ? `${provider}: ${source}` : source;
 }
 
+const signed = (n: number) => `${n > 0 ? '+' : n < 0 ? '−' : ''}${Math.abs(n)}`;
+const exitWords: Record<string, string> = { target: 'at its target', stop: 'at its stop', time: 'at its time exit' };
+
+/** What "Check exits now" would do with the trade now, in the PM's words (the tracker's own figures). */
+export function trackerSentence(t: TrackerPreview): string {
+  const levels = [t.target !== null ? `target ${t.target}` : '', t.stop !== null ? `stop ${t.stop}` : '', t.exitBy ? `out by ${t.exitBy}` : '']
+    .filter(Boolean)
+    .join(', ');
+  const entry = `entered ${t.entryPrice} on ${t.entryDate}`;
+  if (t.exit) {
+    return `“Check exits now” would close it ${exitWords[t.exit.reason] ?? `(${t.exit.reason})`} on ${t.exit.date} at ${t.exit.price}: ${signed(t.exit.pnlBp)} bp of NAV (${signed(t.exit.pnlPct)}% of the position), ${entry}.`;
+  }
+  const mark =
+    t.lastClose && t.atLastClose
+      ? ` At the last close, ${t.lastClose.close} on ${t.lastClose.date}, it stands at ${signed(t.atLastClose.pnlBp)} bp of NAV (${signed(t.atLastClose.pnlPct)}% of the position).`
+      : '';
+  return `“Check exits now” would keep it open: ${entry}${levels ? `; ${levels}` : ''}.${mark}${t.waiting ? ` ${t.waiting}` : ''}`;
+}
+
 export function PriceSourceTable(props: { view: PriceSourceView }) {
   const v = props.view;
   const followed = v.series.find((s) => s.used);
@@ -43,6 +62,16 @@ export function PriceSourceTable(props: { view: PriceSourceView }) {
             </>
           )}
           .
+        </p>
+      )}
+      {v.tracker && (
+        <p data-testid="price-source-tracker" className={v.tracker.exit ? 'price-source-exit' : undefined}>
+          {trackerSentence(v.tracker)}
+        </p>
+      )}
+      {v.trackerNote && (
+        <p className="muted" data-testid="price-source-tracker-note">
+          {v.trackerNote}
         </p>
       )}
       {!followed && v.series.length > 0 && (
