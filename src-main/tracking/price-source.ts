@@ -49,7 +49,7 @@ export async function expressionPriceSources(
       tracker: null,
       trackerNote: null,
       series: [],
-      note: 'It names no price series, so the tracker cannot follow it: add `price_series:` to its header (a dataset column such as spy.close, or a market symbol such as UST2Y).',
+      note: 'It names no price series, so the tracker cannot follow it: add `price_series:` to its header (a file in your data folder and its column, such as spy.close, or a market symbol such as UST2Y).',
     };
   }
   const series: PriceSourceEntry[] = [];
