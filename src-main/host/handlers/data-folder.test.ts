@@ -131,6 +131,19 @@ describe('providers/data-folder and providers/set-data-folder (Settings → Data
     await waitForEvent();
   }, 90_000);
 
+  it('stops watching when the core closes: a file written afterwards announces nothing', async () => {
+    const { core: c, dataDir } = await core();
+    let seen = 0;
+    c.context.events.subscribe((m) => {
+      if (m.event === 'providers/data-folder-changed') seen++;
+    });
+    await c.close();
+    seen = 0;
+    writeFileSync(join(dataDir, 'datasets', 'late.csv'), 'date,x\n2024-01-31,1\n');
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(seen).toBe(0);
+  });
+
   it('answers the folder view from a core whose default folder was removed, saying it does not exist', async () => {
     const { core: c, dataDir } = await core();
     rmSync(join(dataDir, 'datasets'), { recursive: true });
