@@ -110,6 +110,12 @@ describe('only the tracker writes Outcomes, Counterfactual results and Calibrati
     expect(await refused(fs.writeFile(path, current.replace('status: tracking', 'status: tracking\nhit: true\npnl_bp: 80'), { actor: 'agent' }))).toContain(
       'cannot set hit, pnl_bp',
     );
+    // Nor can anyone but the tracker name the evidence a result was priced from.
+    expect(
+      await refused(
+        fs.writeFile(path, current.replace('status: tracking', 'status: tracking\nseries_used: spy.close\nseries_as_of: 2026-01-30'), { actor: 'pm' }),
+      ),
+    ).toContain('cannot set series_used, series_as_of');
     await refused(fs.writeFile('/memory/counterfactuals/new.md', cf('completed', 'hit: true\n'), { actor: 'subagent:t1', taskId: 't1' }));
     await refused(fs.writeFile('/memory/counterfactuals/new.md', cf('expired'), { actor: 'mcp' }));
     expect(fs.readFile(path)).toBe(current);

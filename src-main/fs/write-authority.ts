@@ -77,6 +77,10 @@ export const RESOLUTION_FIELDS = [
   'resolved_at',
   'expired_at',
   'expired_reason',
+  // The evidence the result was priced from: an open record claiming a series would pre-empt it.
+  'series_used',
+  'series_source',
+  'series_as_of',
 ] as const;
 
 export interface RecordState {
