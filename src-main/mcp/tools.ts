@@ -3,13 +3,15 @@ import { isAppError } from '../common/errors';
 import { describeZodError, inputJsonSchema } from '../tools/define';
 import type { ArtifactStore } from './artifacts';
 import type { CallLog } from './calls';
-import { ARTIFACT_TYPES, CONTRACT_NAMES, type ContractName } from './config';
+import { ARTIFACT_TYPES, CONTRACT_NAMES, type ContractName, isContractName } from './config';
 import { AnalystToolError, defineMcpTool, READ, type McpToolDef, type ToolOutput } from './define';
 import { resolvePhaseWindow } from './phases';
 import type { McpSession } from './session';
 import type { GovernanceSource, ProjectSource } from './source';
 import type { Scratchpad } from './scratchpad';
 import type { SharedDataPort } from './shared-data';
+import { packageDocument, packageListing, packageSummary, packageWindow } from './spec-package';
+import type { SpecPackage } from '../specs/types';
 import type { PlannerRequest, PlannerResult, PlannerProgress } from './planner';
 
 /**
@@ -31,6 +33,12 @@ export interface ToolContext {
   transport?: string;
   /** The data sources the PM shares with attached IDEs (absent in local `forge mcp`). */
   data?: SharedDataPort;
+  /**
+   * The user's spec package a build (or a project) works from. When set, the registry tools
+   * describe that package — its documents, its phases by its own ids — instead of the contracts
+   * folder; without it they serve the governance contracts as before.
+   */
+  specPackage?: () => SpecPackage | Promise<SpecPackage>;
 }
 
 type Tool = McpToolDef<z.ZodObject, ToolContext>;
@@ -38,6 +46,8 @@ const tool = <S extends z.ZodObject>(def: McpToolDef<S, ToolContext>) => defineM
 
 const empty = z.object({}).strict();
 const contractName = z.enum(CONTRACT_NAMES).describe('Logical contract name, e.g. "blueprint", "physics", "boundaries".');
+const documentName = z.string().min(1).max(300).describe('A document id from forge_list_contracts (e.g. "blueprint", "specs/001-x/plan.md").');
+const phaseId = z.union([z.string().min(1).max(40), z.number().int().min(0).max(9999)]).describe('The phase as the plan numbers it, e.g. 1 or "3.1".');
 const artifactType = z.enum(ARTIFACT_TYPES).describe(`Artifact kind: ${ARTIFACT_TYPES.join(', ')}.`);
 const projectId = z.string().min(1).max(64).describe('Project id, e.g. "macro-dashboard".');
 const key = z.string().min(1).max(200);
@@ -65,6 +75,23 @@ export class UnknownToolError extends Error {
   }
 }
 
+/** The package of this build or project, when there is one. */
+const packageOf = async (ctx: ToolContext): Promise<SpecPackage | undefined> => (ctx.specPackage ? await ctx.specPackage() : undefined);
+
+/** The governance contracts take only their 15 names; anything else is told which exist. */
+const contractNamed = (name: string): ContractName => {
+  if (isContractName(name)) return name;
+  throw new ToolError(`There is no contract "${name.slice(0, 100)}". The contracts are: ${CONTRACT_NAMES.join(', ')}.`);
+};
+
+/** A phase id of the governance plan (`## Phase <integer>`): an integer, as a number or a string. */
+const integerPhase = (id: string | number): number => {
+  const n = typeof id === 'number' ? id : /^\s*\d+\s*$/.test(id) ? Number(id) : Number.NaN;
+  if (!Number.isInteger(n) || n < 0 || n > 999)
+    throw new ToolError(`"${String(id).slice(0, 40)}" is not a phase of this plan: its phases are numbered 0, 1, 2 …`);
+  return n;
+};
+
 const loadContract = async (ctx: ToolContext, name: ContractName): Promise<ToolOutput> => {
   if (name === 'phases') throw new ToolError(PHASES_BLOCKED);
   const c = await ctx.source.loadContract(name);
@@ -86,22 +113,38 @@ export const TOOLS: Tool[] = [
       'Overview of the governance framework: every contract with a one-line brief and whether it exists, the layers, the invariant names, the API endpoints and the tools. A good first call.',
     input: empty,
     annotations: READ,
-    run: async (_i, ctx) => ({ ...(await ctx.source.getSummary(TOOLS.map((t) => t.name))) }),
+    run: async (_i, ctx) => {
+      const pkg = await packageOf(ctx);
+      if (pkg)
+        return packageSummary(
+          pkg,
+          TOOLS.map((t) => t.name),
+        );
+      return { ...(await ctx.source.getSummary(TOOLS.map((t) => t.name))) };
+    },
   }),
   tool({
     name: 'forge_get_contract',
     description:
-      'Read one governance contract in full. JSON and YAML contracts come back parsed, markdown as text. For the roadmap use forge_get_phase_window instead of "phases".',
-    input: z.object({ name: contractName }).strict(),
+      'Read one document in full by its id from forge_list_contracts (JSON and YAML contracts come back parsed). For the plan use forge_get_phase_window.',
+    input: z.object({ name: documentName }).strict(),
     annotations: READ,
-    run: (i, ctx) => loadContract(ctx, i.name),
+    run: async (i, ctx) => {
+      const pkg = await packageOf(ctx);
+      if (pkg) return packageDocument(pkg, i.name);
+      return loadContract(ctx, contractNamed(i.name));
+    },
   }),
   tool({
     name: 'forge_list_contracts',
-    description: 'List the contracts: logical name, file, format (json, yaml, markdown), whether the file exists, and what it covers.',
+    description: "List the project's documents: id, title, a brief taken from the document, and its size in tokens.",
     input: empty,
     annotations: READ,
-    run: async (_i, ctx) => ({ contracts: await ctx.source.listContracts() }),
+    run: async (_i, ctx) => {
+      const pkg = await packageOf(ctx);
+      if (pkg) return packageListing(pkg);
+      return { contracts: await ctx.source.listContracts() };
+    },
   }),
   tool({
     name: 'forge_get_invariants',
@@ -225,12 +268,14 @@ export const TOOLS: Tool[] = [
   tool({
     name: 'forge_get_phase_window',
     description:
-      "The deliverables of one build phase and, for context, the next one. Call it at the start of every phase (phase numbers start at 0). With project_id (or a project set by forge_set_session) it reads that project's plan from forge_run_planner; otherwise the contracts folder's phases.md.",
-    input: z.object({ phase_number: z.number().int().min(0).max(999), project_id: projectId.optional() }).strict(),
+      "One build phase's deliverables (with the plan's preamble) and, for context, the next phase. Call it at the start of every phase with the phase's id as the plan writes it. With project_id it reads that project's plan from forge_run_planner.",
+    input: z.object({ phase_number: phaseId, project_id: projectId.optional() }).strict(),
     annotations: READ,
     run: async (i, ctx) => {
+      const pkg = i.project_id ? undefined : await packageOf(ctx);
+      if (pkg) return { ...packageWindow(pkg, i.phase_number) };
       try {
-        const w = await resolvePhaseWindow(ctx, i.phase_number, { given: i.project_id, session: ctx.session.get().project_id });
+        const w = await resolvePhaseWindow(ctx, integerPhase(i.phase_number), { given: i.project_id, session: ctx.session.get().project_id });
         return { ...w };
       } catch (e) {
         if (isAppError(e)) throw e;

@@ -63,7 +63,7 @@ describe('the tool catalogue over a real MCP client', () => {
 
   it('names the bad field when arguments are invalid, for every tool that takes arguments', async () => {
     const cases: [string, Record<string, unknown>, string][] = [
-      ['forge_get_contract', { name: 'nope' }, 'name'],
+      ['forge_get_contract', { name: '' }, 'name'],
       ['forge_get_contract', {}, 'name'],
       ['forge_store_artifact', { project_id: 'p', artifact_type: 'plan', key: 'k' }, 'content'],
       ['forge_store_artifact', { project_id: 'p', artifact_type: 'poem', key: 'k', content: 'x' }, 'artifact_type'],
