@@ -65,4 +65,8 @@ export interface SpecPackage {
   preamble: string;
   /** What the reader saw but could not use, one sentence each (a file it could not classify, a heading it could not number). */
   notUnderstood: string[];
+  /** Why this format was chosen, one sentence (and which other layouts were also found and left unread). */
+  detected?: string;
+  /** For feature-based formats, every feature/change the package holds (the chosen one included), so a UI can offer the others. */
+  features?: string[];
 }
