@@ -22,9 +22,7 @@ export function readForge(root: string): Omit<SpecPackage, 'format' | 'root'> {
       notUnderstood.push(`Forge/Contracts/${name} is not a text document (Markdown, YAML, JSON), so it was left out.`);
       continue;
     }
-    const doc = makeDocument(root, path, name.replace(/\.[^.]+$/, '').toLowerCase());
-    if (!doc.brief || /\.(ya?ml|json)$/i.test(name)) doc.brief = structuredBrief(doc.text) || doc.brief;
-    documents.push(doc);
+    documents.push(makeDocument(root, path, name.replace(/\.[^.]+$/, '').toLowerCase()));
   }
   const phasesPath = join(dir, 'phases.md');
   if (!isFile(phasesPath)) {
@@ -34,26 +32,4 @@ export function readForge(root: string): Omit<SpecPackage, 'format' | 'root'> {
   const plan = splitPhaseHeadings(readText(phasesPath), 'Forge/Contracts/phases.md', 'phase');
   if (!plan.phases.length) notUnderstood.push('Forge/Contracts/phases.md has no "## Phase N — name" headings, so no phase could be read.');
   return { feature: null, documents, phases: plan.phases, preamble: plan.preamble, notUnderstood: [...notUnderstood, ...plan.notUnderstood] };
-}
-
-/** YAML and JSON say what they are in a leading comment or a `$comment`/`description` field. */
-export function structuredBrief(text: string): string {
-  const comment = /^\s*((?:#[^\n]*\n?)+)/.exec(text);
-  if (comment) {
-    return comment[1]
-      .split('\n')
-      .map((l) => l.replace(/^#\s?/, '').trim())
-      .filter(Boolean)
-      .join(' ')
-      .slice(0, 300);
-  }
-  try {
-    const j = JSON.parse(text) as Record<string, unknown>;
-    for (const k of ['$comment', 'description', 'title']) if (typeof j[k] === 'string') return (j[k] as string).slice(0, 300);
-    const info = j.info as Record<string, unknown> | undefined;
-    if (info && typeof info.title === 'string') return `${info.title}${typeof info.description === 'string' ? `: ${info.description}` : ''}`.slice(0, 300);
-  } catch {
-    // Not JSON: a YAML file without a leading comment has no self-description to show.
-  }
-  return '';
 }

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import type { SpecDocument, SpecTask } from './types';
 import { countSpecTokens } from './tokens';
 
@@ -88,7 +89,9 @@ export function briefOf(text: string): string {
       if (para.length) break;
       continue;
     }
-    const skip = t === '' || /^#{1,6}\s/.test(t) || t.startsWith('|') || /^[-*_]{3,}$/.test(t);
+    // `**Status**: Draft` lines are a template's metadata (spec-kit), not what the document is about.
+    const meta = /^\*\*[^*]+\*\*:/.test(t) || /^\*\*[^*]+:\*\*/.test(t);
+    const skip = t === '' || /^#{1,6}\s/.test(t) || t.startsWith('|') || /^[-*_]{3,}$/.test(t) || meta;
     if (skip) {
       if (para.length) break;
       continue;
@@ -103,7 +106,40 @@ export function briefOf(text: string): string {
 export function makeDocument(root: string, path: string, kind: string): SpecDocument {
   const text = readText(path);
   const id = docId(root, path);
-  return { id, kind, title: titleOf(text, id.split('/').pop() ?? id), brief: briefOf(text), tokens: countSpecTokens(text), text };
+  const name = id.split('/').pop() ?? id;
+  if (!/\.(md|markdown|txt)$/i.test(name)) {
+    // YAML and JSON (OpenAPI, JSON Schema, physics.yaml) describe themselves in fields, not headings.
+    const self = describeStructured(text);
+    return { id, kind, title: self.title || name, brief: self.brief, tokens: countSpecTokens(text), text };
+  }
+  return { id, kind, title: titleOf(text, name), brief: briefOf(text), tokens: countSpecTokens(text), text };
+}
+
+/**
+ * What a YAML or JSON document says about itself: a leading comment, or `info.title`/`info.description`
+ * (OpenAPI), `title`/`description`/`$comment` (JSON Schema, Forge's boundaries.json).
+ */
+export function describeStructured(text: string): { title: string; brief: string } {
+  const comment = /^\s*((?:#[^\n]*\n?)+)/.exec(text);
+  const commentText = comment
+    ? comment[1]
+        .split('\n')
+        .map((l) => l.replace(/^#\s?/, '').trim())
+        .filter(Boolean)
+        .join(' ')
+    : '';
+  let data: unknown;
+  try {
+    data = parseYaml(text);
+  } catch {
+    // Unparseable YAML/JSON is still listed (the model may read it); it just describes nothing.
+  }
+  const obj = (data && typeof data === 'object' ? data : {}) as Record<string, unknown>;
+  const info = (obj.info && typeof obj.info === 'object' ? obj.info : {}) as Record<string, unknown>;
+  const str = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+  const title = str(info.title) || str(obj.title);
+  const brief = commentText || str(info.description) || str(obj.description) || str(obj.$comment) || title;
+  return { title, brief: brief.length > BRIEF_MAX ? `${brief.slice(0, BRIEF_MAX - 1).trimEnd()}…` : brief };
 }
 
 /** Every file under a folder (recursively), sorted; hidden folders and node_modules skipped. */
@@ -131,7 +167,8 @@ export function fenceMask(lines: string[]): boolean[] {
   });
 }
 
-const CHECK = /^(\s*)[-*+]\s+\[([ xX])\]\s+(.*)$/;
+// Kiro marks optional tasks `- [ ]* 2.3 …`; they are tasks all the same.
+const CHECK = /^(\s*)[-*+]\s+\[([ xX])\]\*?\s+(.*)$/;
 const BULLET_NUM = /^(\s*)(?:[-*+]\s+)?(\d+(?:\.\d+)*)[.)]?\s+(.*)$/;
 
 /**

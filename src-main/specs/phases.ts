@@ -21,7 +21,9 @@ interface Section {
 const PHASE_HEADING = /^(#{1,6})\s+Phase\s+(\d+(?:\.\d+)*)\b\.?\s*(.*)$/i;
 const NUMBERED_HEADING = /^(#{1,6})\s+(\d+(?:\.\d+)*)[.)]\s+(.+)$/;
 const ANY_HEADING = /^(#{1,6})\s+(.*)$/;
-const WORDY_PHASE = /^#{1,6}\s+Phase\b(?!\s+\d)/i;
+// A phase heading numbered in words or a placeholder (`Phase One`, `Phase N`, `Phase IV`): seen, not numbered.
+// `### Phase Dependencies` (spec-kit) is a section about phases, not one, so only number-like words count.
+const WORDY_PHASE = /^#{1,6}\s+Phase\s+(?:[A-Z]|[IVX]+|one|two|three|four|five|six|seven|eight|nine|ten|final|last)\b/i;
 
 /** `: Setup`, `— Core`, `- Polish (week 2)` → the name, its leading separator dropped. */
 function cleanName(rest: string): string {
@@ -47,7 +49,14 @@ export function splitPhaseHeadings(text: string, source: string, mode: 'phase' |
     if (m) level = m[1].length;
   }
   const notUnderstood: string[] = [];
-  if (!level) return { preamble: text.trim(), phases: [], notUnderstood };
+  if (!level) {
+    if (mode === 'phase') {
+      for (let i = 0; i < lines.length; i++) {
+        if (!mask[i] && WORDY_PHASE.test(lines[i])) notUnderstood.push(unnumbered(source, lines[i]));
+      }
+    }
+    return { preamble: text.trim(), phases: [], notUnderstood };
+  }
   const preamble: string[] = [];
   const sections: Section[] = [];
   let current: Section | undefined;
@@ -60,12 +69,14 @@ export function splitPhaseHeadings(text: string, source: string, mode: 'phase' |
       continue;
     }
     const h = mask[i] ? null : ANY_HEADING.exec(line);
-    if (h && h[1].length <= level && current) {
-      current = undefined;
+    if (h && h[1].length <= level) {
       if (mode === 'phase' && WORDY_PHASE.test(line)) {
-        notUnderstood.push(`${source}: the heading "${line.trim()}" looks like a phase but has no number, so it was not read as one.`);
+        notUnderstood.push(unnumbered(source, line));
       }
-      continue;
+      if (current) {
+        current = undefined;
+        continue;
+      }
     }
     if (current) current.lines.push(line);
     else if (sections.length === 0) preamble.push(line);
@@ -133,6 +144,10 @@ function endOfList(lines: string[], mask: boolean[], from: number, indent: numbe
     if (l.trim() && l.length - l.trimStart().length <= indent && !numberedItem(l)) return j;
   }
   return lines.length;
+}
+
+function unnumbered(source: string, line: string): string {
+  return `${source}: the heading "${line.trim()}" looks like a phase but has no number, so it was not read as one.`;
 }
 
 function duplicateIds(phases: SpecPhase[], source: string): string[] {

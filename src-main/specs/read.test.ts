@@ -125,7 +125,11 @@ describe('readSpecPackage — plain Markdown with a plan', () => {
     const root = makePackage({ 'PLAN.md': '# Plan\n\n## Phase One\nstuff\n\n## Phase Two\nmore\n', 'spec.md': '# Spec\n\nWhat it does.\n' });
     const pkg = readSpecPackage(root);
     expect(pkg.phases).toEqual([]);
-    expect(pkg.notUnderstood[0]).toMatch(/^PLAN\.md has no phases I could read/);
+    expect(pkg.notUnderstood).toEqual([
+      expect.stringMatching(/^PLAN\.md has no phases I could read/),
+      'PLAN.md: the heading "## Phase One" looks like a phase but has no number, so it was not read as one.',
+      'PLAN.md: the heading "## Phase Two" looks like a phase but has no number, so it was not read as one.',
+    ]);
     const noPlan = readSpecPackage(makePackage({ 'spec.md': '# Spec\n\nWhat it does.\n' }));
     expect(noPlan.format).toBe('plain');
     expect(noPlan.notUnderstood).toEqual([expect.stringMatching(/^No plan was found/)]);

@@ -2,7 +2,10 @@ import { join, resolve } from 'node:path';
 import { InvalidInputError, NotFoundError } from '../common/errors';
 import { FORGE_CONTRACTS_DIR, readForge } from './forge';
 import { isDir } from './markdown';
+import { readKiro } from './kiro';
+import { readOpenSpec } from './openspec';
 import { findPlanFiles, markdownFiles, readPlain } from './plain';
+import { readSpecKit, specKitFeatures } from './spec-kit';
 import type { SpecFormat, SpecPackage } from './types';
 
 export interface ReadSpecOptions {
@@ -27,6 +30,17 @@ interface FormatProbe {
  */
 const PROBES: FormatProbe[] = [
   { format: 'forge', found: (r) => (isDir(join(r, FORGE_CONTRACTS_DIR)) ? 'Forge/Contracts/' : null), read: readForge },
+  {
+    format: 'spec-kit',
+    found: (r) => {
+      const features = specKitFeatures(r);
+      if (features.length) return `specs/${features[features.length - 1]}/${isDir(join(r, '.specify')) ? ' and .specify/' : ''}`;
+      return isDir(join(r, '.specify')) ? '.specify/' : null;
+    },
+    read: readSpecKit,
+  },
+  { format: 'kiro', found: (r) => (isDir(join(r, '.kiro', 'specs')) ? '.kiro/specs/' : null), read: readKiro },
+  { format: 'openspec', found: (r) => (isDir(join(r, 'openspec', 'changes')) || isDir(join(r, 'openspec', 'specs')) ? 'openspec/' : null), read: readOpenSpec },
   {
     format: 'plain',
     found: (r) => {

@@ -1,0 +1,75 @@
+import { join } from 'node:path';
+import { isDir, isFile, listDir, makeDocument, readText, walkFiles } from './markdown';
+import { fenceMask, parseChecklist } from './markdown';
+import { chooseFeature } from './spec-kit';
+import type { SpecDocument, SpecPackage, SpecPhase } from './types';
+import { statSync } from 'node:fs';
+
+const KIRO_FILES: Record<string, string> = { 'requirements.md': 'requirements', 'design.md': 'design', 'tasks.md': 'tasks' };
+
+/** Feature folders of `.kiro/specs/`, least recently changed first, so the last is the one being worked on. */
+export function kiroFeatures(root: string): string[] {
+  const dir = join(root, '.kiro', 'specs');
+  const latest = (f: string) => Math.max(0, ...walkFiles(join(dir, f)).map((p) => statSync(p).mtimeMs));
+  return listDir(dir)
+    .filter((n) => isDir(join(dir, n)))
+    .map((n) => ({ n, t: latest(n) }))
+    .sort((a, b) => a.t - b.t || a.n.localeCompare(b.n, 'en'))
+    .map((x) => x.n);
+}
+
+/**
+ * Kiro: steering documents and one feature of `.kiro/specs/` (requirements, design, tasks). Each
+ * top-level checklist item of tasks.md (`- [ ] 1. Set up …`) is a phase; its nested items
+ * (`- [ ] 1.1 …`) are the phase's tasks, with their `_Requirements: 1.2, 3.1_` references.
+ */
+export function readKiro(root: string, opts: { feature?: string }): Omit<SpecPackage, 'format' | 'root'> {
+  const documents: SpecDocument[] = [];
+  const notUnderstood: string[] = [];
+  for (const name of listDir(join(root, '.kiro', 'steering'))) {
+    const p = join(root, '.kiro', 'steering', name);
+    if (isFile(p) && name.endsWith('.md')) documents.push(makeDocument(root, p, 'steering'));
+  }
+  const features = kiroFeatures(root);
+  if (!features.length) {
+    notUnderstood.push('.kiro/specs/ holds no feature folder, so there is nothing to build yet.');
+    return { feature: null, documents, phases: [], preamble: '', notUnderstood, features };
+  }
+  const feature = chooseFeature(features, opts.feature, '.kiro/specs/');
+  const fdir = join(root, '.kiro', 'specs', feature);
+  for (const name of listDir(fdir)) {
+    const p = join(fdir, name);
+    if (!isFile(p)) continue;
+    if (name.endsWith('.md')) documents.push(makeDocument(root, p, KIRO_FILES[name] ?? 'doc'));
+    else notUnderstood.push(`.kiro/specs/${feature}/${name} is not a Kiro spec document, so it was left out.`);
+  }
+  const tasksPath = join(fdir, 'tasks.md');
+  if (!isFile(tasksPath)) {
+    notUnderstood.push(`.kiro/specs/${feature}/ has no tasks.md yet, so it has no phases.`);
+    return { feature, documents, phases: [], preamble: '', notUnderstood, features };
+  }
+  const source = `.kiro/specs/${feature}/tasks.md`;
+  const { phases, preamble } = kiroPhases(readText(tasksPath), source);
+  if (!phases.length) notUnderstood.push(`${source} has no checklist items ("- [ ] 1. Set up …"), so no phase could be read.`);
+  return { feature, documents, phases, preamble, notUnderstood, features };
+}
+
+/** Top-level checklist items as phases; the text before the first one is the preamble. */
+export function kiroPhases(text: string, source: string): { phases: SpecPhase[]; preamble: string } {
+  const lines = text.split('\n');
+  const mask = fenceMask(lines);
+  const starts: number[] = [];
+  for (let i = 0; i < lines.length; i++) if (!mask[i] && /^[-*+]\s+\[[ xX]\]\*?\s+/.test(lines[i])) starts.push(i);
+  if (!starts.length) return { phases: [], preamble: text.trim() };
+  const phases = starts.map((start, ordinal): SpecPhase => {
+    const body = lines
+      .slice(start, starts[ordinal + 1] ?? lines.length)
+      .join('\n')
+      .trimEnd();
+    const [item] = parseChecklist(body);
+    const { subtasks, ...own } = item;
+    if (own.id === '1' && !/^\s*[-*+]\s+\[[ xX]\]\*?\s+1\b/.test(lines[start])) own.id = String(ordinal + 1);
+    return { id: own.id, ordinal, name: own.text, tasks: subtasks?.length ? subtasks : [own], text: body, source };
+  });
+  return { phases, preamble: lines.slice(0, starts[0]).join('\n').trim() };
+}
