@@ -1,68 +1,167 @@
 /**
- * Builder benchmark, on Forge's own contracts/:
- *  - the fixed context a builder carries on every turn — system prompt + tool definitions + the
- *    first message — in MCP mode (lean prompt, contracts fetched on demand) and in dump mode (every
- *    contract in the first message, the old flow), counted with the same estimator the context
- *    meter uses; ratio = dump / MCP;
- *  - phase-window extraction (forge_get_phase_window's parse) on a 230 KB phases file, p50 over runs.
- * Usage: npm run bench -- builder [runs=200]
+ * Builder benchmark (issue #28 §4), every figure counted with the o200k BPE the builder's context
+ * meter uses (src-main/builder/tokens.ts), for one small example package per format in
+ * resources/examples/specs/<format>/ and for a large plain package generated here:
+ *  - the fixed context in MCP mode — system prompt + tool definitions + the first message, each
+ *    listed — and the same in dump mode (every document of the package and the first window in the
+ *    first message);
+ *  - the first phase window (forge_get_phase_window on the plan's first phase, preamble included);
+ *  - the fixed context plus the documents the prompt tells the model to read every phase;
+ *  - ratio = dump ÷ MCP fixed, on the large package (its dump exceeds 25,000 tokens).
+ * With ANTHROPIC_API_KEY set it also asks the Messages API's count_tokens for each MCP fixed context.
+ * Usage: npm run bench -- builder
  */
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync, cpSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { firstMessage, fixedTokens, projectBrief, readContracts, systemFor, toolsFor } from '../src-main/builder';
-import { workspaceListing } from '../src-main/builder/workspace';
-import { countTokens } from '../src-main/llm/tokens';
-import { parsePhases, phaseWindow } from '../src-main/mcp';
-import { percentile, report, round, timeRuns } from './_stats';
+import { firstMessage, systemFor, toolsFor, workspaceListing } from '../src-main/builder';
+import { countBuilderContext } from '../src-main/builder/tokens';
+import type { ChatMessage } from '../src-main/llm/types';
+import { packageWindow } from '../src-main/mcp/spec-package';
+import { readSpecPackage, type SpecDocument, type SpecPackage } from '../src-main/specs';
+import { type ToolDefinition, toModelTool } from '../src-main/tools/define';
+import { writeLargePlainPackage } from './_builder-package';
+import { report } from './_stats';
 
-const RUNS = Number(process.argv[2] ?? 200);
 const root = join(import.meta.dirname, '..');
+const examples = join(root, 'resources', 'examples', 'specs');
 
-// A project folder holding Forge's own contracts, as a user's project would.
-const dir = mkdtempSync(join(tmpdir(), 'forge-bench-builder-'));
-try {
-  mkdirSync(join(dir, 'Forge'), { recursive: true });
-  cpSync(join(root, 'contracts'), join(dir, 'Forge', 'Contracts'), { recursive: true });
-  writeFileSync(join(dir, 'README.md'), '# Project\n');
-  const contracts = readContracts(join(dir, 'Forge', 'Contracts'));
-  const brief = projectBrief(contracts.find((c) => c.name === 'blueprint')?.text ?? '');
-  const listing = await workspaceListing(dir);
+type Mode = 'mcp' | 'dump';
 
-  const fixedFor = (mode: 'mcp' | 'dump') => {
-    const system = systemFor(brief.name, mode);
-    const first = firstMessage({
-      projectName: brief.name,
-      description: brief.description,
+/**
+ * The documents the prompt tells the builder to read in every phase — builder-prompt.ts: "the design
+ * and stack always" — as each format names them: Forge's blueprint and stack, spec-kit's plan (its
+ * technical design) and constitution, Kiro's design and steering, OpenSpec's design and project.md,
+ * and in a plain folder any document titled design, architecture or stack.
+ */
+const EVERY_PHASE_KINDS = new Set(['blueprint', 'stack', 'design', 'steering', 'constitution', 'project']);
+function everyPhaseDocs(pkg: SpecPackage): SpecDocument[] {
+  return pkg.documents.filter(
+    (d) =>
+      EVERY_PHASE_KINDS.has(d.kind) ||
+      (pkg.format === 'spec-kit' && d.kind === 'plan') ||
+      (pkg.format === 'plain' && /design|architecture|stack/i.test(`${d.id} ${d.title}`)),
+  );
+}
+
+/** The project's name and one-paragraph description, as the first message carries them. */
+function brief(pkg: SpecPackage): { name: string; description: string } {
+  const lead = pkg.documents.find((d) => ['blueprint', 'spec', 'requirements', 'proposal', 'project', 'roadmap'].includes(d.kind)) ?? pkg.documents[0];
+  return { name: lead?.title ?? pkg.format, description: lead?.brief ?? '' };
+}
+
+interface Measured {
+  format: string;
+  documents: number;
+  phases: number;
+  firstPhase: string;
+  firstPhaseTasks: number;
+  mcp: { system: number; tools: number; first: number; total: number; toolCount: number };
+  dump: { system: number; tools: number; first: number; total: number; toolCount: number };
+  window: number;
+  everyPhase: { docs: string[]; tokens: number };
+  request: { system: ReturnType<typeof systemFor>; tools: ReturnType<typeof toModelTool>[]; first: string };
+}
+
+async function measure(pkg: SpecPackage): Promise<Measured> {
+  const { name, description } = brief(pkg);
+  const listing = await workspaceListing(pkg.root);
+  const first = pkg.phases[0];
+  if (!first) throw new Error(`${pkg.root}: the ${pkg.format} example has no phases (${pkg.notUnderstood.join(' ')})`);
+  const window = packageWindow(pkg, first.id).content;
+  const fixed = (mode: Mode) => {
+    const system = systemFor(name, mode);
+    const tools = toolsFor(mode).map((t) => toModelTool(t as unknown as ToolDefinition));
+    // The first message starts the plan's own first phase (never an assumed Phase 0).
+    const input = {
+      projectName: name,
+      description,
       listing,
       mode,
-      ...(mode === 'dump' ? { contractsDump: contracts.map((c) => ({ name: c.name, text: c.text })) } : {}),
-    });
-    const prompt = fixedTokens(system, toolsFor(mode));
-    return { prompt, first: countTokens(first), total: prompt + countTokens(first) };
+      firstPhase: { id: first.id, name: first.name },
+      ...(mode === 'dump' ? { contractsDump: pkg.documents.map((d) => ({ name: d.id, file: d.id, text: d.text })), phaseWindow: window } : {}),
+    };
+    const text = firstMessage(input);
+    const message: ChatMessage = { role: 'user', content: [{ type: 'text', text }] };
+    const c = countBuilderContext({ system, tools, messages: [message] });
+    return { counts: { system: c.system, tools: c.tools, first: c.conversation, total: c.total, toolCount: tools.length }, system, tools, text };
   };
-  const mcp = fixedFor('mcp');
-  const dump = fixedFor('dump');
-  console.log(`MCP mode:  system + ${toolsFor('mcp').length} tools ${mcp.prompt} tokens, first message ${mcp.first} → ${mcp.total} per turn`);
-  console.log(`dump mode: system + ${toolsFor('dump').length} tools ${dump.prompt} tokens, first message ${dump.first} → ${dump.total} per turn`);
+  const mcp = fixed('mcp');
+  const dump = fixed('dump');
+  const must = everyPhaseDocs(pkg);
+  const windowTokens = countBuilderContext({ system: '', messages: [{ role: 'user', content: window }] }).conversation;
+  const mustTokens = must.reduce((n, d) => n + countBuilderContext({ system: '', messages: [{ role: 'user', content: d.text }] }).conversation, 0);
+  return {
+    format: pkg.format,
+    documents: pkg.documents.length,
+    phases: pkg.phases.length,
+    firstPhase: first.id,
+    firstPhaseTasks: first.tasks.length,
+    mcp: mcp.counts,
+    dump: dump.counts,
+    window: windowTokens,
+    everyPhase: { docs: must.map((d) => d.id), tokens: mcp.counts.total + windowTokens + mustTokens },
+    request: { system: mcp.system, tools: mcp.tools, first: mcp.text },
+  };
+}
 
-  // A 230 KB roadmap: Forge's phases repeated into 120 numbered phases.
-  const phase = (n: number) =>
-    `## Phase ${n} — Capability ${n}\n\n${'Deliverables: the module, its tests, its API procedure and the screen that shows it. '.repeat(18)}\n\n- item a\n- item b\n\n\`\`\`\n## Phase 999 — inside a fence, not a phase\n\`\`\`\n`;
-  let text = '# Phases\n\n';
-  for (let n = 0; text.length < 230 * 1024; n++) text += phase(n);
-  const phases = parsePhases(text).length;
-  const samples = await timeRuns(RUNS, (i) => phaseWindow(text, (i * 7) % (phases - 1)));
-  const p50 = percentile(samples, 50);
-  console.log(
-    `phase window on ${(text.length / 1024).toFixed(0)} KB (${phases} phases): p50 ${round(p50, 3)} ms, p95 ${round(percentile(samples, 95), 3)} ms over ${RUNS} runs`,
-  );
+function print(label: string, m: Measured): void {
+  console.log(`${label}: ${m.format}, ${m.documents} documents, ${m.phases} phases (first "${m.firstPhase}", ${m.firstPhaseTasks} tasks)`);
+  for (const mode of ['mcp', 'dump'] as const) {
+    const c = m[mode];
+    console.log(`  ${mode.padEnd(4)} fixed: system ${c.system} + ${c.toolCount} tools ${c.tools} + first message ${c.first} = ${c.total}`);
+  }
+  console.log(`  first window ${m.window}; fixed + window + every-phase documents (${m.everyPhase.docs.join(', ') || 'none'}) ${m.everyPhase.tokens}`);
+  console.log(`  dump ÷ fixed ${(m.dump.total / m.mcp.total).toFixed(2)}×`);
+}
+
+/** The Messages API's own count, when a key is at hand (the BPE figures above need none). */
+async function apiCount(m: Measured): Promise<number | string> {
+  const key = process.env.ANTHROPIC_API_KEY;
+  if (!key) return 'no key';
+  const { default: Anthropic } = await import('@anthropic-ai/sdk');
+  const sdk = new Anthropic({ apiKey: key });
+  try {
+    const r = await sdk.messages.countTokens({
+      model: process.env.FORGE_BENCH_MODEL ?? 'claude-sonnet-4-5',
+      system: m.request.system.map((b) => b.text).join('\n\n'),
+      tools: m.request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema as { type: 'object' } })),
+      messages: [{ role: 'user', content: m.request.first }],
+    });
+    return r.input_tokens;
+  } catch (e) {
+    return `count_tokens failed: ${(e as Error).message.slice(0, 120)}`;
+  }
+}
+
+const formats = readdirSync(examples).filter((f) => existsSync(join(examples, f)) && !f.startsWith('.'));
+const small: Measured[] = [];
+for (const f of formats.sort()) {
+  const m = await measure(readSpecPackage(join(examples, f)));
+  print(`example ${f}`, m);
+  if (process.env.ANTHROPIC_API_KEY) console.log(`  count_tokens (Messages API) for the MCP fixed context: ${await apiCount(m)}`);
+  small.push(m);
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'forge-bench-builder-'));
+try {
+  writeLargePlainPackage(dir);
+  const large = await measure(readSpecPackage(dir));
+  print('large generated plain package', large);
+  if (large.dump.total <= 25_000)
+    throw new Error(`the large package's dump is ${large.dump.total} tokens; it must exceed 25,000 for the ratio to mean anything`);
+  const windows = [...small, large].filter((m) => m.firstPhaseTasks <= 10);
+  const perFormat = Object.fromEntries(small.map((m) => [`${m.format}_mcp_fixed_tokens`, m.mcp.total]));
   report({
     bench: 'builder',
-    mcp_fixed_tokens: mcp.total,
-    dump_fixed_tokens: dump.total,
-    ratio: round(dump.total / mcp.total, 2),
-    phase_window_p50_ms: round(p50, 3),
+    tokenizer: 'o200k_base',
+    mcp_fixed_tokens: Math.max(...small.map((m) => m.mcp.total), large.mcp.total),
+    ...perFormat,
+    window_tokens: Math.max(...windows.map((m) => m.window)),
+    every_phase_tokens: Math.max(...small.map((m) => m.everyPhase.tokens)),
+    large_dump_tokens: large.dump.total,
+    large_mcp_fixed_tokens: large.mcp.total,
+    ratio: Number((large.dump.total / large.mcp.total).toFixed(2)),
   });
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -2,7 +2,7 @@ import type { BuildDetail, BuildLogEntry, BuildMode, BuildSummary, CommandConsen
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppError, ConflictError } from '../common/errors';
-import { countContextTokens } from '../llm/tokens';
+import { countBuilderContext } from './tokens';
 import type { ChatMessage, Model, SystemBlock } from '../llm/types';
 import { textOf } from '../llm/types';
 import { type ArtifactStore, builderSystemPrompt, LocalSource, McpSession, phaseWindow, type ProjectStore, Scratchpad, SCRATCHPAD_FILE } from '../mcp';
@@ -391,7 +391,7 @@ export class BuildManager {
     store.appendMessages(id, result.added);
     state.turns++;
     const conversation = [...messages, ...result.added];
-    const tokens = countContextTokens({ system, tools: tools.map((t) => toModelTool(t as ToolDefinition)), messages: conversation });
+    const tokens = countBuilderContext({ system, tools: tools.map((t) => toModelTool(t as ToolDefinition)), messages: conversation });
     store.addTurn(
       id,
       state.turns,
@@ -628,7 +628,7 @@ export class BuildManager {
     });
     if (compacted.removedCount === 0) return;
     const system = systemFor(run.projectName, run.mode);
-    const after = countContextTokens({
+    const after = countBuilderContext({
       system,
       tools: toolsFor(run.mode).map((t) => toModelTool(t as ToolDefinition)),
       messages: compacted.messages,
@@ -687,7 +687,7 @@ export function systemFor(projectName: string, mode: BuildMode): SystemBlock[] {
 
 /** System prompt + tool definitions: what every turn carries before the conversation. */
 export function fixedTokens(system: SystemBlock[], tools: BuilderTool[]): number {
-  const c = countContextTokens({ system, tools: tools.map((t) => toModelTool(t as ToolDefinition)), messages: [] });
+  const c = countBuilderContext({ system, tools: tools.map((t) => toModelTool(t as ToolDefinition)), messages: [] });
   return c.system + c.tools;
 }
 

@@ -9,7 +9,8 @@ const DEFAULT_COMPACT_AT = 0.7;
 /**
  * How full the model's window is: the fixed part sent every turn (system prompt, tool
  * definitions) and the conversation, against the limit, with the compaction threshold and past
- * compactions marked.
+ * compactions marked. The core counts both with the o200k BPE (builder/tokens.ts), not a
+ * characters estimate, so the bar and the compaction point agree with what is really sent.
  */
 export function ContextMeter(props: { context: BuildDetail['context']; turns: BuildDetail['turns'] }) {
   const settings = useProcedure('settings/get', {});
@@ -59,6 +60,9 @@ export function ContextMeter(props: { context: BuildDetail['context']; turns: Bu
         </div>
       </dl>
       {s.over && <p className="field-error">Over the limit: the next turn compacts the conversation.</p>}
+      <p className="hint" data-testid="context-tokenizer">
+        Fixed and conversation are counted with a BPE tokenizer (o200k); the model's own count, the turn's "in", may differ by a few percent.
+      </p>
       <p className="hint">
         {props.turns.length} {props.turns.length === 1 ? 'turn' : 'turns'}
         {last && ` · last: ${shortTokens(last.inputTokens)} in, ${shortTokens(last.outputTokens)} out, ${shortTokens(last.cacheReadTokens)} from cache`}
