@@ -38,6 +38,16 @@ export const mcpToolInfo = z.object({
   avgMs: z.number(),
 });
 
+export const mcpClientProject = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** Absolute path of the folder; null for a project kept in Forge's database. */
+  folder: z.string().nullable(),
+  via: z.enum(['roots', 'path', 'forge']),
+  /** spec-kit, kiro, openspec, plain or forge; null until the folder has been read. */
+  format: z.string().nullable(),
+});
+
 export const mcpStatus = z.object({
   mode: z.enum(['local', 'remote']),
   /** The contracts folder (local) or the app's URL (remote). */
@@ -46,7 +56,17 @@ export const mcpStatus = z.object({
     stdio: z.object({ command: z.string() }),
     http: z.object({ running: z.boolean(), url: z.string().nullable(), port: z.number().int().nullable(), sessions: z.number().int() }),
   }),
-  clients: z.array(z.object({ transport: z.string(), client: z.string().nullable(), since: z.string() })),
+  clients: z.array(
+    z.object({
+      transport: z.string(),
+      client: z.string().nullable(),
+      since: z.string(),
+      /** The project the client is on: its IDE's open folder (MCP roots), a folder named by path, or a Forge project. */
+      project: mcpClientProject.nullable().optional(),
+      /** Why the client's declared roots could not be used (a root that does not exist here, not file://), else null. */
+      rootsError: z.string().nullable().optional(),
+    }),
+  ),
   tools: z.array(mcpToolInfo),
   cache: z.object({ size: z.number().int(), hits: z.number().int(), misses: z.number().int(), evictions: z.number().int() }),
   exposeAnalystTools: z.boolean(),

@@ -9,6 +9,7 @@ import {
   McpError,
   ErrorCode,
   ReadResourceRequestSchema,
+  RootsListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
 import { BUILDER_PROMPT_NAME, builderSystemPrompt } from './builder-prompt';
@@ -54,14 +55,32 @@ export function createGovernanceServer(service: McpService, options: { transport
     },
   );
   const session = new McpSession();
+  // The folder the client's IDE has open (MCP roots). Over HTTP a request the server starts on its
+  // own may find no open stream, so roots are asked for within a tool call (relatedRequestId), once
+  // and again after roots/list_changed; stdio and in-memory clients are asked as soon as they connect.
+  const folder = service.connectionFolder();
+  const syncRoots = (relatedRequestId?: string | number) =>
+    server.getClientCapabilities()?.roots
+      ? folder.ensure(() => server.listRoots(undefined, { timeout: 15_000, ...(relatedRequestId !== undefined ? { relatedRequestId } : {}) }))
+      : Promise.resolve();
   const connectionId = randomUUID();
   const connect = server.connect.bind(server);
   server.connect = (transport) => connect(withBareErrorMessages(transport));
 
   server.oninitialized = () => {
     const c = server.getClientVersion();
-    service.connections.set(connectionId, { transport: options.transport, client: c ? `${c.name} ${c.version}` : undefined, since: new Date().toISOString() });
+    service.connections.set(connectionId, {
+      transport: options.transport,
+      client: c ? `${c.name} ${c.version}` : undefined,
+      since: new Date().toISOString(),
+      project: () => folder.describe(session.get().project_id),
+    });
+    if (options.transport !== 'http') void syncRoots();
   };
+  server.setNotificationHandler(RootsListChangedNotificationSchema, () => {
+    folder.markStale();
+    if (options.transport !== 'http') void syncRoots();
+  });
   server.onclose = () => {
     service.connections.delete(connectionId);
   };
@@ -69,12 +88,14 @@ export function createGovernanceServer(service: McpService, options: { transport
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools(service.extraTools()) }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    await syncRoots(extra.requestId);
     const progressToken = request.params._meta?.progressToken;
     const ctx: ToolContext = {
       source: service.source,
       projects: service.projects,
       artifacts: service.artifacts,
       session,
+      folder,
       scratchpad: service.scratchpad,
       planner: service.planner,
       calls: service.calls,

@@ -8,6 +8,7 @@ import { ArtifactStore } from './artifacts';
 import { TtlCache } from './cache';
 import { CallLog } from './calls';
 import { CACHE_TTL_SECONDS, defaultContractsDir, MCP_FILES, readMcpEnv, type ContractName } from './config';
+import { ConnectionFolder, FolderProjects, type ClientProject, type SpecReader } from './folders';
 import { readHostLock } from './host-lock';
 import { LocalSource } from './local';
 import { runPlanner, type PlannerProgress, type PlannerRequest, type PlannerResult } from './planner';
@@ -24,6 +25,8 @@ import type { GovernanceTool } from './tools';
  * remote, chosen once), projects, artifacts, the scratchpad, the planner and the call log.
  * Built by `forge mcp`, by the app's host, or by a test; no module-level state.
  */
+
+export type { ClientProject, ConnectionFolder } from './folders';
 
 export interface McpServiceOptions {
   /** The workspace folder: token, artifacts, forge.db, host lock. */
@@ -49,6 +52,8 @@ export interface McpServiceOptions {
    */
   sharedData?: () => SharedDataPort | undefined;
   cacheTtlSeconds?: number;
+  /** Reads a project folder in any spec format (default: the spec reader in src-main/specs). */
+  readSpec?: SpecReader;
   /** Watch the contracts folder for changes (default true). */
   watch?: boolean;
   now?: () => number;
@@ -71,8 +76,12 @@ export interface McpService {
   extraTools(): GovernanceTool[];
   /** The data sources the PM shares with attached IDEs; undefined in local `forge mcp` (no registry, no keys there). */
   sharedData(): SharedDataPort | undefined;
-  /** Live MCP connections (for the status screen). */
-  readonly connections: Map<string, { transport: string; client?: string; since: string }>;
+  /** Project folders IDEs work on (MCP roots, or forge_set_session(project_dir)); read only, never written. */
+  readonly folders: FolderProjects;
+  /** A new connection's view of the folders (its roots). */
+  connectionFolder(): ConnectionFolder;
+  /** Live MCP connections (for the status screen), with the project each client is on. */
+  readonly connections: Map<string, { transport: string; client?: string; since: string; project?: () => ClientProject }>;
   cacheClear(): number;
   close(): void;
 }
@@ -140,6 +149,10 @@ export function createMcpService(options: McpServiceOptions): McpService {
     };
   }
 
+  // The spec reader is loaded on first use: most sessions never open a project folder.
+  const readSpec: SpecReader = options.readSpec ?? (async (dir) => (await import('../specs')).readSpecPackage(dir));
+  const folders = new FolderProjects(readSpec);
+
   const service: McpService = {
     mode,
     source,
@@ -157,6 +170,8 @@ export function createMcpService(options: McpServiceOptions): McpService {
     workDir,
     extraTools: () => options.extraTools?.() ?? [],
     sharedData: () => options.sharedData?.(),
+    folders,
+    connectionFolder: () => new ConnectionFolder(folders),
     connections: new Map(),
     cacheClear: () => cache.clear(),
     close() {

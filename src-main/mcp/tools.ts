@@ -6,6 +6,7 @@ import type { CallLog } from './calls';
 import { ARTIFACT_TYPES, CONTRACT_NAMES, type ContractName, isContractName } from './config';
 import { AnalystToolError, defineMcpTool, READ, type McpToolDef, type ToolOutput } from './define';
 import { resolvePhaseWindow } from './phases';
+import type { ConnectionFolder } from './folders';
 import type { McpSession } from './session';
 import type { GovernanceSource, ProjectSource } from './source';
 import type { Scratchpad } from './scratchpad';
@@ -39,6 +40,8 @@ export interface ToolContext {
    * folder; without it they serve the governance contracts as before.
    */
   specPackage?: () => SpecPackage | Promise<SpecPackage>;
+  /** The project folder this connection's IDE has open (MCP roots) or named with forge_set_session(project_dir). */
+  folder?: ConnectionFolder;
 }
 
 type Tool = McpToolDef<z.ZodObject, ToolContext>;
@@ -61,8 +64,21 @@ export const PHASES_BLOCKED =
 
 function projectOf(ctx: ToolContext, given?: string): string {
   const id = given ?? ctx.session.get().project_id;
-  if (!id) throw new ToolError('No project given: pass project_id, or call forge_set_session(project_id) once so later calls can omit it.');
+  if (!id) {
+    const why = ctx.folder?.problem();
+    throw new ToolError(
+      `No project given: pass project_id, or call forge_set_session(project_id or project_dir) once so later calls can omit it.${why ? ` ${why}` : ''}`,
+    );
+  }
   return id;
+}
+
+/** The project folder a project tool reads (named, the session's, or the IDE's root), once the client's roots are known. */
+async function folderOf(ctx: ToolContext, given?: string) {
+  if (!ctx.folder) return null;
+  await ctx.folder.ready();
+  const found = ctx.folder.resolve(given ?? ctx.session.get().project_id);
+  return found ? { f: found.project, via: found.via, folders: ctx.folder.folders } : null;
 }
 
 /** A failure the client should read and act on (an isError result, not a protocol error). */
@@ -197,10 +213,28 @@ export const TOOLS: Tool[] = [
   }),
   tool({
     name: 'forge_set_session',
-    description: 'Remember the project (and build) you are working on for this connection, so project tools can be called without ids.',
-    input: z.object({ project_id: projectId, build_id: z.string().min(1).max(100).optional(), user_id: z.string().min(1).max(100).optional() }).strict(),
+    description:
+      'Remember the project (and build) you are working on for this connection, so project tools can be called without ids. project_dir (an absolute path) opens a project folder in any spec format (spec-kit, Kiro, OpenSpec, plain, Forge) when your client declares no roots; it is only read.',
+    input: z
+      .object({
+        project_id: projectId.optional(),
+        project_dir: z.string().min(1).max(1000).optional().describe('Absolute path of the project folder, e.g. "/home/me/photo-albums".'),
+        build_id: z.string().min(1).max(100).optional(),
+        user_id: z.string().min(1).max(100).optional(),
+      })
+      .strict()
+      .refine((i) => i.project_id !== undefined || i.project_dir !== undefined, {
+        message: 'pass project_id (a Forge project) or project_dir (a project folder)',
+        path: ['project_id'],
+      }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    run: (i, ctx) => ({ session: ctx.session.set(i) }),
+    run: async (i, ctx) => {
+      const { project_dir, ...rest } = i;
+      if (!project_dir) return { session: ctx.session.set({ ...rest, project_id: projectOf(ctx, rest.project_id) }) };
+      if (!ctx.folder) throw new ToolError('Project folders are not available on this connection; pass project_id.');
+      const f = ctx.folder.folders.register(project_dir);
+      return { session: ctx.session.set({ ...rest, project_id: f.id }), project: await ctx.folder.folders.context(f, 'path') };
+    },
   }),
   tool({
     name: 'forge_clear_session',
@@ -214,7 +248,11 @@ export const TOOLS: Tool[] = [
     description: "A project's manifest: name, description, its contracts with their latest versions, and recent builds.",
     input: z.object({ project_id: projectId.optional() }).strict(),
     annotations: READ,
-    run: async (i, ctx) => ({ ...(await ctx.projects.getProjectContext(projectOf(ctx, i.project_id))) }),
+    run: async (i, ctx) => {
+      const folder = await folderOf(ctx, i.project_id);
+      if (folder) return folder.folders.context(folder.f, folder.via);
+      return { ...(await ctx.projects.getProjectContext(projectOf(ctx, i.project_id))) };
+    },
   }),
   tool({
     name: 'forge_list_project_contracts',
@@ -222,16 +260,24 @@ export const TOOLS: Tool[] = [
     input: z.object({ project_id: projectId.optional() }).strict(),
     annotations: READ,
     run: async (i, ctx) => {
+      const folder = await folderOf(ctx, i.project_id);
+      if (folder) return folder.folders.contracts(folder.f);
       const c = await ctx.projects.getProjectContext(projectOf(ctx, i.project_id));
       return { project_id: c.project_id, contracts: c.contracts };
     },
   }),
   tool({
     name: 'forge_get_project_contract',
-    description: "The latest version of one of a project's contracts, in full.",
-    input: z.object({ project_id: projectId.optional(), contract_type: contractName }).strict(),
+    description:
+      "The latest version of one of a project's contracts, in full: contract_type for a Forge project, document (an id from forge_list_project_contracts) for a project folder.",
+    input: z.object({ project_id: projectId.optional(), contract_type: contractName.optional(), document: z.string().min(1).max(300).optional() }).strict(),
     annotations: READ,
-    run: async (i, ctx) => ({ ...(await ctx.projects.getProjectContract(projectOf(ctx, i.project_id), i.contract_type)) }),
+    run: async (i, ctx) => {
+      const folder = await folderOf(ctx, i.project_id);
+      if (folder) return folder.folders.document(folder.f, i.document ?? i.contract_type);
+      if (!i.contract_type) throw new ToolError(`Pass contract_type, one of: ${CONTRACT_NAMES.join(', ')}.`);
+      return { ...(await ctx.projects.getProjectContract(projectOf(ctx, i.project_id), i.contract_type)) };
+    },
   }),
   tool({
     name: 'forge_get_build_contracts',
@@ -274,6 +320,8 @@ export const TOOLS: Tool[] = [
     run: async (i, ctx) => {
       const pkg = i.project_id ? undefined : await packageOf(ctx);
       if (pkg) return { ...packageWindow(pkg, i.phase_number) };
+      const folder = await folderOf(ctx, i.project_id);
+      if (folder) return folder.folders.phaseWindow(folder.f, String(i.phase_number));
       try {
         const w = await resolvePhaseWindow(ctx, integerPhase(i.phase_number), { given: i.project_id, session: ctx.session.get().project_id });
         return { ...w };

@@ -4,7 +4,7 @@ import type { McpStatus } from '../../src-main/api/mcp';
 import { procedureKey, useProcedureMutation } from '../api/hooks';
 import { relativeTime } from '../memory/format';
 import { CopyButton } from './CopyButton';
-import { callTotals, formatClock } from './model';
+import { callTotals, clientProjectLine, formatClock } from './model';
 import { ErrorPanel } from '../app/ErrorPanel';
 
 /** The server as it runs now: transports, who is attached, how busy it is, and the token HTTP clients present. */
@@ -86,6 +86,7 @@ export function StatusCard(props: { status: McpStatus; tokenPreview: string | nu
               <span className="muted" title={c.since}>
                 connected {relativeTime(c.since)}
               </span>
+              <ClientProject client={c} />
             </li>
           ))}
         </ul>
@@ -93,6 +94,16 @@ export function StatusCard(props: { status: McpStatus; tokenPreview: string | nu
 
       <TokenRow preview={props.tokenPreview} httpRunning={http.running} />
     </article>
+  );
+}
+
+/** Which project the client is on, so the PM sees which repository an IDE's calls are about. */
+function ClientProject(props: { client: McpStatus['clients'][number] }) {
+  const line = clientProjectLine(props.client);
+  return (
+    <span className={`mcp-client-project${line.tone === 'warn' ? ' is-warn' : ''}`} data-testid="mcp-client-project" title={line.text}>
+      {line.text}
+    </span>
   );
 }
 

@@ -5,6 +5,7 @@ import {
   bearerOf,
   callTotals,
   checkSnippet,
+  clientProjectLine,
   formatClock,
   formatMs,
   groupTools,
@@ -164,5 +165,25 @@ describe('parseAttachChoice', () => {
     expect(parseAttachChoice(null)).toEqual({ client: 'claude_desktop', transport: 'stdio' });
     expect(parseAttachChoice('{oops')).toEqual({ client: 'claude_desktop', transport: 'stdio' });
     expect(parseAttachChoice('{"client":"zed","transport":"carrier-pigeon"}')).toEqual({ client: 'claude_desktop', transport: 'stdio' });
+  });
+});
+
+describe('the project each connected client is on', () => {
+  // Failing, the PM could not tell which repository an attached IDE's calls are about, or why its folder was not used.
+  it('names the folder and its format, how the client came to it, or why its roots were not used', () => {
+    expect(
+      clientProjectLine({ project: { id: 'photo-albums', name: 'photo-albums', folder: '/home/me/photo-albums', via: 'roots', format: 'spec-kit' } }),
+    ).toEqual({ text: "On photo-albums (spec-kit) — its IDE's open folder, /home/me/photo-albums", tone: 'plain' });
+    expect(clientProjectLine({ project: { id: 'orders', name: 'orders', folder: '/srv/orders', via: 'path', format: 'kiro' } }).text).toBe(
+      'On orders (Kiro) — a folder it named, /srv/orders',
+    );
+    expect(clientProjectLine({ project: { id: 'ledger', name: 'ledger', folder: null, via: 'forge', format: 'forge' } }).text).toBe(
+      'On ledger (Forge) — a Forge project',
+    );
+    expect(clientProjectLine({ project: null, rootsError: 'The root file:///gone does not exist on this machine (/gone).' })).toEqual({
+      text: 'No project: The root file:///gone does not exist on this machine (/gone).',
+      tone: 'warn',
+    });
+    expect(clientProjectLine({}).text).toMatch(/^No project yet/);
   });
 });

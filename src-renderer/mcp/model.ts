@@ -1,11 +1,12 @@
 import type { z } from 'zod';
-import type { mcpCall, mcpSnippet, mcpToolInfo } from '../../src-main/api/mcp';
+import type { mcpCall, mcpClientProject, mcpSnippet, mcpToolInfo } from '../../src-main/api/mcp';
 
 /** What the MCP screen shows, derived from `mcp/status`, `mcp/calls` and `mcp/config-snippets` — pure, so it is tested without a window. */
 
 export type McpTool = z.infer<typeof mcpToolInfo>;
 export type McpCall = z.infer<typeof mcpCall>;
 export type McpSnippet = z.infer<typeof mcpSnippet>;
+export type McpClientProject = z.infer<typeof mcpClientProject>;
 export type SnippetClient = McpSnippet['client'];
 export type SnippetTransport = McpSnippet['transport'];
 
@@ -181,4 +182,21 @@ export function parseAttachChoice(raw: string | null): AttachChoice {
   } catch {
     return defaultAttachChoice;
   }
+}
+
+const formatNames: Record<string, string> = { 'spec-kit': 'spec-kit', kiro: 'Kiro', openspec: 'OpenSpec', plain: 'plain Markdown', forge: 'Forge' };
+
+/**
+ * The line under a connected client saying which project it is on: the folder its IDE has open
+ * (MCP roots), one it named by path, or a Forge project; or why its roots could not be used.
+ */
+export function clientProjectLine(c: { project?: McpClientProject | null; rootsError?: string | null }): { text: string; tone: 'plain' | 'warn' } {
+  const p = c.project;
+  if (p) {
+    const format = p.format ? (formatNames[p.format] ?? p.format) : null;
+    const where = p.via === 'roots' ? "its IDE's open folder" : p.via === 'path' ? 'a folder it named' : 'a Forge project';
+    return { text: `On ${p.name}${format ? ` (${format})` : ''} — ${where}${p.folder ? `, ${p.folder}` : ''}`, tone: 'plain' };
+  }
+  if (c.rootsError) return { text: `No project: ${c.rootsError}`, tone: 'warn' };
+  return { text: 'No project yet: the client declared no folder and has not named one.', tone: 'plain' };
 }

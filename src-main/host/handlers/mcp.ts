@@ -141,7 +141,10 @@ export const mcpHandlers: McpHandlerMap = {
         stdio: { command: shellCommand(stdio.command, stdio.args) },
         http: { running: Boolean(http), url: http?.url ?? null, port: http?.port ?? null, sessions: http?.sessions ?? 0 },
       },
-      clients: [...service.connections.values()].map((c) => ({ transport: c.transport, client: c.client ?? null, since: c.since })),
+      clients: [...service.connections.values()].map((c) => {
+        const p = c.project?.();
+        return { transport: c.transport, client: c.client ?? null, since: c.since, project: p?.project ?? null, rootsError: p?.rootsError ?? null };
+      }),
       tools: listTools(service.extraTools()).map((t) => {
         const s = stats[t.name] ?? { calls: 0, errors: 0, total_ms: 0 };
         return {
