@@ -1,9 +1,10 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { builderTokens } from '../src-main/builder/tokens';
+import { startMockAnthropicServer } from '../src-main/llm/testing';
 import { packageWindow } from '../src-main/mcp/spec-package';
 import { readSpecPackage } from '../src-main/specs';
 import { writeLargePlainPackage } from './_builder-package';
@@ -54,16 +55,33 @@ describe('the large package the builder bench measures', () => {
 });
 
 describe('npm run bench -- builder', () => {
-  it("reports every example format and the large package on one JSON line, within the issue's targets", () => {
+  it("reports every example format and the large package on one JSON line, within the issue's targets", async () => {
     // A prompt or tool description that grows past 3,000 tokens, or a window past 2,000, fails here
     // rather than in a PM's build that compacts early.
+    // With a key, each MCP fixed context is also sent to the Messages API's count_tokens: here the
+    // mock Messages API on 127.0.0.1, which records what the bench sent.
     const root = join(__dirname, '..');
-    const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'bench', 'builder.ts')], {
-      cwd: root,
-      encoding: 'utf8',
-      timeout: 120_000,
-      env: { ...process.env, ANTHROPIC_API_KEY: '' },
-    });
+    const mock = await startMockAnthropicServer();
+    let r: { status: number | null; stdout: string; stderr: string };
+    try {
+      // Async spawn: the mock server answers on this process's event loop, which spawnSync would block.
+      r = await new Promise((resolve) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'bench', 'builder.ts')], {
+          cwd: root,
+          env: { ...process.env, ANTHROPIC_API_KEY: 'sk-ant-bench-test', ANTHROPIC_BASE_URL: mock.url },
+        });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d) => (stdout += d));
+        child.stderr.on('data', (d) => (stderr += d));
+        child.on('close', (status) => resolve({ status, stdout, stderr }));
+      });
+    } finally {
+      await mock.close();
+    }
+    const counted = mock.requests.filter((q) => q.path === '/v1/messages/count_tokens');
+    expect(counted.length).toBe(readdirSync(join(root, 'resources', 'examples', 'specs')).length);
+    expect((counted[0]!.body.tools as unknown[]).length).toBe(13);
     expect(r.status, r.stderr).toBe(0);
     const last = JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, number | string>;
     expect(last.bench).toBe('builder');
@@ -75,6 +93,8 @@ describe('npm run bench -- builder', () => {
     }
     // The ratio is the one of the figures shown: the large package's dump over its MCP fixed context.
     expect(last.ratio).toBeCloseTo((last.large_dump_tokens as number) / (last.large_mcp_fixed_tokens as number), 1);
+    expect(last.api_mcp_fixed_tokens).toBeGreaterThan(500);
+    expect(r.stdout).toMatch(/count_tokens \(Messages API\) for the MCP fixed context: \d+/);
     expect(r.stdout).toMatch(/mcp {2}fixed: system \d+ \+ \d+ tools \d+ \+ first message \d+ = \d+/);
   }, 120_000);
 });
