@@ -21,7 +21,7 @@ describe('the builder system prompt', () => {
     for (const t of [...PROJECT_TOOLS, 'forge_scratchpad']) expect(dump, t).toMatch(new RegExp(`\\b${t}\\(`));
     expect(dump).not.toContain('forge_get_contract');
     expect(dump).not.toContain('forge_get_phase_window');
-    expect(dump).toContain('The contracts and the Phase 0 window are in the first message');
+    expect(dump).toContain("The contracts and the first phase's window are in the first message");
   });
 
   it('names the six STOP codes', () => {
@@ -49,7 +49,9 @@ describe('the builder system prompt', () => {
 
   it('opens with the project name for the MCP prompt and tells the first turn to fetch before coding', () => {
     expect(builderSystemPrompt('Ledger')).toMatch(/^# Forge builder — Ledger\n/);
-    expect(mcp).toContain('Call forge_get_phase_window(0), then forge_get_contract("blueprint") and forge_get_contract("stack")');
+    expect(mcp).toContain("The first message names the plan's first phase: call forge_get_phase_window with its id");
+    // A plan numbered from 1 (or 3.1) started with an error when the prompt said "Phase 0".
+    for (const p of [mcp, dump]) expect(p).not.toMatch(/Phase 0|window\(0\)/);
     expect(mcp).toContain('README');
     expect(mcp).toContain('Minimal diff');
   });

@@ -49,7 +49,7 @@ const blocksOf = (m: ChatMessage): ContentBlock[] => (typeof m.content === 'stri
 const isSummaryBlock = (b: ContentBlock) => b.type === 'text' && b.text.startsWith(SUMMARY_HEADER);
 
 /** The label of a phase window in the list contractsRead returns. */
-export const phaseWindowLabel = (n: number) => `phase window ${n}`;
+export const phaseWindowLabel = (n: number | string) => `phase window ${n}`;
 
 /**
  * What the builder has fetched, in first-read order: contract names ("blueprint"), phase windows
@@ -70,7 +70,8 @@ export function contractsRead(messages: ChatMessage[]): string[] {
       if (b.type !== 'tool_use' || failed.has(b.id)) continue;
       if (b.name === 'forge_get_contract' && typeof b.input.name === 'string') read.add(b.input.name);
       else if (b.name === 'forge_get_governance') for (const c of GOVERNANCE) read.add(c);
-      else if (b.name === 'forge_get_phase_window' && Number.isInteger(b.input.phase_number)) read.add(phaseWindowLabel(b.input.phase_number as number));
+      else if (b.name === 'forge_get_phase_window' && (typeof b.input.phase_number === 'number' || typeof b.input.phase_number === 'string'))
+        read.add(phaseWindowLabel(b.input.phase_number));
       else if (b.name === 'forge_get_summary' || b.name === 'forge_summary') read.add('forge_get_summary');
     }
   }

@@ -45,16 +45,19 @@ describe('projectBrief', () => {
 describe('firstMessage and phaseAdvanceMessage', () => {
   const base = { projectName: 'Ledger', description: 'A shared ledger.', listing: 'README.md\nsrc/', mode: 'mcp' as const };
 
-  it('MCP mode: the brief, the listing and "begin Phase 0" — no contract text', () => {
-    const m = firstMessage({ ...base, contractsDump: [{ name: 'blueprint', text: 'SECRET CONTRACT TEXT' }] });
+  it('MCP mode: the brief, the listing and "begin" the plan\'s own first phase with the exact window call — no contract text', () => {
+    const m = firstMessage({ ...base, firstPhase: { id: '1', name: 'Ledger core' }, contractsDump: [{ name: 'blueprint', text: 'SECRET CONTRACT TEXT' }] });
     expect(m).toBe(
-      '# Project: Ledger\n\nA shared ledger.\n\n## Workspace\n\n```\nREADME.md\nsrc/\n```\n\nBegin Phase 0. Fetch its phase window and the contracts it needs with your forge tools, then write your === PLAN === and start building.\n',
+      '# Project: Ledger\n\nA shared ledger.\n\n## Workspace\n\n```\nREADME.md\nsrc/\n```\n\nBegin Phase 1 — Ledger core. Call forge_get_phase_window({"phase_number": "1"}) first (writes and commands are refused until you have), then the documents it needs, then write your === PLAN === and start building.\n',
     );
+    // spec-kit numbers its phases 3.1, 3.2 …: a message saying "Phase 0" started such a build with an error.
+    expect(firstMessage({ ...base, firstPhase: { id: '3.1' } })).toContain('Begin Phase 3.1. Call forge_get_phase_window({"phase_number": "3.1"})');
   });
 
-  it('dump mode: every contract inlined except the whole phases file, plus the Phase 0 window', () => {
+  it('dump mode: every contract inlined except the whole phases file, plus the first phase window', () => {
     const m = firstMessage({
       ...base,
+      firstPhase: { id: '0', name: 'Genesis' },
       mode: 'dump',
       contractsDump: [
         { name: 'blueprint', file: 'blueprint.md', text: '# Blueprint — Ledger\n' },
@@ -71,14 +74,14 @@ describe('firstMessage and phaseAdvanceMessage', () => {
   });
 
   it('dump mode without contracts is a typed error, not an empty first message', () => {
-    expect(() => firstMessage({ ...base, mode: 'dump' })).toThrow(expect.objectContaining({ code: 'invalid_input' }));
+    expect(() => firstMessage({ ...base, firstPhase: { id: '0' }, mode: 'dump' })).toThrow(expect.objectContaining({ code: 'invalid_input' }));
   });
 
   it('phase advance tells the builder to fetch the window (MCP) or carries it (dump)', () => {
     const mcp = phaseAdvanceMessage({ nextPhase: 2, nextPhaseName: 'API', diffSummary: '+ src/api.ts (40 lines)', listing: 'src/api.ts' });
     expect(mcp).toContain('## Phase 2 — API — start');
     expect(mcp).toContain('+ src/api.ts (40 lines)');
-    expect(mcp).toContain('Call forge_get_phase_window(2)');
+    expect(mcp).toContain('Call forge_get_phase_window({"phase_number": "2"})');
     const dump = phaseAdvanceMessage({ nextPhase: 2, diffSummary: '', listing: '', phaseWindow: '## Phase 2 — API\nRoutes.' });
     expect(dump).toContain('## Phase 2 — API\nRoutes.');
     expect(dump).not.toContain('forge_get_phase_window');

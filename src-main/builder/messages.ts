@@ -99,35 +99,44 @@ export interface FirstMessageInput {
   /** The workspace listing (one path per line). */
   listing: string;
   mode: BuildMode;
-  /** Dump mode: the contracts to inline (phases is left out: its window goes in instead). */
+  /** The plan's first phase, by its own id ("1", "3.1", "0") — never assumed to be 0. */
+  firstPhase: { id: string; name?: string };
+  /** Dump mode: the documents to inline (the plan itself is left out: its window goes in instead). */
   contractsDump?: ContractText[];
-  /** Dump mode: the Phase 0 window (Phase 0 and 1), inlined. */
+  /** Dump mode: the first phase's window (it and the next), inlined. */
   phaseWindow?: string;
 }
 
+/** The exact call that reads a phase's window (and opens its gate), as the model should write it. */
+export const windowCall = (phaseId: string) => `forge_get_phase_window({"phase_number": ${JSON.stringify(phaseId)}})`;
+
+const phaseTitle = (p: { id: string; name?: string }) => `Phase ${p.id}${p.name ? ` — ${p.name}` : ''}`;
+
 /**
- * The first user message. MCP mode: the brief, the listing and "begin Phase 0" — no contracts
- * (the builder fetches them). Dump mode: the old flow the seed replaces, kept to compare — every
- * contract and the Phase 0 window in the message, so nothing needs fetching.
+ * The first user message. MCP mode: the brief, the listing and "begin Phase <first>" with the exact
+ * window call — no documents (the builder fetches them). Dump mode: the old flow, kept to compare —
+ * every document and the first phase's window in the message, so nothing needs fetching.
  */
 export function firstMessage(input: FirstMessageInput): string {
   const head = [`# Project: ${input.projectName}`, input.description].filter(Boolean).join('\n\n');
   const workspace = `## Workspace\n\n${fenced(input.listing.trim() || '(empty)')}`;
   if (input.mode === 'mcp') {
-    return `${head}\n\n${workspace}\n\nBegin Phase 0. Fetch its phase window and the contracts it needs with your forge tools, then write your ${MARKER.planStart} and start building.\n`;
+    return `${head}\n\n${workspace}\n\nBegin ${phaseTitle(input.firstPhase)}. Call ${windowCall(input.firstPhase.id)} first (writes and commands are refused until you have), then the documents it needs, then write your ${MARKER.planStart} and start building.\n`;
   }
   if (!input.contractsDump?.length) throw new InvalidInputError('A dump-mode build needs the contracts to put in its first message; none were given.');
-  // phases never goes in whole (230 KB in a real project): its Phase 0 window does.
+  // The plan never goes in whole (230 KB in a real project): its first window does.
   const contracts = input.contractsDump
     .filter((c) => c.name !== 'phases')
     .map((c) => `<contract name="${c.name}"${c.file ? ` file="${c.file}"` : ''}>\n${c.text.trim()}\n</contract>`)
     .join('\n\n');
-  const window = input.phaseWindow ? `\n\n## Phase 0 window\n\n${input.phaseWindow.trim()}` : '';
-  return `${head}\n\nEverything you need to start is in this message: the governance contracts below, the workspace listing and the Phase 0 window. Do not go looking for the contracts on disk.\n\n## Contracts\n\n${contracts}\n\n${workspace}${window}\n\nBegin Phase 0: write your ${MARKER.planStart} and start building.\n`;
+  const first = `Phase ${input.firstPhase.id}`;
+  const window = input.phaseWindow ? `\n\n## ${first} window\n\n${input.phaseWindow.trim()}` : '';
+  return `${head}\n\nEverything you need to start is in this message: the project's documents below, the workspace listing and the ${first} window. Do not go looking for the documents on disk.\n\n## Contracts\n\n${contracts}\n\n${workspace}${window}\n\nBegin ${phaseTitle(input.firstPhase)}: write your ${MARKER.planStart} and start building.\n`;
 }
 
 export interface PhaseAdvanceInput {
-  nextPhase: number;
+  /** The next phase's own id, as the plan writes it. */
+  nextPhase: number | string;
   nextPhaseName?: string;
   /** What the phase just signed off changed (files added, changed, removed). */
   diffSummary: string;
@@ -143,13 +152,13 @@ export function phaseAdvanceMessage(input: PhaseAdvanceInput): string {
   const workspace = `### Workspace now\n\n${fenced(input.listing.trim() || '(empty)')}`;
   const next = input.phaseWindow
     ? `### Phase window\n\n${input.phaseWindow.trim()}\n\nWrite your ${MARKER.planStart} for Phase ${input.nextPhase} and build it.`
-    : `Call forge_get_phase_window(${input.nextPhase}) for this phase's deliverables, read the contracts it touches, then write your ${MARKER.planStart}.`;
+    : `Call ${windowCall(String(input.nextPhase))} for this phase's deliverables (writes and commands are refused until you have), read the documents it touches, then write your ${MARKER.planStart}.`;
   return `The previous phase is signed off.\n\n${title}\n\n${diff}\n\n${workspace}\n\n${next}\n`;
 }
 
-/** The must-read gate: the first turn wrote or ran something without reading any contract. */
-export function mustReadReminder(phase = 0): string {
-  return `You have not read this phase's deliverables or any contract yet. Before writing code, call forge_get_phase_window(${phase}) and the contracts it needs (blueprint and stack at least), then write your ${MARKER.planStart}.`;
+/** The must-read gate's reminder: this phase's window is unread (the gate itself refuses the writes). */
+export function mustReadReminder(phaseId: string): string {
+  return `You have not read the window of Phase ${phaseId} yet. Before writing code, call ${windowCall(phaseId)} and the documents it needs, then write your ${MARKER.planStart}.`;
 }
 
 /** "Phase 2" from a number; a label such as "Phase 2 — API" as given. */

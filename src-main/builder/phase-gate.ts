@@ -1,9 +1,44 @@
 import type { AuditFinding } from '../api/builds';
 import type { Model } from '../llm/types';
-import { auditRequest, AUDITOR_PROMPT, parseAuditorFindings } from './messages';
+import { auditRequest, AUDITOR_PROMPT, parseAuditorFindings, windowCall } from './messages';
 import { checkContractLeaks, checkLayerBoundaries } from './audit';
 import { readFileSync } from 'node:fs';
 import { type CommandSandbox, resolveInside, runProjectTests } from './workspace';
+import type { ToolDefinition } from '../tools/define';
+import type { z } from 'zod';
+
+/**
+ * The window gate: in every phase, writes and commands are refused until that phase's window has
+ * been read in this phase (forge_get_phase_window with the phase's own id). A reminder after the
+ * fact let a model write a whole phase unread; a refusal it cannot get past does not. Reading the
+ * summary or a contract does not open it: the window is what says what this phase must build.
+ */
+export const GATED_TOOLS: ReadonlySet<string> = new Set(['write_file', 'edit_file', 'run_command', 'run_tests']);
+
+/** What a gated tool asks of the build: null when the current phase's window has been read, else the refusal. */
+export interface WindowGateHost {
+  windowGate?: (tool: string) => string | null;
+}
+
+export function windowGateRefusal(phaseId: string, tool: string): string {
+  return `${tool} refused: you have not read the window of Phase ${phaseId} in this phase. Call ${windowCall(phaseId)} first; writes and commands of Phase ${phaseId} are refused until you have.`;
+}
+
+/** Wraps the gated tools so each asks the build's gate before it runs (the others pass through). */
+export function withWindowGate<T extends ToolDefinition<z.ZodType, never>>(tools: T[]): T[] {
+  return tools.map((t) => {
+    if (!GATED_TOOLS.has(t.name)) return t;
+    const run = t.run.bind(t) as (input: unknown, ctx: WindowGateHost) => ReturnType<T['run']>;
+    return {
+      ...t,
+      run(input: unknown, ctx: WindowGateHost) {
+        const refusal = ctx.windowGate?.(t.name);
+        if (refusal) return { isError: true, content: refusal };
+        return run(input, ctx);
+      },
+    } as T;
+  });
+}
 
 /**
  * What happens when the builder signs a phase off: Forge runs the project's tests itself (the
@@ -14,7 +49,7 @@ import { type CommandSandbox, resolveInside, runProjectTests } from './workspace
 
 export interface GateInput {
   workDir: string;
-  phase: { number: number; name: string };
+  phase: { number: number; name: string; id?: string };
   allowedCommands: readonly string[];
   contracts: { name: string; text: string }[];
   diffSummary: string;
@@ -83,7 +118,7 @@ async function auditWithModel(input: GateInput, deterministic: AuditFinding[]): 
         {
           role: 'user',
           content: auditRequest({
-            phase: input.phase.number,
+            phase: input.phase.id ? `Phase ${input.phase.id}` : input.phase.number,
             phaseName: input.phase.name,
             phaseWindow: input.phaseWindow,
             diffSummary: input.diffSummary,

@@ -4,11 +4,13 @@ import { isAbsolute, join, resolve } from 'node:path';
 import type { BuildMode } from '../api/builds';
 import { InvalidInputError, NotFoundError } from '../common/errors';
 import { CONTRACT_MAP, CONTRACT_NAMES, type ContractName, parsePhases, type ProjectStore, slugify } from '../mcp';
+import { readSpecPackage, type SpecPackage } from '../specs';
 
 /**
- * Everything a build needs before its first turn: the working directory checked, its contracts
- * read, the phases to build (from Forge/Contracts/phases.md or a planner project's plan), the
- * project's name and one-line description, and the pinned contract snapshot.
+ * Everything a build needs before its first turn: the working directory checked, its spec package
+ * read as it is (spec-kit, Kiro, OpenSpec, a plain plan or Forge/Contracts/) or a planner project's
+ * plan, the phases to build by the plan's own ids, the project's name and one-line description,
+ * and the pinned contract snapshot.
  */
 
 export const CONTRACTS_FOLDER = join('Forge', 'Contracts');
@@ -20,9 +22,16 @@ export interface PreparedBuild {
   projectId: string;
   /** Set when the plan came from the planner (forge tools then read that project's phases). */
   plannerProject: string | null;
-  phases: { number: number; name: string }[];
-  /** The phases contract's text the build follows. */
+  /**
+   * The phases in plan order. `id` is the plan's own ("1", "3.1"): every prompt, message and tool
+   * uses it. `number` is the key the build store and the Builds screen use: the id itself when the
+   * plan numbers its phases with whole numbers, else the phase's position.
+   */
+  phases: { number: number; name: string; id: string }[];
+  /** The phases contract's text the build follows (a planner project's plan; empty for a spec package). */
   phasesText: string;
+  /** The spec package the build works from (null for a planner project's plan). */
+  package: SpecPackage | null;
   /** Contract files present in Forge/Contracts (name → text), for dump mode and the audit. */
   contracts: { name: ContractName; file: string; text: string }[];
 }
@@ -44,8 +53,36 @@ export function checkWorkDir(raw: string): { workDir: string; contractsDir: stri
   return { workDir, contractsDir };
 }
 
-/** The contract files present in the folder, by logical name. */
+/** A project folder of any spec format: absolute, existing, a folder (its real path). */
+export function checkProjectDir(raw: string): string {
+  const given = raw.trim();
+  if (!isAbsolute(given)) throw new InvalidInputError(`"${given.slice(0, 200)}" is not an absolute path; give the project folder's full path.`);
+  const abs = resolve(given);
+  if (!existsSync(abs)) throw new NotFoundError(`There is no folder ${abs}. Create it with your specs inside, or pick another.`);
+  if (!statSync(abs).isDirectory()) throw new InvalidInputError(`${abs} is a file, not a folder; give the project folder.`);
+  return realpathSync(abs);
+}
+
+/** Store keys for a plan's phases: whole-number ids as they are (a plan from 1 shows Phase 1), else positions. */
+export function phaseKeys(phases: { id: string; name: string }[]): PreparedBuild['phases'] {
+  const ints = phases.map((p) => (/^\d{1,6}$/.test(p.id.trim()) ? Number(p.id) : Number.NaN));
+  const whole = ints.every(Number.isInteger) && new Set(ints).size === ints.length;
+  return phases.map((p, i) => ({ number: whole ? ints[i]! : i, id: p.id, name: p.name || `Phase ${p.id}` }));
+}
+
+/** The project's name and description: Forge's blueprint, else the package's leading spec, requirements or proposal. */
+export function packageLead(pkg: SpecPackage): string {
+  for (const kind of ['blueprint', 'spec', 'requirements', 'proposal', 'project', 'constitution', 'plan', 'doc']) {
+    const doc = pkg.documents.find((d) => d.kind === kind);
+    if (doc) return doc.text;
+  }
+  return pkg.documents[0]?.text ?? '';
+}
+
+/** The Forge contract files present in the folder, by logical name (none when there is no such folder). */
 export function readContracts(contractsDir: string): PreparedBuild['contracts'] {
+  // A spec-kit, Kiro, OpenSpec or plain project has no Forge/Contracts/: it has no Forge contracts.
+  if (!existsSync(contractsDir)) return [];
   const present = new Set(readdirSync(contractsDir));
   const out: PreparedBuild['contracts'] = [];
   for (const name of CONTRACT_NAMES) {
@@ -65,34 +102,40 @@ export async function prepareBuild(input: {
   mode: BuildMode;
   mini: boolean;
   projectId?: string;
-  projectName: (contracts: PreparedBuild['contracts']) => string;
+  /** The project's name, from the text that leads the package (Forge's blueprint, a spec, requirements …). */
+  projectName: (leadText: string) => string;
   projects: ProjectStore;
 }): Promise<PreparedBuild> {
-  const { workDir, contractsDir } = checkWorkDir(input.workDir);
-  const contracts = readContracts(contractsDir);
-  let phasesText: string | undefined;
+  const workDir = checkProjectDir(input.workDir);
+  const contractsDir = join(workDir, CONTRACTS_FOLDER);
+  const contracts = existsSync(contractsDir) && statSync(contractsDir).isDirectory() ? readContracts(contractsDir) : [];
+  let phasesText = '';
+  let pkg: SpecPackage | null = null;
+  let phases: PreparedBuild['phases'];
   if (input.projectId) {
     phasesText = (await input.projects.getProjectContract(input.projectId, 'phases')).content;
+    phases = parsePhases(phasesText).map((p) => ({ number: p.number, id: String(p.number), name: p.name || `Phase ${p.number}` }));
+    if (!phases.length) {
+      throw new InvalidInputError(`The plan of project "${input.projectId}" has no "## Phase N — name" headings, so there is nothing to build. Plan it again.`);
+    }
   } else {
-    phasesText = contracts.find((c) => c.name === 'phases')?.text;
-    if (!phasesText) {
+    pkg = readSpecPackage(workDir);
+    if (!pkg.phases.length) {
+      const why = pkg.notUnderstood.slice(0, 3).join(' ');
       throw new InvalidInputError(
-        `${contractsDir} has no ${CONTRACT_MAP.phases.file}: the builder needs the phases to build ("## Phase 0 — name" sections). Write one, or plan the project with the planner and pass its project id.`,
+        `${workDir} was read as a ${pkg.format} package, but Forge found no phases to build in it.${why ? ` ${why}` : ''} Give it a phased plan (tasks.md, PLAN.md or ${CONTRACT_MAP.phases.file}).`,
       );
     }
-  }
-  let phases = parsePhases(phasesText).map((p) => ({ number: p.number, name: p.name || `Phase ${p.number}` }));
-  if (!phases.length) {
-    throw new InvalidInputError('The phases contract has no "## Phase N — name" headings, so there is nothing to build. Add phases in that format.');
+    phases = phaseKeys(pkg.phases);
   }
   if (input.mini) phases = phases.slice(0, 2);
 
   // The snapshot: the working directory's contracts saved as the project's latest versions, then pinned.
-  const name = input.projectName(contracts);
+  const name = input.projectName(pkg ? packageLead(pkg) : (contracts.find((c) => c.name === 'blueprint')?.text ?? ''));
   const projectId = input.projectId ?? (slugify(name) || 'project');
   input.projects.ensureProject({ id: projectId, name });
   if (!input.projectId) for (const c of contracts) input.projects.saveContract(projectId, c.name, c.text, 'import');
   const id = `build-${new Date().toISOString().slice(0, 10).replaceAll('-', '')}-${randomBytes(4).toString('hex')}`;
   input.projects.pinBuild(projectId, id);
-  return { id, workDir, contractsDir, projectId, plannerProject: input.projectId ?? null, phases, phasesText, contracts };
+  return { id, workDir, contractsDir, projectId, plannerProject: input.projectId ?? null, phases, phasesText, package: pkg, contracts };
 }

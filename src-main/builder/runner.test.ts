@@ -205,18 +205,29 @@ describe('a scripted two-phase build', () => {
     expect(phase.status).toBe('signed_off');
   });
 
-  it('reminds the builder to fetch its context when the first turn skips every forge_get_ tool', async () => {
+  it('refuses a write before the phase window is read, naming the call, and keeps the build going', async () => {
     const model = new ScriptedModel({
       name: 'gate',
       turns: [
-        { reply: { toolCalls: [{ name: 'list_directory', input: {} }] } },
-        { expect: { contains: 'forge_get_phase_window' }, reply: { text: '=== STOP: EVIDENCE_MISSING ===\nNothing to build yet.' } },
+        {
+          reply: {
+            toolCalls: [
+              { name: 'list_directory', input: {} },
+              { name: 'write_file', input: { path: 'add.js', content: ADD } },
+            ],
+          },
+        },
+        {
+          expect: { toolResult: 'write_file', isError: true, contains: 'Call forge_get_phase_window({"phase_number": "0"}) first' },
+          reply: { text: '=== STOP: EVIDENCE_MISSING ===\nNothing to build yet.' },
+        },
       ],
     });
     const m = manager(model);
     const { id } = await m.start({ workDir: work });
     expect(await settle(m, id)).toBe('waiting_answer');
-    expect(m.detail(id).log.some((l) => l.kind === 'gate' && /must-read/i.test(l.text))).toBe(true);
+    expect(existsSync(join(work, 'add.js'))).toBe(false);
+    expect(m.detail(id).log.some((l) => l.kind === 'gate' && /write_file refused/.test(l.text))).toBe(true);
   });
 
   it('compacts the conversation past its share of a small context limit, and the scratchpad survives', async () => {
@@ -244,7 +255,11 @@ describe('a scripted two-phase build', () => {
     const model = new ScriptedModel({ name: 'compaction', turns });
     const summariser = new ScriptedModel({
       name: 'compact',
-      turns: [{ reply: { text: 'Summary: read the phase window and the stack contract; wrote notes.txt.' } }],
+      // Two answers: the first message (the begin-phase instruction) is long enough that a second compaction may come.
+      turns: [
+        { reply: { text: 'Summary: read the phase window and the stack contract; wrote notes.txt.' } },
+        { reply: { text: 'Summary: read the phase window and the stack contract; wrote notes.txt.' } },
+      ],
     });
     const m = manager(model, { helper: summariser, settings: { contextLimitTokens: 6000, compactAtShare: 0.4 } });
     const { id } = await m.start({ workDir: work });

@@ -5,7 +5,19 @@ import { AppError, ConflictError } from '../common/errors';
 import { countBuilderContext } from './tokens';
 import type { ChatMessage, Model, SystemBlock } from '../llm/types';
 import { textOf } from '../llm/types';
-import { type ArtifactStore, builderSystemPrompt, LocalSource, McpSession, phaseWindow, type ProjectStore, Scratchpad, SCRATCHPAD_FILE } from '../mcp';
+import {
+  type ArtifactStore,
+  builderSystemPrompt,
+  LocalSource,
+  McpSession,
+  packageWindow,
+  phaseWindow,
+  type ProjectStore,
+  samePhaseId,
+  Scratchpad,
+  SCRATCHPAD_FILE,
+} from '../mcp';
+import { readSpecPackage, type SpecPackage } from '../specs';
 import { CancelledError, runAgent } from '../tools/loop';
 import { toModelTool, type ToolDefinition } from '../tools/define';
 import type { z } from 'zod';
@@ -15,7 +27,6 @@ import { forgeTools, type ForgeToolHost } from './forge-tools';
 import { parseMarkers } from './markers';
 import {
   firstMessage,
-  mustReadReminder,
   nudge,
   phaseAdvanceMessage,
   projectBrief,
@@ -26,8 +37,8 @@ import {
   stopAnswered,
   unknownStopCode,
 } from './messages';
-import { checkSignOff } from './phase-gate';
-import { prepareBuild, readContracts } from './prepare';
+import { checkSignOff, type WindowGateHost, windowGateRefusal, withWindowGate } from './phase-gate';
+import { packageLead, prepareBuild, readContracts } from './prepare';
 import type { BuildRun, BuildStore, RunnerState } from './store';
 import {
   type CommandSandbox,
@@ -164,7 +175,7 @@ export class BuildManager {
       mini: !!input.mini,
       projectId: input.projectId,
       projects,
-      projectName: (contracts) => projectBrief(contracts.find((c) => c.name === 'blueprint')?.text ?? '').name,
+      projectName: (lead) => projectBrief(lead).name,
     });
     for (const other of this.deps.store.list()) {
       if (other.workDir === prepared.workDir && (other.status === 'running' || other.status === 'waiting_answer' || other.status === 'paused')) {
@@ -173,7 +184,8 @@ export class BuildManager {
     }
     const model = input.model ?? this.deps.defaultModelId();
     const tools = toolsFor(mode);
-    const brief = projectBrief(prepared.contracts.find((c) => c.name === 'blueprint')?.text ?? '');
+    const brief = projectBrief(prepared.package ? packageLead(prepared.package) : (prepared.contracts.find((c) => c.name === 'blueprint')?.text ?? ''));
+    const firstPhase = prepared.phases[0]!;
     const system = systemFor(brief.name, mode);
     this.deps.store.create({
       id: prepared.id,
@@ -185,25 +197,29 @@ export class BuildManager {
       model,
       limitTokens: settings.contextLimitTokens,
       fixedTokens: fixedTokens(system, tools),
-      phases: prepared.phases,
+      phases: prepared.phases.map((p) => ({ number: p.number, name: p.name })),
     });
     const first = firstMessage({
       projectName: brief.name,
       description: brief.description,
       listing: await workspaceListing(prepared.workDir),
       mode,
+      firstPhase: { id: firstPhase.id, name: firstPhase.name },
       ...(mode === 'dump'
         ? {
-            contractsDump: prepared.contracts.map((c) => ({ name: c.name, file: c.file, text: c.text })),
-            phaseWindow: windowText(prepared.phasesText, prepared.phases[0]!.number),
+            contractsDump: prepared.package ? dumpOf(prepared.package) : prepared.contracts.map((c) => ({ name: c.name, file: c.file, text: c.text })),
+            phaseWindow: windowText(prepared.package ?? prepared.phasesText, firstPhase.id),
           }
         : {}),
     });
     this.deps.store.appendMessages(prepared.id, [{ role: 'user', content: [{ type: 'text', text: first }] }]);
     const state = this.deps.store.get(prepared.id).state;
     state.phaseStart = await snapshotWorkspace(prepared.workDir);
+    state.phaseIds = Object.fromEntries(prepared.phases.map((p) => [String(p.number), p.id]));
+    // Dump mode carries the window in the message: its gate is open from the start.
+    state.windowRead = mode === 'dump' ? firstPhase.id : null;
     this.deps.store.saveState(prepared.id, state);
-    this.deps.store.startPhase(prepared.id, prepared.phases[0]!.number);
+    this.deps.store.startPhase(prepared.id, firstPhase.number);
     this.log(
       prepared.id,
       'status',
@@ -362,14 +378,25 @@ export class BuildManager {
     const system = systemFor(run.projectName, run.mode);
     const testRuns: { passed: boolean; failingTests: string[]; command: string; exitCode: number | null; output: string }[] = [];
     const forgeCalls: { name: string; input: Record<string, unknown> }[] = [];
-    const ctx: ProjectToolContext & ForgeToolHost = {
+    const phaseId = phaseIdOf(state, phase.number);
+    const ctx: ProjectToolContext & ForgeToolHost & WindowGateHost = {
       workDir: run.workDir,
       allowedCommands: settings.allowedCommands,
       signal,
       sandbox: this.sandboxFor(id, signal),
       onTestRun: (r) => testRuns.push(r),
       forge: forgeContext(run, this.deps, this.sources),
-      onForgeCall: (name, input) => forgeCalls.push({ name, input }),
+      onForgeCall: (name, input) => {
+        forgeCalls.push({ name, input });
+        // Reading this phase's window (of this build's plan) opens its gate for the rest of the phase, across turns.
+        const ownPlan = input.project_id === undefined || input.project_id === run.projectId;
+        if (name === 'forge_get_phase_window' && ownPlan && samePhaseId(String(input.phase_number), phaseId)) state.windowRead = phaseId;
+      },
+      windowGate: (tool) => {
+        if (state.windowRead !== null && samePhaseId(state.windowRead, phaseId)) return null;
+        this.log(id, 'gate', `${tool} refused: Phase ${phaseId}'s window has not been read in this phase.`, { isError: true });
+        return windowGateRefusal(phaseId, tool);
+      },
     };
     const model = this.deps.model();
     const result = await runAgent({
@@ -411,15 +438,6 @@ export class BuildManager {
     const madeCalls = result.stop === 'max_rounds';
     if (madeCalls) state.idleNudges = 0;
 
-    // The must-read gate: the first turn must fetch context through a forge_get_* tool.
-    if (!state.gateChecked) {
-      state.gateChecked = true;
-      if (run.mode === 'mcp' && !forgeCalls.some((c) => c.name.startsWith('forge_get_'))) {
-        state.pending.push(mustReadReminder());
-        this.log(id, 'gate', 'Must-read gate: the first turn fetched no phase window or contract; a reminder was sent.');
-      }
-    }
-
     await this.recordContractsRead(run, state, forgeCalls);
     await this.recordTestRuns(run, state, phase, testRuns, signal);
 
@@ -428,13 +446,13 @@ export class BuildManager {
     let boundary = false;
     if (markers.plan?.length) {
       store.setPlan(id, phase.number, markers.plan);
-      this.log(id, 'marker', `Plan for Phase ${phase.number}: ${markers.plan.length} tasks.`);
+      this.log(id, 'marker', `Plan for Phase ${phaseId}: ${markers.plan.length} tasks.`);
       state.idleNudges = 0;
     }
     if (markers.tasksDone.length) {
       const unknown = store.markTasks(id, phase.number, markers.tasksDone);
       this.log(id, 'marker', `Task${markers.tasksDone.length > 1 ? 's' : ''} done: ${markers.tasksDone.join(', ')}.`);
-      if (unknown.length) state.pending.push(`Task ${unknown.join(', ')} is not in your plan for Phase ${phase.number}; mark the plan's task numbers.`);
+      if (unknown.length) state.pending.push(`Task ${unknown.join(', ')} is not in your plan for Phase ${phaseId}; mark the plan's task numbers.`);
       boundary = true;
       state.idleNudges = 0;
     }
@@ -539,21 +557,22 @@ export class BuildManager {
   ): Promise<'rejected' | 'advanced' | 'completed'> {
     const { store } = this.deps;
     const id = run.id;
-    this.log(id, 'marker', `Sign-off claimed for Phase ${phase.number}: Forge runs the tests and audits the phase.`);
+    const phaseId = phaseIdOf(state, phase.number);
+    this.log(id, 'marker', `Sign-off claimed for Phase ${phaseId}: Forge runs the tests and audits the phase.`);
     const after = await snapshotWorkspace(run.workDir);
     const before = state.phaseStart ?? { files: {} };
     const diff = diffSummary(before, after);
     const changes = diffWorkspace(before, after);
     const contracts = readContracts(forgeContractsDir(run.workDir));
-    const phasesText = await this.phasesText(run);
+    const plan = await this.plan(run);
     const gate = await checkSignOff({
       workDir: run.workDir,
-      phase,
+      phase: { ...phase, id: phaseId },
       allowedCommands: this.deps.settings().allowedCommands,
       sandbox: this.sandboxFor(id, signal),
       contracts: contracts.map((c) => ({ name: c.name, text: c.text })),
       diffSummary: diff,
-      phaseWindow: windowText(phasesText, phase.number),
+      phaseWindow: windowText(plan, phaseId),
       changedFiles: [...changes.added.map((a) => a.path), ...changes.modified.map((m) => m.path)],
       auditorPrompt: contracts.find((c) => c.name === 'auditor_prompt')?.text,
       auditor: this.deps.helperModel?.('review'),
@@ -571,8 +590,8 @@ export class BuildManager {
     this.log(id, 'tests', `Forge ran ${gate.tests.command}: ${gate.tests.passed ? 'passed' : 'failed'}.`, { isError: !gate.tests.passed });
     for (const f of gate.findings) this.log(id, 'audit', `${f.severity}: ${f.file ? `${f.file}: ` : ''}${f.message}`, { isError: f.severity === 'severe' });
     if (!gate.accepted) {
-      state.pending.push(signOffRejected({ phase: phase.number, testsOutput: rejectionText(gate) }));
-      this.log(id, 'gate', `Sign-off of Phase ${phase.number} rejected.`, { isError: true });
+      state.pending.push(signOffRejected({ phase: `Phase ${phaseId}`, testsOutput: rejectionText(gate) }));
+      this.log(id, 'gate', `Sign-off of Phase ${phaseId} rejected.`, { isError: true });
       return 'rejected';
     }
     store.finishPhase(id, phase.number, 'signed_off');
@@ -580,25 +599,28 @@ export class BuildManager {
     const next = phases.find((p) => p.number > phase.number && p.status !== 'signed_off');
     if (!next) {
       store.setStatus(id, 'completed');
-      this.log(id, 'status', `Phase ${phase.number} signed off — every phase is done.`);
+      this.log(id, 'status', `Phase ${phaseId} signed off — every phase is done.`);
       this.changed(id);
       return 'completed';
     }
+    const nextId = phaseIdOf(state, next.number);
     store.setCurrentPhase(id, next.number);
     store.startPhase(id, next.number);
     state.phaseStart = after;
     state.fixAttempts = {};
+    // The gate closes at every phase start: the next phase's window must be read in that phase.
+    state.windowRead = run.mode === 'dump' ? nextId : null;
     state.pending.push(
       phaseAdvanceMessage({
-        nextPhase: next.number,
+        nextPhase: nextId,
         nextPhaseName: next.name,
         diffSummary: diff,
         listing: await workspaceListing(run.workDir),
         // Dump mode has no phase-window tool: the old flow put the next window in the message.
-        ...(run.mode === 'dump' ? { phaseWindow: windowText(phasesText, next.number) } : {}),
+        ...(run.mode === 'dump' ? { phaseWindow: windowText(plan, nextId) } : {}),
       }),
     );
-    this.log(id, 'status', `Phase ${phase.number} signed off; Phase ${next.number} — ${next.name} begins.`);
+    this.log(id, 'status', `Phase ${phaseId} signed off; Phase ${nextId} — ${next.name} begins.`);
     return 'advanced';
   }
 
@@ -642,8 +664,8 @@ export class BuildManager {
     this.log(run.id, 'compaction', `Compacted ${compacted.removedCount} messages: ${before} → ${after} conversation tokens.`);
   }
 
-  /** The phases the build follows: the planner project's plan, or Forge/Contracts/phases.md. */
-  private async phasesText(run: BuildRun): Promise<string> {
+  /** The plan the build follows: the planner project's plan text, or the working directory's spec package. */
+  private async plan(run: BuildRun): Promise<SpecPackage | string> {
     if (run.projectId) {
       try {
         return (await (await this.deps.projects()).getProjectContract(run.projectId, 'phases')).content;
@@ -651,7 +673,11 @@ export class BuildManager {
         return '';
       }
     }
-    return readContracts(forgeContractsDir(run.workDir)).find((c) => c.name === 'phases')?.text ?? '';
+    try {
+      return readSpecPackage(run.workDir);
+    } catch {
+      return '';
+    }
   }
 
   // --- plumbing ---------------------------------------------------------------------------
@@ -668,14 +694,14 @@ export class BuildManager {
   }
 }
 
-type BuilderTool = ToolDefinition<z.ZodType, ProjectToolContext & ForgeToolHost>;
+type BuilderTool = ToolDefinition<z.ZodType, ProjectToolContext & ForgeToolHost & WindowGateHost>;
 
 const toolSets = new Map<BuildMode, BuilderTool[]>();
 /** The builder's tools: 8 project tools + the forge tools of its mode (declared once, built once). */
 export function toolsFor(mode: BuildMode): BuilderTool[] {
   let t = toolSets.get(mode);
   if (!t) {
-    t = [...(PROJECT_TOOLS as unknown as BuilderTool[]), ...(forgeTools(mode) as unknown as BuilderTool[])];
+    t = withWindowGate([...(PROJECT_TOOLS as unknown as BuilderTool[]), ...(forgeTools(mode) as unknown as BuilderTool[])]);
     toolSets.set(mode, t);
   }
   return t;
@@ -704,7 +730,11 @@ function forgeContext(run: BuildRun, deps: BuilderDeps, sources: Map<string, Loc
   const session = new McpSession();
   // A plan handed over from the planner: phase windows come from that project's plan.
   if (run.projectId) session.set({ project_id: run.projectId, build_id: run.id });
+  // Otherwise the registry tools describe the working directory's own spec package (read once per turn).
+  let pkg: SpecPackage | undefined;
+  const specPackage = run.projectId ? undefined : () => (pkg ??= readSpecPackage(run.workDir));
   return {
+    ...(specPackage ? { specPackage } : {}),
     source,
     projects: lazyProjects(deps),
     artifacts: deps.artifacts,
@@ -742,12 +772,23 @@ function rejectionText(gate: { tests: { passed: boolean; output: string }; findi
 }
 
 /** One phase's window as text (empty when the phases cannot be read: the auditor then works from the diff). */
-function windowText(phasesText: string, phase: number): string {
+function windowText(plan: SpecPackage | string, phaseId: string): string {
   try {
-    return phaseWindow(phasesText, phase).content;
+    return typeof plan === 'string' ? phaseWindow(plan, Number(phaseId)).content : packageWindow(plan, phaseId).content;
   } catch {
     return '';
   }
+}
+
+/** The plan's own id of a stored phase (builds begun before ids were kept use the stored number). */
+function phaseIdOf(state: RunnerState, number: number): string {
+  return state.phaseIds?.[String(number)] ?? String(number);
+}
+
+/** Dump mode's first message: every document the package holds (the plan's source goes as its window instead). */
+function dumpOf(pkg: SpecPackage): { name: string; file?: string; text: string }[] {
+  const planSources = new Set(pkg.phases.map((p) => p.source));
+  return pkg.documents.filter((d) => !planSources.has(d.id)).map((d) => ({ name: d.id, text: d.text }));
 }
 
 const short = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}…` : s);

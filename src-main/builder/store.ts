@@ -14,7 +14,7 @@ import type { WorkspaceSnapshot } from './workspace';
 export interface RunnerState {
   /** Model turns so far (one model call each). */
   turns: number;
-  /** Whether the must-read gate has been checked (it applies to the first turn only). */
+  /** Kept for builds saved before the per-phase window gate (the old first-turn reminder's flag); unused. */
   gateChecked: boolean;
   /** Failing test → consecutive failed runs since it last passed or since recovery was asked. */
   fixAttempts: Record<string, number>;
@@ -30,6 +30,13 @@ export interface RunnerState {
   compactionPending: boolean;
   /** The turn count at the last Resume: the turn limit counts from there. */
   resumedAtTurn: number;
+  /**
+   * The phase whose window has been read since that phase started (null: none yet). Writes and
+   * commands are refused while it is not the current phase; it resets at every phase start.
+   */
+  windowRead: string | null;
+  /** Stored phase number → the plan's own id ("3.1"), for plans not numbered 0, 1, 2 … */
+  phaseIds?: Record<string, string>;
 }
 
 export const initialRunnerState = (): RunnerState => ({
@@ -42,6 +49,7 @@ export const initialRunnerState = (): RunnerState => ({
   contractsRead: [],
   compactionPending: false,
   resumedAtTurn: 0,
+  windowRead: null,
 });
 
 /** The PM's choices about a build's commands, kept beside the runner's state (same JSON column, its own key). */

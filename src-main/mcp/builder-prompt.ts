@@ -8,7 +8,7 @@
  */
 export const BUILDER_PROMPT_NAME = 'forge_builder';
 
-/** mcp: contracts fetched with the forge tools. dump: contracts and the Phase 0 window are in the first message (the old flow, kept to compare). */
+/** mcp: documents fetched with the forge tools. dump: documents and the first phase's window are in the first message (the old flow, kept to compare). */
 export type BuilderPromptMode = 'mcp' | 'dump';
 
 export interface BuilderPromptOptions {
@@ -20,23 +20,23 @@ export function builderSystemPrompt(projectName?: string, options: BuilderPrompt
   const title = projectName ? `# Forge builder — ${projectName}` : '# Forge builder';
   const source = mcp
     ? 'The contracts are not in this conversation: fetch what each phase needs with the forge tools.'
-    : 'The contracts and the Phase 0 window are in the first message; each later phase window arrives with the message that starts that phase.';
+    : "The contracts and the first phase's window are in the first message; each later phase window arrives with the message that starts that phase.";
   const forgeTools = mcp
     ? `Forge tools:
-- forge_get_summary() — what each contract covers; a good first call.
-- forge_list_contracts() — contract names, files and formats.
-- forge_get_contract(name) — one contract in full (never "phases").
-- forge_get_phase_window(phase_number) — a phase's deliverables, plus the next phase for context.
+- forge_get_summary() — the project's documents and phases; a good first call.
+- forge_list_contracts() — each document's id, brief and size.
+- forge_get_contract(name) — one document in full, by id (never the plan: use the window).
+- forge_get_phase_window(phase_number) — a phase's deliverables by the plan's own id (1, "3.1"), plus the next phase for context.
 - forge_scratchpad(operation, key?, value?) — read, write, append or list notes that survive compaction.`
     : `Forge tool:
 - forge_scratchpad(operation, key?, value?) — read, write, append or list notes that survive compaction.`;
   const context = mcp
-    ? `1. Context — call forge_get_phase_window(N), then the contracts the phase touches: blueprint and stack always; physics and boundaries for an API or a new layer; ui for screens; manifesto and schema in Phase 0. Read your scratchpad notes.`
+    ? `1. Context — call forge_get_phase_window(N) first: until you have, in every phase, Forge refuses your writes and commands. Then read the documents the phase touches (the design and stack always; API, data model and UI documents when the phase builds them). Read your scratchpad notes.`
     : `1. Context — read the phase window and the contracts the phase touches in the messages you were given. Read your scratchpad notes.`;
   const refetch = mcp ? 're-fetch a contract rather than work from memory' : 'the first message, with the contracts, is always kept';
   const firstTurn = mcp
-    ? `Call forge_get_phase_window(0), then forge_get_contract("blueprint") and forge_get_contract("stack") (forge_get_summary first if you want the overview). Write no code before you have read the phase window. Then write the plan for Phase 0 and start building.`
-    : 'Read the contracts and the Phase 0 window in the first message, write the plan for Phase 0 and start building.';
+    ? `The first message names the plan's first phase: call forge_get_phase_window with its id, then the documents it needs (forge_get_summary first if you want the overview). Then write the plan for that phase and start building.`
+    : "Read the contracts and the first phase's window in the first message, write the plan for that phase and start building.";
 
   return `${title}
 
