@@ -17,6 +17,9 @@ with progress on the terminal. Needs an Anthropic API key (Settings, or ANTHROPI
   --project ID    build from the planner's plan for this project
   --resume ID     continue a paused, failed or interrupted build (or answer its STOP with --answer)
   --answer TEXT   the answer to the STOP code the build is waiting on
+  --dry-run       only read the folder's specs (Forge, spec-kit, Kiro, OpenSpec or a plain plan) and
+                  print the format found, documents, phases with task counts and what was not
+                  understood; no model is called  [--feature NAME: the spec-kit/Kiro feature or OpenSpec change]
 
 Ctrl-C pauses the build (resume it later with --resume).`;
 
@@ -36,6 +39,7 @@ export async function forgeBuildCli(args: string[]): Promise<number> {
     console.log(BUILD_USAGE);
     return 0;
   }
+  if (values['dry-run']) return dryRun(positionals, values.feature);
   if (!values.resume && positionals.length !== 1) {
     console.error(`forge build: give one project folder (or --resume <build id>).\n\n${BUILD_USAGE}`);
     return 2;
@@ -118,6 +122,22 @@ export async function forgeBuildCli(args: string[]): Promise<number> {
   }
 }
 
+/** `forge build --dry-run <dir>`: what Forge reads in the folder, without a workspace or a model. */
+async function dryRun(positionals: string[], feature: string | undefined): Promise<number> {
+  if (positionals.length !== 1) {
+    console.error(`forge build: --dry-run takes one project folder.\n\n${BUILD_USAGE}`);
+    return 2;
+  }
+  const { describeSpecPackage, readSpecPackage } = await import('../specs');
+  try {
+    console.log(describeSpecPackage(readSpecPackage(positionals[0]!, feature ? { feature } : {})));
+    return 0;
+  } catch (e) {
+    console.error(`forge build: ${(e as Error).message}`);
+    return 1;
+  }
+}
+
 function parse(args: string[]) {
   return parseArgs({
     args,
@@ -131,6 +151,8 @@ function parse(args: string[]) {
       project: { type: 'string' },
       resume: { type: 'string' },
       answer: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      feature: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

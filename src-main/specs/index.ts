@@ -1,3 +1,4 @@
+export { describeSpecPackage } from './describe';
 export { readSpecPackage } from './read';
 export type { ReadSpecOptions } from './read';
 export { countSpecTokens } from './tokens';
