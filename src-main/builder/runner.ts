@@ -785,10 +785,12 @@ function phaseIdOf(state: RunnerState, number: number): string {
   return state.phaseIds?.[String(number)] ?? String(number);
 }
 
-/** Dump mode's first message: every document the package holds (the plan's source goes as its window instead). */
+/**
+ * Dump mode's first message: every document the package holds, the plan included — what a dump
+ * really costs is what the dump-versus-fetch comparison measures (the bench sends the same).
+ */
 function dumpOf(pkg: SpecPackage): { name: string; file?: string; text: string }[] {
-  const planSources = new Set(pkg.phases.map((p) => p.source));
-  return pkg.documents.filter((d) => !planSources.has(d.id)).map((d) => ({ name: d.id, text: d.text }));
+  return pkg.documents.map((d) => ({ name: d.id, text: d.text }));
 }
 
 const short = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}…` : s);

@@ -185,7 +185,16 @@ describe('the registry in a build describes the package', () => {
       name: 'dump',
       turns: [
         {
-          expect: { contains: ['.kiro/specs/password-reset/requirements.md', '## Phase 1 window', 'Begin Phase 1'] },
+          // Every document the package holds (the plan too, as the bench measures it), then the window.
+          expect: {
+            contains: [
+              '.kiro/specs/password-reset/requirements.md',
+              '.kiro/steering/tech.md',
+              '.kiro/specs/password-reset/tasks.md',
+              '## Phase 1 window',
+              'Begin Phase 1',
+            ],
+          },
           reply: { toolCalls: [{ name: 'write_file', input: { path: 'add.js', content: ADD } }] },
         },
         { expect: { toolResult: 'write_file', isError: false }, reply: { text: '=== STOP: EVIDENCE_MISSING ===\nEnough.' } },
