@@ -73,6 +73,8 @@ export const mcpStatus = z.object({
 });
 
 export const mcpCall = z.object({
+  /** The project the call was about (named in it, the session's, or the client's root folder); null when none. */
+  project: z.string().nullable().optional(),
   at: z.string(),
   tool: z.string(),
   transport: z.string(),

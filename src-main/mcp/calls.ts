@@ -9,6 +9,8 @@ export interface CallRecord {
   duration_ms: number;
   ok: boolean;
   error?: string;
+  /** The project the call was about, when there was one (named, the session's, or the client's root folder). */
+  project?: string;
 }
 
 export interface ToolStats {

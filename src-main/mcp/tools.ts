@@ -454,9 +454,17 @@ export async function dispatch(name: string, args: unknown, ctx: ToolContext, ex
     duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
     ok: !result.isError,
     ...(result.isError ? { error: result.content[0]?.text.slice(0, 300) } : {}),
+    ...projectForLog(args, ctx),
   });
   if (unknown) throw unknown;
   return result;
+}
+
+/** The project a call was about (named in it, the session's, or the IDE's root folder), for the MCP screen's call log. */
+function projectForLog(args: unknown, ctx: ToolContext): { project?: string } {
+  const named = (args as { project_id?: unknown } | null)?.project_id;
+  const id = typeof named === 'string' ? named : (ctx.session.get().project_id ?? ctx.folder?.resolve(undefined)?.project.id);
+  return id ? { project: id.slice(0, 80) } : {};
 }
 
 async function run(name: string, args: unknown, ctx: ToolContext, extra: Tool[]): Promise<ToolCallResult> {

@@ -47,6 +47,7 @@ export function CallLog(props: { calls: McpCall[] | undefined; error: unknown; f
               <tr>
                 <th scope="col">Time</th>
                 <th scope="col">Tool</th>
+                <th scope="col">Project</th>
                 <th scope="col">Transport</th>
                 <th scope="col" className="num">
                   Duration
@@ -69,6 +70,9 @@ export function CallLog(props: { calls: McpCall[] | undefined; error: unknown; f
                   </td>
                   <td>
                     <code>{c.tool}</code>
+                  </td>
+                  <td className="mcp-call-project" data-testid="mcp-call-project">
+                    {c.project ?? <span className="muted">—</span>}
                   </td>
                   <td>
                     <span className="chip subtle">{c.transport}</span>

@@ -3,12 +3,14 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mcpStatus } from '../../api/mcp';
+import { mcpProcedures, mcpStatus } from '../../api/mcp';
 import { SPEC_KIT, writePackage } from '../../mcp/__tests__/packages';
 import { tempCore } from '../testing';
 import { closeMcp, mcpHandlers, mcpStateFor, startMcpHttp } from './mcp';
 
 /** The MCP screen's status names the project each IDE attached to the app is on, or why its folder was not used. */
+
+const mcpCallsOutput = mcpProcedures['mcp/calls'].output;
 
 let app: ReturnType<typeof tempCore>;
 let pkg: ReturnType<typeof writePackage>;
@@ -56,5 +58,11 @@ describe('mcp/status shows the project per client', () => {
         { client: 'cursor-like 2.0.0', project: null, rootsError: expect.stringContaining(`does not exist on this machine (${pkg.dir}-moved)`) },
       ]),
     );
+    // The call log says which project each call was about.
+    const calls = mcpCallsOutput.parse(await mcpHandlers['mcp/calls']({ limit: 10 }, ctx)).calls;
+    expect(calls.map((c) => [c.tool, c.project ?? null])).toEqual([
+      ['forge_list_project_contracts', null],
+      ['forge_get_project_context', 'photo-albums'],
+    ]);
   }, 60_000);
 });

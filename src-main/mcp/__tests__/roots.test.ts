@@ -94,6 +94,8 @@ describe('project tools over the folder an IDE has open', () => {
         rootsError: null,
       },
     ]);
+    // …and its call log says which project each call was about.
+    expect(new Set(service.calls.list(5).map((r) => r.project))).toEqual(new Set([ctx.project_id]));
     expect(snapshot(specKit.dir)).toBe(before);
   }, 60_000);
 
