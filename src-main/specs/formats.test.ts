@@ -45,6 +45,22 @@ describe('spec-kit', () => {
     );
   });
 
+  it('reads the constitution where early spec-kit releases kept it (memory/ at the top)', () => {
+    const root = makePackage({
+      'memory/constitution.md': '# Constitution\n\nLibrary first.\n',
+      'specs/001-x/spec.md': '# X\n\nWhat X does.\n',
+      'specs/001-x/tasks.md': '## Phase 3.1: Setup\n- [ ] T001 a\n## Phase 3.2: Core\n- [ ] T002 b\n',
+    });
+    const pkg = readSpecPackage(root);
+    expect(pkg.format).toBe('spec-kit');
+    expect(pkg.documents.map((d) => [d.id, d.kind])).toEqual([
+      ['memory/constitution.md', 'constitution'],
+      ['specs/001-x/spec.md', 'spec'],
+      ['specs/001-x/tasks.md', 'tasks'],
+    ]);
+    expect(pkg.phases.map((p) => p.id)).toEqual(['3.1', '3.2']);
+  });
+
   it('reads spec-kit’s own published constitution and tasks template (real fixture)', () => {
     // Origin: github/spec-kit (MIT), see fixtures/README.md. If this failed, today's spec-kit output would not be understood.
     const pkg = readSpecPackage(join(FIXTURES, 'spec-kit-real'));

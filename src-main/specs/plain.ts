@@ -5,9 +5,13 @@ import type { SpecDocument, SpecPackage } from './types';
 
 /** Plan file names, in the order they are preferred, matched in any case, at the root or in docs/. */
 const PLAN_NAMES = ['plan.md', 'roadmap.md', 'phases.md'];
-const SKIP_DIRS = new Set(['node_modules', 'dist', 'build', 'out', 'vendor', 'target', 'coverage']);
+// Build output and test reports are not specs, even when they hold Markdown.
+const SKIP_DIRS = new Set(['node_modules', 'dist', 'build', 'out', 'vendor', 'target', 'coverage', 'test-results', 'playwright-report']);
 
-/** The plan files of a folder: PLAN.md, ROADMAP.md, phases.md in any case, at the root or in docs/. */
+/**
+ * The plan files of a folder: PLAN.md, ROADMAP.md, phases.md in any case, at the root or in docs/;
+ * failing those, the shallowest ones anywhere in the package (`specs/PLAN.md`, `contracts/phases.md`).
+ */
 export function findPlanFiles(root: string): string[] {
   const out: string[] = [];
   for (const want of PLAN_NAMES) {
@@ -15,7 +19,11 @@ export function findPlanFiles(root: string): string[] {
       for (const name of listDir(dir)) if (name.toLowerCase() === want && isFile(join(dir, name))) out.push(join(dir, name));
     }
   }
-  return out;
+  if (out.length) return out;
+  const depth = (p: string) => p.split(/[\\/]/).length;
+  return markdownFiles(root, 2)
+    .filter((p) => PLAN_NAMES.includes(basename(p).toLowerCase()))
+    .sort((a, b) => depth(a) - depth(b) || PLAN_NAMES.indexOf(basename(a).toLowerCase()) - PLAN_NAMES.indexOf(basename(b).toLowerCase()));
 }
 
 /** Markdown files of the package, recursively (hidden folders and build output skipped). */
@@ -59,7 +67,7 @@ export function readPlain(root: string): Omit<SpecPackage, 'format' | 'root'> {
       ...plan.notUnderstood,
     );
   }
-  if (!planFiles.length) notUnderstood.push('No plan was found (PLAN.md, ROADMAP.md or phases.md, at the top or in docs/), so the package has no phases.');
+  if (!planFiles.length) notUnderstood.push('No plan was found (a PLAN.md, ROADMAP.md or phases.md), so the package has no phases.');
   const documents: SpecDocument[] = markdownFiles(root).map((p) => makeDocument(root, p, kindOf(p, chosen?.path)));
   if (chosen) {
     for (const other of planFiles.filter((p) => p !== chosen.path && readPlan(readText(p), '').phases.length)) {
@@ -76,7 +84,6 @@ export function readPlain(root: string): Omit<SpecPackage, 'format' | 'root'> {
 }
 
 function kindOf(path: string, planPath: string | undefined): string {
-  const name = basename(path).toLowerCase();
-  if (path === planPath || PLAN_NAMES.includes(name)) return name === 'roadmap.md' ? 'roadmap' : 'plan';
-  return 'doc';
+  if (path !== planPath) return 'doc';
+  return basename(path).toLowerCase() === 'roadmap.md' ? 'roadmap' : 'plan';
 }

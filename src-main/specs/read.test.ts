@@ -132,7 +132,22 @@ describe('readSpecPackage — plain Markdown with a plan', () => {
     ]);
     const noPlan = readSpecPackage(makePackage({ 'spec.md': '# Spec\n\nWhat it does.\n' }));
     expect(noPlan.format).toBe('plain');
-    expect(noPlan.notUnderstood).toEqual([expect.stringMatching(/^No plan was found/)]);
+    expect(noPlan.notUnderstood).toEqual(['No plan was found (a PLAN.md, ROADMAP.md or phases.md), so the package has no phases.']);
+  });
+
+  it('finds a plan kept deeper in the package when there is none at the top or in docs/', () => {
+    // If this failed, a repository keeping its plan in specs/PLAN.md would show no phases.
+    const root = makePackage({
+      'README.md': '# App\n\nAn app.\n',
+      'specs/PLAN.md': '## Phase 1: A\n- [ ] a\n## Phase 2: B\n- [ ] b\n',
+      'test-results/run/error-context.md': '# Instructions\n\nnot a spec\n',
+    });
+    const pkg = readSpecPackage(root);
+    expect(pkg.phases.map((p) => p.id)).toEqual(['1', '2']);
+    expect(pkg.documents.map((d) => [d.id, d.kind])).toEqual([
+      ['README.md', 'doc'],
+      ['specs/PLAN.md', 'plan'],
+    ]);
   });
 
   it('names the unnumbered phase heading it skipped', () => {

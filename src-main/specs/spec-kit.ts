@@ -38,8 +38,10 @@ export function chooseFeature(features: string[], asked: string | undefined, whe
 export function readSpecKit(root: string, opts: { feature?: string }): Omit<SpecPackage, 'format' | 'root'> {
   const documents: SpecDocument[] = [];
   const notUnderstood: string[] = [];
-  for (const name of listDir(join(root, '.specify', 'memory'))) {
-    const p = join(root, '.specify', 'memory', name);
+  // Early spec-kit releases kept the constitution in memory/ at the top; current ones in .specify/memory/.
+  const memory = isDir(join(root, '.specify', 'memory')) ? join(root, '.specify', 'memory') : join(root, 'memory');
+  for (const name of listDir(memory)) {
+    const p = join(memory, name);
     if (isFile(p) && name.endsWith('.md')) documents.push(makeDocument(root, p, name === 'constitution.md' ? 'constitution' : 'doc'));
   }
   const features = specKitFeatures(root);
