@@ -77,14 +77,27 @@ function checkDir(dir: string, what: string): string {
 export class FolderProjects {
   private readonly byId = new Map<string, FolderProject>();
 
-  constructor(private readonly read: SpecReader) {}
+  /**
+   * @param isForgeProject whether Forge's database already has a project with this id: a folder
+   * never takes a Forge project's id, or that project could no longer be named in the project tools.
+   */
+  constructor(
+    private readonly read: SpecReader,
+    private readonly isForgeProject: (id: string) => Promise<boolean> = async () => false,
+  ) {}
 
   /** Registers a folder (idempotent per path) after checking it is a directory here. */
-  register(dir: string, what = `The folder "${dir.slice(0, 200)}"`): FolderProject {
+  async register(dir: string, what = `The folder "${dir.slice(0, 200)}"`): Promise<FolderProject> {
     const abs = checkDir(dir, what);
-    for (const p of this.byId.values()) if (p.dir === abs) return p;
+    const known = () => [...this.byId.values()].find((p) => p.dir === abs);
+    const existing = known();
+    if (existing) return existing;
     const base = slugify(basename(abs) || 'project');
-    const id = this.byId.has(base) ? `${base.slice(0, 55)}-${createHash('sha256').update(abs).digest('hex').slice(0, 8)}` : base;
+    const taken = this.byId.has(base) || (await this.isForgeProject(base).catch(() => false));
+    // Another call may have registered the same folder while the database was asked.
+    const raced = known();
+    if (raced) return raced;
+    const id = taken ? `${base.slice(0, 55)}-${createHash('sha256').update(abs).digest('hex').slice(0, 8)}` : base;
     const project: FolderProject = { id, dir: abs, name: basename(abs) || abs };
     this.byId.set(id, project);
     return project;
@@ -216,7 +229,7 @@ export class ConnectionFolder {
     let readable: FolderProject | null = null;
     for (const r of roots.slice(0, 20)) {
       try {
-        const project = this.folders.register(dirOfRoot(r.uri), `The root ${r.uri.slice(0, 200)}`);
+        const project = await this.folders.register(dirOfRoot(r.uri), `The root ${r.uri.slice(0, 200)}`);
         firstDir ??= project;
         // Read once now: the MCP screen shows the format, and a folder holding specs beats one that holds none.
         await this.folders.packageOf(project);

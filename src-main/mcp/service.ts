@@ -151,7 +151,15 @@ export function createMcpService(options: McpServiceOptions): McpService {
 
   // The spec reader is loaded on first use: most sessions never open a project folder.
   const readSpec: SpecReader = options.readSpec ?? (async (dir) => (await import('../specs')).readSpecPackage(dir));
-  const folders = new FolderProjects(readSpec);
+  const folders = new FolderProjects(readSpec, async (id) => {
+    if (mode === 'local' && !db && !existsSync(join(options.dataDir, 'forge.db'))) return false;
+    try {
+      await projects.getProjectContext(id);
+      return true;
+    } catch {
+      return false;
+    }
+  });
 
   const service: McpService = {
     mode,

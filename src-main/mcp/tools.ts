@@ -232,7 +232,7 @@ export const TOOLS: Tool[] = [
       const { project_dir, ...rest } = i;
       if (!project_dir) return { session: ctx.session.set({ ...rest, project_id: projectOf(ctx, rest.project_id) }) };
       if (!ctx.folder) throw new ToolError('Project folders are not available on this connection; pass project_id.');
-      const f = ctx.folder.folders.register(project_dir);
+      const f = await ctx.folder.folders.register(project_dir);
       return { session: ctx.session.set({ ...rest, project_id: f.id }), project: await ctx.folder.folders.context(f, 'path') };
     },
   }),
@@ -245,7 +245,8 @@ export const TOOLS: Tool[] = [
   }),
   tool({
     name: 'forge_get_project_context',
-    description: "A project's manifest: name, description, its contracts with their latest versions, and recent builds.",
+    description:
+      "A project's manifest: name, description, its contracts with their latest versions, and recent builds. Without an id: the folder your IDE has open (MCP roots), with its spec format, documents and phases.",
     input: z.object({ project_id: projectId.optional() }).strict(),
     annotations: READ,
     run: async (i, ctx) => {
@@ -256,7 +257,7 @@ export const TOOLS: Tool[] = [
   }),
   tool({
     name: 'forge_list_project_contracts',
-    description: "A project's contracts: type, latest version, when it was saved and its size.",
+    description: "A project's contracts: type, latest version, when it was saved and its size; for a project folder, its documents with a brief and tokens.",
     input: z.object({ project_id: projectId.optional() }).strict(),
     annotations: READ,
     run: async (i, ctx) => {

@@ -151,4 +151,20 @@ describe('project tools over the folder an IDE has open', () => {
     expect(status?.project).toBeNull();
     expect(status?.rootsError).toContain('does not exist on this machine');
   }, 60_000);
+
+  it('never hides a Forge project behind a folder of the same name', async () => {
+    // Failing, opening a folder called "ledger" in an IDE would make the PM's Forge project "ledger" unreachable by its id.
+    (await service.projectStore()).createProject({ id: 'ledger', name: 'Ledger', description: 'kept in Forge' });
+    const ledger = writePackage(SPEC_KIT, 'ledger');
+    try {
+      const c = await ide([{ uri: pathToFileURL(ledger.dir).href }]);
+      const folder = jsonOf<{ project_id: string; format: string }>(await call(c, 'forge_get_project_context'));
+      expect(folder.format).toBe('spec-kit');
+      expect(folder.project_id).toMatch(/^ledger-[0-9a-f]{8}$/);
+      const forge = jsonOf<{ project_id: string; description: string }>(await call(c, 'forge_get_project_context', { project_id: 'ledger' }));
+      expect(forge).toMatchObject({ project_id: 'ledger', description: 'kept in Forge' });
+    } finally {
+      ledger.dispose();
+    }
+  }, 60_000);
 });
