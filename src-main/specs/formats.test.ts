@@ -123,6 +123,18 @@ describe('Kiro', () => {
   });
 });
 
+describe('Kiro numbering', () => {
+  it('numbers unnumbered checklist items from 1 by position, sub-tasks after their phase', () => {
+    // If this failed, a Kiro tasks.md written without numbers would give every phase the id 1.
+    const root = makePackage({ '.kiro/specs/f/tasks.md': '- [ ] Set up\n  - [ ] config\n- [ ] Build\n  - [ ] api\n  - [ ] ui\n' });
+    const pkg = readSpecPackage(root);
+    expect(pkg.phases.map((p) => [p.id, p.name, p.tasks.map((t) => t.id)])).toEqual([
+      ['1', 'Set up', ['1.1']],
+      ['2', 'Build', ['2.1', '2.2']],
+    ]);
+  });
+});
+
 describe('OpenSpec', () => {
   it('reads the project, the change, its delta specs and only the base specs they touch; phases are the task groups', () => {
     // If this failed, an OpenSpec change would give 0 phases, or the base spec being modified would be missing.

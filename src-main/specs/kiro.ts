@@ -66,9 +66,9 @@ export function kiroPhases(text: string, source: string): { phases: SpecPhase[];
       .slice(start, starts[ordinal + 1] ?? lines.length)
       .join('\n')
       .trimEnd();
-    const [item] = parseChecklist(body);
+    // An unnumbered item (`- [ ] Set up …`) is numbered by its position, from 1, and its sub-tasks after it.
+    const [item] = parseChecklist(body, ordinal + 1);
     const { subtasks, ...own } = item;
-    if (own.id === '1' && !/^\s*[-*+]\s+\[[ xX]\]\*?\s+1\b/.test(lines[start])) own.id = String(ordinal + 1);
     return { id: own.id, ordinal, name: own.text, tasks: subtasks?.length ? subtasks : [own], text: body, source };
   });
   return { phases, preamble: lines.slice(0, starts[0]).join('\n').trim() };

@@ -176,12 +176,12 @@ const BULLET_NUM = /^(\s*)(?:[-*+]\s+)?(\d+(?:\.\d+)*)[.)]?\s+(.*)$/;
  * `- [x] 1.2 text`, and Kiro's detail lines under an item (`_Requirements: 1.2, 3.1_`).
  * Plain bullets are not tasks: only checkbox items are, so prose lists stay prose.
  */
-export function parseChecklist(block: string): SpecTask[] {
+export function parseChecklist(block: string, firstOrdinal = 1): SpecTask[] {
   const lines = block.split('\n');
   const mask = fenceMask(lines);
   const roots: SpecTask[] = [];
   const stack: { indent: number; task: SpecTask }[] = [];
-  let ordinal = 0;
+  let ordinal = firstOrdinal - 1;
   for (let i = 0; i < lines.length; i++) {
     if (mask[i]) continue;
     const line = lines[i].replace(/\t/g, '    ');

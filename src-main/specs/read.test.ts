@@ -150,6 +150,16 @@ describe('readSpecPackage — plain Markdown with a plan', () => {
     ]);
   });
 
+  it('says when a phase number is written twice', () => {
+    const root = makePackage({ 'PLAN.md': '## Phase 1: A\n- [ ] a\n## Phase 1: B\n- [ ] b\n' });
+    const pkg = readSpecPackage(root);
+    expect(pkg.phases.map((p) => [p.id, p.ordinal])).toEqual([
+      ['1', 0],
+      ['1', 1],
+    ]);
+    expect(pkg.notUnderstood).toEqual(['PLAN.md: Phase 1 is written twice; a tool asking for Phase 1 gets the first.']);
+  });
+
   it('names the unnumbered phase heading it skipped', () => {
     const root = makePackage({ 'PLAN.md': '## Phase 1: A\n- [ ] a\n## Phase Final: wrap up\n- [ ] b\n' });
     const pkg = readSpecPackage(root);
