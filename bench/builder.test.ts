@@ -93,6 +93,7 @@ describe('npm run bench -- builder', () => {
     }
     // The ratio is the one of the figures shown: the large package's dump over its MCP fixed context.
     expect(last.ratio).toBeCloseTo((last.large_dump_tokens as number) / (last.large_mcp_fixed_tokens as number), 1);
+    expect(last.generated_ratio).toBeGreaterThanOrEqual(5);
     expect(last.api_mcp_fixed_tokens).toBeGreaterThan(500);
     expect(r.stdout).toMatch(/count_tokens \(Messages API\) for the MCP fixed context: \d+/);
     expect(r.stdout).toMatch(/mcp {2}fixed: system \d+ \+ \d+ tools \d+ \+ first message \d+ = \d+/);

@@ -7,14 +7,16 @@
  *    first message);
  *  - the first phase window (forge_get_phase_window on the plan's first phase, preamble included);
  *  - the fixed context plus the documents the prompt tells the model to read every phase;
- *  - ratio = dump ÷ MCP fixed, on the large package (its dump exceeds 25,000 tokens).
+ *  - ratio = dump ÷ MCP fixed, on the largest example whose dump exceeds 25,000 tokens (else on a
+ *    package generated here; its ratio is reported too, as generated_ratio).
  * With ANTHROPIC_API_KEY set it also asks the Messages API's count_tokens for each MCP fixed context.
  * Usage: npm run bench -- builder
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { firstMessage, systemFor, toolsFor, workspaceListing } from '../src-main/builder';
+import { firstMessage, projectBrief, systemFor, toolsFor, workspaceListing } from '../src-main/builder';
+import { packageLead } from '../src-main/builder/prepare';
 import { countBuilderContext } from '../src-main/builder/tokens';
 import type { ChatMessage } from '../src-main/llm/types';
 import { packageWindow } from '../src-main/mcp/spec-package';
@@ -44,13 +46,9 @@ function everyPhaseDocs(pkg: SpecPackage): SpecDocument[] {
   );
 }
 
-/** The project's name and one-paragraph description, as the first message carries them. */
-function brief(pkg: SpecPackage): { name: string; description: string } {
-  const lead = pkg.documents.find((d) => ['blueprint', 'spec', 'requirements', 'proposal', 'project', 'roadmap'].includes(d.kind)) ?? pkg.documents[0];
-  return { name: lead?.title ?? pkg.format, description: lead?.brief ?? '' };
-}
-
 interface Measured {
+  /** The example's folder name (two examples may share a format). */
+  label: string;
   format: string;
   documents: number;
   phases: number;
@@ -63,8 +61,9 @@ interface Measured {
   request: { system: ReturnType<typeof systemFor>; tools: ReturnType<typeof toModelTool>[]; first: string };
 }
 
-async function measure(pkg: SpecPackage): Promise<Measured> {
-  const { name, description } = brief(pkg);
+async function measure(label: string, pkg: SpecPackage): Promise<Measured> {
+  // The name and description the runner puts in the first message, from the same lead document.
+  const { name, description } = projectBrief(packageLead(pkg));
   const listing = await workspaceListing(pkg.root);
   const first = pkg.phases[0];
   if (!first) throw new Error(`${pkg.root}: the ${pkg.format} example has no phases (${pkg.notUnderstood.join(' ')})`);
@@ -79,7 +78,7 @@ async function measure(pkg: SpecPackage): Promise<Measured> {
       listing,
       mode,
       firstPhase: { id: first.id, name: first.name },
-      ...(mode === 'dump' ? { contractsDump: pkg.documents.map((d) => ({ name: d.id, file: d.id, text: d.text })), phaseWindow: window } : {}),
+      ...(mode === 'dump' ? { contractsDump: pkg.documents.map((d) => ({ name: d.id, text: d.text })), phaseWindow: window } : {}),
     };
     const text = firstMessage(input);
     const message: ChatMessage = { role: 'user', content: [{ type: 'text', text }] };
@@ -92,6 +91,7 @@ async function measure(pkg: SpecPackage): Promise<Measured> {
   const windowTokens = countBuilderContext({ system: '', messages: [{ role: 'user', content: window }] }).conversation;
   const mustTokens = must.reduce((n, d) => n + countBuilderContext({ system: '', messages: [{ role: 'user', content: d.text }] }).conversation, 0);
   return {
+    label,
     format: pkg.format,
     documents: pkg.documents.length,
     phases: pkg.phases.length,
@@ -105,8 +105,8 @@ async function measure(pkg: SpecPackage): Promise<Measured> {
   };
 }
 
-function print(label: string, m: Measured): void {
-  console.log(`${label}: ${m.format}, ${m.documents} documents, ${m.phases} phases (first "${m.firstPhase}", ${m.firstPhaseTasks} tasks)`);
+function print(m: Measured): void {
+  console.log(`${m.label}: ${m.format}, ${m.documents} documents, ${m.phases} phases (first "${m.firstPhase}", ${m.firstPhaseTasks} tasks)`);
   for (const mode of ['mcp', 'dump'] as const) {
     const c = m[mode];
     console.log(`  ${mode.padEnd(4)} fixed: system ${c.system} + ${c.toolCount} tools ${c.tools} + first message ${c.first} = ${c.total}`);
@@ -137,12 +137,12 @@ async function apiCount(m: Measured): Promise<number | string> {
   }
 }
 
-const formats = readdirSync(examples).filter((f) => existsSync(join(examples, f)) && !f.startsWith('.'));
+const folders = readdirSync(examples).filter((f) => !f.startsWith('.') && statSync(join(examples, f)).isDirectory());
 const small: Measured[] = [];
 const apiCounts: number[] = [];
-for (const f of formats.sort()) {
-  const m = await measure(readSpecPackage(join(examples, f)));
-  print(`example ${f}`, m);
+for (const f of folders.sort()) {
+  const m = await measure(f, readSpecPackage(join(examples, f)));
+  print(m);
   if (process.env.ANTHROPIC_API_KEY) {
     const n = await apiCount(m);
     console.log(`  count_tokens (Messages API) for the MCP fixed context: ${n}`);
@@ -151,25 +151,30 @@ for (const f of formats.sort()) {
   small.push(m);
 }
 
+// The ratio is taken on a package whose dump exceeds 25,000 tokens: the largest example that does
+// (written text), and a generated one besides, so the figure never rests on a too-small package.
 const dir = mkdtempSync(join(tmpdir(), 'forge-bench-builder-'));
 try {
   writeLargePlainPackage(dir);
-  const large = await measure(readSpecPackage(dir));
-  print('large generated plain package', large);
-  if (large.dump.total <= 25_000)
-    throw new Error(`the large package's dump is ${large.dump.total} tokens; it must exceed 25,000 for the ratio to mean anything`);
-  const windows = [...small, large].filter((m) => m.firstPhaseTasks <= 10);
-  const perFormat = Object.fromEntries(small.map((m) => [`${m.format}_mcp_fixed_tokens`, m.mcp.total]));
+  const generated = await measure('generated large plain package', readSpecPackage(dir));
+  print(generated);
+  if (generated.dump.total <= 25_000) throw new Error(`the generated package's dump is ${generated.dump.total} tokens; it must exceed 25,000`);
+  const large = [...small].sort((a, b) => b.dump.total - a.dump.total).find((m) => m.dump.total > 25_000) ?? generated;
+  console.log(`ratio taken on: ${large.label} (dump ${large.dump.total} ÷ MCP fixed ${large.mcp.total})`);
+  const windows = [...small, generated].filter((m) => m.firstPhaseTasks <= 10);
+  const perExample = Object.fromEntries(small.map((m) => [`${m.label}_mcp_fixed_tokens`, m.mcp.total]));
   report({
     bench: 'builder',
     tokenizer: 'o200k_base',
-    mcp_fixed_tokens: Math.max(...small.map((m) => m.mcp.total), large.mcp.total),
-    ...perFormat,
+    mcp_fixed_tokens: Math.max(...small.map((m) => m.mcp.total), generated.mcp.total),
+    ...perExample,
     window_tokens: Math.max(...windows.map((m) => m.window)),
     every_phase_tokens: Math.max(...small.map((m) => m.everyPhase.tokens)),
+    large_package: large.label,
     large_dump_tokens: large.dump.total,
     large_mcp_fixed_tokens: large.mcp.total,
     ratio: Number((large.dump.total / large.mcp.total).toFixed(2)),
+    generated_ratio: Number((generated.dump.total / generated.mcp.total).toFixed(2)),
     ...(apiCounts.length ? { api_mcp_fixed_tokens: Math.max(...apiCounts) } : {}),
   });
 } finally {
