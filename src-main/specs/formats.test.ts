@@ -123,6 +123,33 @@ describe('Kiro', () => {
   });
 });
 
+describe('Kiro (real fixture)', () => {
+  it('reads a feature written with Kiro by Kiro’s own team (kirodotdev/spirit-of-kiro, MIT-0)', () => {
+    // Origin: see fixtures/README.md. If this failed, Kiro's real `- [ ] 1.1.` numbering or its references would be lost.
+    const pkg = readSpecPackage(join(FIXTURES, 'kiro-real'));
+    expect(pkg.format).toBe('kiro');
+    expect(pkg.documents.map((d) => d.kind)).toEqual(['steering', 'steering', 'steering', 'design', 'requirements', 'tasks']);
+    expect(pkg.phases.map((p) => [p.id, p.tasks.length])).toEqual([
+      ['1', 5],
+      ['2', 4],
+      ['3', 4],
+      ['4', 4],
+      ['5', 3],
+      ['6', 4],
+    ]);
+    expect(pkg.phases[0].name).toBe('Create the Particle System');
+    expect(pkg.phases[0].tasks[1]).toMatchObject({ id: '1.2', text: 'Implement the ParticleSystem class', refs: ['1.1', '1.4', '4.1', '4.2'] });
+    expect(pkg.phases[5].tasks[3].refs).toEqual(['All']);
+    expect(pkg.notUnderstood).toEqual([]);
+  });
+
+  it('leaves archived feature folders out of the choice', () => {
+    const root = makePackage({ '.kiro/specs/_archived/old/tasks.md': '- [ ] 1. Old\n', '.kiro/specs/live/tasks.md': '- [ ] 1. Live\n- [ ] 2. More\n' });
+    utimesSync(join(root, '.kiro/specs/live/tasks.md'), new Date('2020-01-01'), new Date('2020-01-01'));
+    expect(readSpecPackage(root).features).toEqual(['live']);
+  });
+});
+
 describe('Kiro numbering', () => {
   it('numbers unnumbered checklist items from 1 by position, sub-tasks after their phase', () => {
     // If this failed, a Kiro tasks.md written without numbers would give every phase the id 1.
@@ -202,7 +229,8 @@ describe('detection', () => {
   });
 
   it('never writes to any example package or real fixture', () => {
-    for (const root of [...['spec-kit', 'kiro', 'openspec'].map((f) => join(EXAMPLES, f)), join(FIXTURES, 'spec-kit-real'), join(FIXTURES, 'openspec-real')]) {
+    const fixtures = ['spec-kit-real', 'openspec-real', 'kiro-real'].map((f) => join(FIXTURES, f));
+    for (const root of [...['spec-kit', 'kiro', 'openspec'].map((f) => join(EXAMPLES, f)), ...fixtures]) {
       const before = snapshot(root);
       readSpecPackage(root);
       expect(snapshot(root)).toEqual(before);

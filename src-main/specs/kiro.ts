@@ -11,11 +11,14 @@ const KIRO_FILES: Record<string, string> = { 'requirements.md': 'requirements', 
 export function kiroFeatures(root: string): string[] {
   const dir = join(root, '.kiro', 'specs');
   const latest = (f: string) => Math.max(0, ...walkFiles(join(dir, f)).map((p) => statSync(p).mtimeMs));
-  return listDir(dir)
-    .filter((n) => isDir(join(dir, n)))
-    .map((n) => ({ n, t: latest(n) }))
-    .sort((a, b) => a.t - b.t || a.n.localeCompare(b.n, 'en'))
-    .map((x) => x.n);
+  return (
+    listDir(dir)
+      // `_archived/` and the like hold finished features, not one to build (seen in public Kiro repositories).
+      .filter((n) => isDir(join(dir, n)) && !/^[_.]|^archived?$/i.test(n))
+      .map((n) => ({ n, t: latest(n) }))
+      .sort((a, b) => a.t - b.t || a.n.localeCompare(b.n, 'en'))
+      .map((x) => x.n)
+  );
 }
 
 /**
