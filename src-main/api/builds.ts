@@ -62,6 +62,8 @@ export type AuditFinding = z.infer<typeof auditFinding>;
 
 export const phaseView = z.object({
   number: z.number().int(),
+  /** The plan's own id when it is not the number ("3.1" in a spec-kit plan, whose phases are stored by position). */
+  id: z.string().optional(),
   name: z.string(),
   status: phaseStatus,
   plan: z.array(planTaskView),

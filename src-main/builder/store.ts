@@ -448,6 +448,7 @@ export class BuildStore {
   /** Everything but `commands`, which the manager adds (a command waiting for consent lives in memory). */
   detail(id: string, scratchpad: { key: string; value: string }[]): Omit<BuildDetail, 'commands'> {
     const r = this.row(id);
+    const phaseIds = runnerStateOf(r.state).phaseIds ?? {};
     const phases = (
       this.db.prepare('SELECT number, name, status, plan, sign_off, started_at, finished_at FROM build_phases WHERE build_id = ? ORDER BY number').all(id) as {
         number: number;
@@ -460,6 +461,7 @@ export class BuildStore {
       }[]
     ).map((p) => ({
       number: p.number,
+      ...(phaseIds[String(p.number)] && phaseIds[String(p.number)] !== String(p.number) ? { id: phaseIds[String(p.number)] } : {}),
       name: p.name,
       status: p.status,
       plan: JSON.parse(p.plan),

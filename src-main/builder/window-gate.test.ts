@@ -153,6 +153,8 @@ describe.each(FORMATS)('a two-phase build of the $format example, gated phase by
     expect(d.phases.map((p) => p.status)).toEqual(['signed_off', 'signed_off']);
     // Whole-number plans keep their own numbers on the Builds screen; spec-kit's 3.1, 3.2 are kept as ids (positions stored).
     expect(d.phases.map((p) => p.number)).toEqual(/^\d+$/.test(first) ? [Number(first), Number(second)] : [0, 1]);
+    // The Builds screen names a phase by the plan's own id ("Phase 3.1", not its stored position).
+    expect(d.phases.map((p) => p.id ?? String(p.number))).toEqual([first, second]);
     expect(d.log.filter((l) => l.kind === 'gate' && /refused/.test(l.text))).toHaveLength(3);
     expect(existsSync(join(work, 'sub.js'))).toBe(true);
   }, 180_000);

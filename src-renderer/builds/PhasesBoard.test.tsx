@@ -43,6 +43,12 @@ describe('the phases board', () => {
     expect(html.match(/is-current/g)).toHaveLength(1);
   });
 
+  it("names a spec-kit phase by the plan's own id (Phase 3.1), not by its stored position", () => {
+    const html = renderToStaticMarkup(<PhasesBoard currentPhase={0} phases={[phase({ number: 0, id: '3.1', name: 'Setup' })]} />);
+    expect(text(html)).toContain('|Phase 3.1|');
+    expect(text(html)).not.toContain('Phase 0');
+  });
+
   it('does not claim a signed-off phase is blocked by a finding fixed before the sign-off', () => {
     const html = renderToStaticMarkup(
       <PhasesBoard

@@ -36,10 +36,10 @@ function PhaseCard({ phase: p, current }: { phase: PhaseView; current: boolean }
       data-testid="phase-card"
       data-phase={p.number}
       data-status={p.status}
-      aria-label={`Phase ${p.number}${p.name ? ` — ${p.name}` : ''}: ${phaseStatusLabel[p.status]}`}
+      aria-label={`Phase ${p.id ?? p.number}${p.name ? ` — ${p.name}` : ''}: ${phaseStatusLabel[p.status]}`}
     >
       <header className="phase-head">
-        <span className="phase-number">Phase {p.number}</span>
+        <span className="phase-number">Phase {p.id ?? p.number}</span>
         <span className={`phase-status is-${p.status}`} data-testid="phase-status">
           {phaseStatusLabel[p.status]}
         </span>
