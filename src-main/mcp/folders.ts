@@ -13,7 +13,7 @@ import { slugify } from './projects';
  * reader, again on every call, so an edit in the IDE is seen at once. Nothing here writes to it.
  */
 
-export type SpecReader = (dir: string) => Promise<SpecPackage> | SpecPackage;
+export type SpecReader = (dir: string, opts?: { feature?: string }) => Promise<SpecPackage> | SpecPackage;
 
 /** How a connection came to be on a folder. */
 export type FolderVia = 'roots' | 'path';
@@ -25,6 +25,13 @@ export interface FolderProject {
   name: string;
   /** The format found at the last read (for the MCP screen); absent until first read. */
   format?: string;
+}
+
+/** A folder as one connection reads it: how it came to it, and the feature (spec-kit, Kiro) or change (OpenSpec) it chose. */
+export interface FolderHandle {
+  project: FolderProject;
+  via: FolderVia;
+  feature?: string;
 }
 
 /** What the MCP screen shows for one client: the project it is on and, if its roots could not be used, why. */
@@ -108,14 +115,15 @@ export class FolderProjects {
   }
 
   /** Reads the folder now (never cached: the IDE may have just edited a spec). */
-  async packageOf(p: FolderProject): Promise<SpecPackage> {
-    const pkg = await this.read(p.dir);
-    p.format = pkg.format;
+  async packageOf(h: FolderHandle): Promise<SpecPackage> {
+    const pkg = await this.read(h.project.dir, h.feature ? { feature: h.feature } : {});
+    h.project.format = pkg.format;
     return pkg;
   }
 
-  async context(p: FolderProject, via: FolderVia): Promise<Record<string, unknown>> {
-    const pkg = await this.packageOf(p);
+  async context(h: FolderHandle): Promise<Record<string, unknown>> {
+    const { project: p, via } = h;
+    const pkg = await this.packageOf(h);
     return {
       project_id: p.id,
       name: p.name,
@@ -123,14 +131,16 @@ export class FolderProjects {
       from: via === 'roots' ? "your IDE's open folder (MCP roots)" : 'the path given to forge_set_session',
       format: pkg.format,
       feature: pkg.feature,
+      ...(pkg.features && pkg.features.length > 1 ? { features: pkg.features } : {}),
       documents: pkg.documents.map((d) => ({ id: d.id, kind: d.kind, title: d.title, tokens: d.tokens })),
       phases: pkg.phases.map((ph) => ({ id: ph.id, name: ph.name, tasks: ph.tasks.length })),
       not_understood: pkg.notUnderstood,
     };
   }
 
-  async contracts(p: FolderProject): Promise<Record<string, unknown>> {
-    const pkg = await this.packageOf(p);
+  async contracts(h: FolderHandle): Promise<Record<string, unknown>> {
+    const p = h.project;
+    const pkg = await this.packageOf(h);
     return {
       project_id: p.id,
       format: pkg.format,
@@ -139,8 +149,9 @@ export class FolderProjects {
   }
 
   /** One listed document; only ids the reader listed are served, so no path outside the package can be asked for. */
-  async document(p: FolderProject, id: string | undefined): Promise<Record<string, unknown>> {
-    const pkg = await this.packageOf(p);
+  async document(h: FolderHandle, id: string | undefined): Promise<Record<string, unknown>> {
+    const p = h.project;
+    const pkg = await this.packageOf(h);
     const ids = pkg.documents.map((d) => d.id);
     const doc = id ? pkg.documents.find((d) => d.id === id) : undefined;
     if (!doc) {
@@ -153,8 +164,9 @@ export class FolderProjects {
   }
 
   /** A phase by the plan's own number, the next one for context, and the preamble every phase needs. */
-  async phaseWindow(p: FolderProject, phase: string): Promise<Record<string, unknown>> {
-    const pkg = await this.packageOf(p);
+  async phaseWindow(h: FolderHandle, phase: string): Promise<Record<string, unknown>> {
+    const p = h.project;
+    const pkg = await this.packageOf(h);
     if (pkg.phases.length === 0) {
       throw new NotFoundError(`Project "${p.id}" (${pkg.format}) has no phased plan Forge could read, so no phase window can be served.`);
     }
@@ -191,6 +203,8 @@ export class ConnectionFolder {
   private rootsProject: FolderProject | null = null;
   private roots: string[] = [];
   private rootsError: string | null = null;
+  /** The feature or change this connection chose per folder (forge_set_session(feature)); default: the reader's choice. */
+  private readonly features = new Map<string, string>();
 
   constructor(readonly folders: FolderProjects) {}
 
@@ -232,7 +246,7 @@ export class ConnectionFolder {
         const project = await this.folders.register(dirOfRoot(r.uri), `The root ${r.uri.slice(0, 200)}`);
         firstDir ??= project;
         // Read once now: the MCP screen shows the format, and a folder holding specs beats one that holds none.
-        await this.folders.packageOf(project);
+        await this.folders.packageOf({ project, via: 'roots', feature: this.features.get(project.id) });
         readable = project;
         break;
       } catch (e) {
@@ -244,12 +258,31 @@ export class ConnectionFolder {
   }
 
   /** The folder project for an id (given, or the session's), else the roots folder when no id was set. */
-  resolve(id: string | undefined): { project: FolderProject; via: FolderVia } | null {
-    if (id) {
-      const named = this.folders.get(id);
-      return named ? { project: named, via: 'path' } : null;
+  resolve(id: string | undefined): FolderHandle | null {
+    const named = id ? this.folders.get(id) : undefined;
+    const project = id ? named : (this.rootsProject ?? undefined);
+    if (!project) return null;
+    return { project, via: id ? 'path' : 'roots', feature: this.features.get(project.id) };
+  }
+
+  /**
+   * forge_set_session's folder part: opens `dir` (else the folder already in use) and, with
+   * `feature`, reads that spec-kit feature, Kiro feature or OpenSpec change from now on. A feature the
+   * folder does not hold is refused with the ones it has, and the previous choice is kept.
+   */
+  async choose(input: { dir?: string; feature?: string; projectId?: string }): Promise<{ id: string; context: Record<string, unknown> }> {
+    await this.ready();
+    const project = input.dir ? await this.folders.register(input.dir) : this.resolve(input.projectId)?.project;
+    if (!project) {
+      throw new NotFoundError(
+        `There is no project folder to choose "${(input.feature ?? '').slice(0, 80)}" in: pass project_dir too${this.problem() ? ` (${this.problem()})` : ''}.`,
+      );
     }
-    return this.rootsProject ? { project: this.rootsProject, via: 'roots' } : null;
+    const via: FolderVia = input.dir || input.projectId ? 'path' : 'roots';
+    const feature = input.feature ?? this.features.get(project.id);
+    const context = await this.folders.context({ project, via, feature });
+    if (input.feature !== undefined) this.features.set(project.id, input.feature);
+    return { id: project.id, context };
   }
 
   /** Why no folder is in use, for the "no project given" answer; null when nothing went wrong. */

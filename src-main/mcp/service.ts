@@ -150,7 +150,7 @@ export function createMcpService(options: McpServiceOptions): McpService {
   }
 
   // The spec reader is loaded on first use: most sessions never open a project folder.
-  const readSpec: SpecReader = options.readSpec ?? (async (dir) => (await import('../specs')).readSpecPackage(dir));
+  const readSpec: SpecReader = options.readSpec ?? (async (dir, opts) => (await import('../specs')).readSpecPackage(dir, opts));
   const folders = new FolderProjects(readSpec, async (id) => {
     if (mode === 'local' && !db && !existsSync(join(options.dataDir, 'forge.db'))) return false;
     try {

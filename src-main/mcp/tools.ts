@@ -77,8 +77,8 @@ function projectOf(ctx: ToolContext, given?: string): string {
 async function folderOf(ctx: ToolContext, given?: string) {
   if (!ctx.folder) return null;
   await ctx.folder.ready();
-  const found = ctx.folder.resolve(given ?? ctx.session.get().project_id);
-  return found ? { f: found.project, via: found.via, folders: ctx.folder.folders } : null;
+  const h = ctx.folder.resolve(given ?? ctx.session.get().project_id);
+  return h ? { h, folders: ctx.folder.folders } : null;
 }
 
 /** A failure the client should read and act on (an isError result, not a protocol error). */
@@ -219,21 +219,23 @@ export const TOOLS: Tool[] = [
       .object({
         project_id: projectId.optional(),
         project_dir: z.string().min(1).max(1000).optional().describe('Absolute path of the project folder, e.g. "/home/me/photo-albums".'),
+        feature: z.string().min(1).max(120).optional().describe('In a project folder: the spec-kit or Kiro feature or OpenSpec change to read.'),
         build_id: z.string().min(1).max(100).optional(),
         user_id: z.string().min(1).max(100).optional(),
       })
       .strict()
-      .refine((i) => i.project_id !== undefined || i.project_dir !== undefined, {
-        message: 'pass project_id (a Forge project) or project_dir (a project folder)',
+      .refine((i) => i.project_id !== undefined || i.project_dir !== undefined || i.feature !== undefined, {
+        message: 'pass project_id (a Forge project), project_dir (a project folder) or feature',
         path: ['project_id'],
       }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     run: async (i, ctx) => {
-      const { project_dir, ...rest } = i;
-      if (!project_dir) return { session: ctx.session.set({ ...rest, project_id: projectOf(ctx, rest.project_id) }) };
+      const { project_dir, feature, ...rest } = i;
+      if (!project_dir && feature === undefined) return { session: ctx.session.set({ ...rest, project_id: projectOf(ctx, rest.project_id) }) };
       if (!ctx.folder) throw new ToolError('Project folders are not available on this connection; pass project_id.');
-      const f = await ctx.folder.folders.register(project_dir);
-      return { session: ctx.session.set({ ...rest, project_id: f.id }), project: await ctx.folder.folders.context(f, 'path') };
+      const opened = await ctx.folder.choose({ dir: project_dir, feature, projectId: rest.project_id ?? ctx.session.get().project_id });
+      const named = project_dir !== undefined || rest.project_id !== undefined;
+      return { session: named ? ctx.session.set({ ...rest, project_id: opened.id }) : ctx.session.get(), project: opened.context };
     },
   }),
   tool({
@@ -251,7 +253,7 @@ export const TOOLS: Tool[] = [
     annotations: READ,
     run: async (i, ctx) => {
       const folder = await folderOf(ctx, i.project_id);
-      if (folder) return folder.folders.context(folder.f, folder.via);
+      if (folder) return folder.folders.context(folder.h);
       return { ...(await ctx.projects.getProjectContext(projectOf(ctx, i.project_id))) };
     },
   }),
@@ -262,7 +264,7 @@ export const TOOLS: Tool[] = [
     annotations: READ,
     run: async (i, ctx) => {
       const folder = await folderOf(ctx, i.project_id);
-      if (folder) return folder.folders.contracts(folder.f);
+      if (folder) return folder.folders.contracts(folder.h);
       const c = await ctx.projects.getProjectContext(projectOf(ctx, i.project_id));
       return { project_id: c.project_id, contracts: c.contracts };
     },
@@ -275,7 +277,7 @@ export const TOOLS: Tool[] = [
     annotations: READ,
     run: async (i, ctx) => {
       const folder = await folderOf(ctx, i.project_id);
-      if (folder) return folder.folders.document(folder.f, i.document ?? i.contract_type);
+      if (folder) return folder.folders.document(folder.h, i.document ?? i.contract_type);
       if (!i.contract_type) throw new ToolError(`Pass contract_type, one of: ${CONTRACT_NAMES.join(', ')}.`);
       return { ...(await ctx.projects.getProjectContract(projectOf(ctx, i.project_id), i.contract_type)) };
     },
@@ -322,7 +324,7 @@ export const TOOLS: Tool[] = [
       const pkg = i.project_id ? undefined : await packageOf(ctx);
       if (pkg) return { ...packageWindow(pkg, i.phase_number) };
       const folder = await folderOf(ctx, i.project_id);
-      if (folder) return folder.folders.phaseWindow(folder.f, String(i.phase_number));
+      if (folder) return folder.folders.phaseWindow(folder.h, String(i.phase_number));
       try {
         const w = await resolvePhaseWindow(ctx, integerPhase(i.phase_number), { given: i.project_id, session: ctx.session.get().project_id });
         return { ...w };

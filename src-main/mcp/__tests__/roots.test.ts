@@ -1,8 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { forgePackageRoot } from '../config';
 import { startMcpHttpServer, type McpHttpServer } from '../http';
 import { createMcpService, type McpService } from '../service';
 import { fixture, jsonOf, textOf, type Fixture } from './fixtures';
@@ -165,6 +169,31 @@ describe('project tools over the folder an IDE has open', () => {
       expect(forge).toMatchObject({ project_id: 'ledger', description: 'kept in Forge' });
     } finally {
       ledger.dispose();
+    }
+  }, 60_000);
+
+  it('reads the spec-kit feature the developer picks, and refuses one the folder does not hold', async () => {
+    // Failing, a developer working on an older spec-kit feature would only ever be served the newest one.
+    const copy = mkdtempSync(join(tmpdir(), 'forge-feature-'));
+    const dir = join(copy, 'links');
+    cpSync(join(forgePackageRoot(), 'resources', 'examples', 'specs', 'spec-kit'), dir, { recursive: true });
+    try {
+      const c = await ide([{ uri: pathToFileURL(dir).href }]);
+      const newest = jsonOf<{ feature: string; features: string[] }>(await call(c, 'forge_get_project_context'));
+      expect(newest).toMatchObject({ feature: '002-link-shortener', features: ['001-team-accounts', '002-link-shortener'] });
+
+      const picked = jsonOf<{ project: { feature: string; documents: { id: string }[] } }>(await call(c, 'forge_set_session', { feature: '001' }));
+      expect(picked.project.feature).toBe('001-team-accounts');
+      const list = jsonOf<{ contracts: { document: string }[] }>(await call(c, 'forge_list_project_contracts'));
+      expect(list.contracts.map((d) => d.document)).toContain('specs/001-team-accounts/spec.md');
+      expect(list.contracts.map((d) => d.document)).not.toContain('specs/002-link-shortener/tasks.md');
+
+      const wrong = await call(c, 'forge_set_session', { feature: '009' });
+      expect(wrong.isError).toBe(true);
+      expect(textOf(wrong)).toMatch(/There is no "009" in specs\/; it holds 001-team-accounts, 002-link-shortener/);
+      expect(jsonOf<{ feature: string }>(await call(c, 'forge_get_project_context')).feature).toBe('001-team-accounts');
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
     }
   }, 60_000);
 });
