@@ -270,7 +270,7 @@ describe('the tool catalogue over a real MCP client', () => {
     const p = await c.client.getPrompt({ name: 'forge_builder', arguments: { project_name: 'Ledger' } });
     const text = (p.messages[0].content as { text: string }).text;
     expect(text).toMatch(/^# Forge builder — Ledger/);
-    expect(text).toContain('forge_get_phase_window(0)');
+    expect(text).toContain('forge_get_phase_window(N)');
     expect(text).toContain('=== PHASE SIGN-OFF: PASS ===');
   });
 
