@@ -1,3 +1,4 @@
+import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readSpecPackage } from './read';
@@ -184,6 +185,15 @@ describe('readSpecPackage — the user’s files', () => {
       readSpecPackage(root);
       expect(snapshot(root)).toEqual(before);
     }
+  });
+
+  it.runIf(process.platform === 'linux')('turns a file it cannot read into one typed sentence', () => {
+    // If this failed, an unreadable file in the user's specs would surface as a raw EIO stack in the CLI or the Builds screen.
+    const root = makePackage({ 'PLAN.md': '## Phase 1: A\n' });
+    symlinkSync('/proc/self/mem', join(root, 'unreadable.md'));
+    expect(() => readSpecPackage(root)).toThrow(
+      expect.objectContaining({ code: 'invalid_input', message: expect.stringMatching(/^Could not read the plain package in .*: EIO/) }),
+    );
   });
 
   it('refuses a folder that does not exist or holds no spec, with a clear typed error', () => {

@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { InvalidInputError, NotFoundError } from '../common/errors';
+import { InvalidInputError, isAppError, NotFoundError } from '../common/errors';
 import { FORGE_CONTRACTS_DIR, readForge } from './forge';
 import { isDir } from './markdown';
 import { readKiro } from './kiro';
@@ -71,7 +71,14 @@ export function readSpecPackage(dir: string, opts: ReadSpecOptions = {}): SpecPa
       `No spec package in ${root}: expected Forge/Contracts/, .specify/ with specs/<NNN-feature>/, .kiro/specs/, openspec/, or Markdown documents with a PLAN.md, ROADMAP.md or phases.md.`,
     );
   }
-  const reading = chosen.probe.read(root, opts);
+  let reading: Reading;
+  try {
+    reading = chosen.probe.read(root, opts);
+  } catch (e) {
+    if (isAppError(e)) throw e;
+    // A file that exists but cannot be read (permissions, a device): one sentence, not a stack.
+    throw new InvalidInputError(`Could not read the ${chosen.probe.format} package in ${root}: ${(e as Error).message}`);
+  }
   const others = found.filter((f) => f !== chosen && f.what !== 'Markdown documents').map((f) => `${f.probe.format} (${f.what})`);
   const why = opts.format ? 'because it was asked for' : `because the folder has ${chosen.what}`;
   const detected = `Read as ${chosen.probe.format} ${why}${others.length ? `; also found ${others.join(', ')}, not read` : ''}.`;
