@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -79,14 +79,16 @@ describe('npm run bench -- builder', () => {
     } finally {
       await mock.close();
     }
+    const specs = join(root, 'resources', 'examples', 'specs');
+    // Each example is a folder (the README beside them is not a package).
+    const examples = readdirSync(specs).filter((f) => statSync(join(specs, f)).isDirectory());
     const counted = mock.requests.filter((q) => q.path === '/v1/messages/count_tokens');
-    expect(counted.length).toBe(readdirSync(join(root, 'resources', 'examples', 'specs')).length);
+    expect(counted.length).toBe(examples.length);
     expect((counted[0]!.body.tools as unknown[]).length).toBe(13);
     expect(r.status, r.stderr).toBe(0);
     const last = JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, number | string>;
     expect(last.bench).toBe('builder');
     expect(last.tokenizer).toBe('o200k_base');
-    const examples = readdirSync(join(root, 'resources', 'examples', 'specs'));
     for (const f of examples) expect(last[`${f}_mcp_fixed_tokens`], f).toBeGreaterThan(500);
     for (const t of targets.filter((x) => x.bench === 'builder')) {
       expect(meets(Number(last[t.figure]), t.op, t.value), `${t.figure} = ${last[t.figure]} (target ${t.op} ${t.value})`).toBe(true);
