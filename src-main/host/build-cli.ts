@@ -7,8 +7,8 @@ import { resolveDataDir } from '../config/paths';
 export const BUILD_USAGE = `Usage: forge build <project folder> [options]
        forge build --resume <build id> [--answer TEXT]
 
-Builds the project in the folder (it must hold Forge/Contracts/ with phases.md) phase by phase,
-with progress on the terminal. Needs an Anthropic API key (Settings, or ANTHROPIC_API_KEY).
+Builds the project in the folder phase by phase, its specs read as they are (Forge/Contracts/,
+spec-kit, Kiro, OpenSpec, or Markdown with a PLAN.md/ROADMAP.md/phases.md), progress on the terminal. Needs an Anthropic API key (Settings, or ANTHROPIC_API_KEY).
 
   --data DIR      workspace folder (default: $FORGE_HOME or ~/.forge)
   --model ID      model id (default: the builder role's model in Settings)

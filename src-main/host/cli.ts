@@ -19,8 +19,9 @@ Commands:
              --data DIR  --contracts DIR  --remote URL  (forge mcp --help for more)
   demo       Run the offline demo: a scripted analyst session on a copy of the sample
              workspace (labelled DEMO; not Claude, never your memory).
-  build      Build a project phase by phase (its folder holds Forge/Contracts/), progress on
-             the terminal: forge build <folder> [--mini] [--mode mcp|dump] (forge build --help)
+  build      Build a project phase by phase from its specs (Forge/Contracts/, spec-kit, Kiro,
+             OpenSpec or a Markdown plan), progress on the terminal: forge build <folder>
+             [--mini] [--mode mcp|dump]; --dry-run shows what Forge read (forge build --help)
   reindex    Rebuild the search index of a workspace (after switching embedders).
              --data DIR    workspace folder
   export     Save the whole workspace (memory with its versions and audit trail, the book,
