@@ -3,7 +3,7 @@
  * MCP prompt `forge_builder`) use. It carries only what must be in view on every turn: the build
  * loop, the markers, the rules and the tools; everything else is fetched when a phase needs it.
  * The marker formats here are the ones builder/markers.ts reads (builder-prompt.test.ts checks both
- * together). Kept lean: with the 13 tool definitions it must stay within the 5,000-token fixed
+ * together). Kept lean: with the 13 tool definitions it must stay within the 3,000-token fixed
  * context the builder bench measures.
  */
 export const BUILDER_PROMPT_NAME = 'forge_builder';
