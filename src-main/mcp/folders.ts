@@ -153,7 +153,9 @@ export class FolderProjects {
     const p = h.project;
     const pkg = await this.packageOf(h);
     const ids = pkg.documents.map((d) => d.id);
-    const doc = id ? pkg.documents.find((d) => d.id === id) : undefined;
+    // By id; else by kind when one document has it ("blueprint" in a Forge folder, "tasks" in spec-kit).
+    const ofKind = id ? pkg.documents.filter((d) => d.kind === id) : [];
+    const doc = id ? (pkg.documents.find((d) => d.id === id) ?? (ofKind.length === 1 ? ofKind[0] : undefined)) : undefined;
     if (!doc) {
       const listed = ids.slice(0, 12).join(', ') + (ids.length > 12 ? ', …' : '');
       throw new NotFoundError(

@@ -81,6 +81,8 @@ describe('project tools over the folder an IDE has open', () => {
 
     const doc = jsonOf<{ content: string }>(await call(c, 'forge_get_project_contract', { document: 'specs/001-photo-albums/plan.md' }));
     expect(doc.content).toContain('Vite with vanilla HTML');
+    // A document can also be named by its kind when the package has one of that kind.
+    expect(jsonOf<{ document: string }>(await call(c, 'forge_get_project_contract', { document: 'tasks' })).document).toBe('specs/001-photo-albums/tasks.md');
     const outside = await call(c, 'forge_get_project_contract', { document: '../../etc/passwd' });
     expect(outside.isError).toBe(true);
     expect(textOf(outside)).toMatch(/has no document "\.\.\/\.\.\/etc\/passwd"\. Its documents: /);
