@@ -15,7 +15,6 @@ export {
   projectBrief,
   firstMessage,
   phaseAdvanceMessage,
-  mustReadReminder,
   signOffRejected,
   stopAnswered,
   unknownStopCode,

@@ -156,11 +156,6 @@ export function phaseAdvanceMessage(input: PhaseAdvanceInput): string {
   return `The previous phase is signed off.\n\n${title}\n\n${diff}\n\n${workspace}\n\n${next}\n`;
 }
 
-/** The must-read gate's reminder: this phase's window is unread (the gate itself refuses the writes). */
-export function mustReadReminder(phaseId: string): string {
-  return `You have not read the window of Phase ${phaseId} yet. Before writing code, call ${windowCall(phaseId)} and the documents it needs, then write your ${MARKER.planStart}.`;
-}
-
 /** "Phase 2" from a number; a label such as "Phase 2 — API" as given. */
 const phaseLabel = (phase: number | string) => (typeof phase === 'number' ? `Phase ${phase}` : phase);
 

@@ -55,7 +55,8 @@ import {
  * The builder's state machine on the analyst's agent loop. One model turn at a time: stream it,
  * run its tool calls, save the conversation, then read the markers it wrote — a plan, tasks done,
  * a sign-off (checked by running the tests and auditing), a STOP code (the build waits for the
- * user). Between turns it applies the must-read gate, the fix-attempt limit and compaction.
+ * user). Every write and command first passes the window gate (phase-gate.ts); between turns it
+ * applies the fix-attempt limit and compaction.
  * Everything is saved after every turn, so a build resumes after a restart where it stopped.
  */
 
