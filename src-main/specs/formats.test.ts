@@ -202,6 +202,18 @@ describe('OpenSpec', () => {
     expect(pkg.notUnderstood).toEqual([]);
   });
 
+  it('picks the change still in progress over a finished one changed later (a fresh clone gives files one time)', () => {
+    // If this failed, Forge would offer to build a change whose tasks are all done.
+    const root = makePackage({
+      'openspec/changes/add-a/tasks.md': '## 1. A\n- [ ] 1.1 open\n',
+      'openspec/changes/zz-done/tasks.md': '## 1. Z\n- [x] 1.1 done\n',
+    });
+    utimesSync(join(root, 'openspec/changes/add-a/tasks.md'), new Date('2020-01-01'), new Date('2020-01-01'));
+    const pkg = readSpecPackage(root);
+    expect(pkg.feature).toBe('add-a');
+    expect(pkg.features).toEqual(['zz-done', 'add-a']);
+  });
+
   it('says when a delta spec has no ADDED/MODIFIED/REMOVED section', () => {
     const root = makePackage({
       'openspec/changes/add-x/tasks.md': '## 1. Do\n- [ ] 1.1 it\n## 2. Check\n- [ ] 2.1 it\n',

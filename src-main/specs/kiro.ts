@@ -1,24 +1,16 @@
 import { join } from 'node:path';
-import { isDir, isFile, listDir, makeDocument, readText, walkFiles } from './markdown';
-import { fenceMask, parseChecklist } from './markdown';
+import { fenceMask, inProgressLast, isDir, isFile, listDir, makeDocument, parseChecklist, readText } from './markdown';
 import { chooseFeature } from './spec-kit';
 import type { SpecDocument, SpecPackage, SpecPhase } from './types';
-import { statSync } from 'node:fs';
 
 const KIRO_FILES: Record<string, string> = { 'requirements.md': 'requirements', 'design.md': 'design', 'tasks.md': 'tasks' };
 
-/** Feature folders of `.kiro/specs/`, least recently changed first, so the last is the one being worked on. */
+/** Feature folders of `.kiro/specs/`, the one being worked on last (see inProgressLast). */
 export function kiroFeatures(root: string): string[] {
   const dir = join(root, '.kiro', 'specs');
-  const latest = (f: string) => Math.max(0, ...walkFiles(join(dir, f)).map((p) => statSync(p).mtimeMs));
-  return (
-    listDir(dir)
-      // `_archived/` and the like hold finished features, not one to build (seen in public Kiro repositories).
-      .filter((n) => isDir(join(dir, n)) && !/^[_.]|^archived?$/i.test(n))
-      .map((n) => ({ n, t: latest(n) }))
-      .sort((a, b) => a.t - b.t || a.n.localeCompare(b.n, 'en'))
-      .map((x) => x.n)
-  );
+  // `_archived/` and the like hold finished features, not one to build (seen in public Kiro repositories).
+  const names = listDir(dir).filter((n) => isDir(join(dir, n)) && !/^[_.]|^archived?$/i.test(n));
+  return inProgressLast(dir, names);
 }
 
 /**

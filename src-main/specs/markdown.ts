@@ -243,3 +243,21 @@ export function numberedItem(line: string): { id: string; text: string; indent: 
   if (!m || !/^\d/.test(m[2]) || !/^\s*(?:[-*+]\s+)?\d+(?:\.\d+)*[.)]\s/.test(line)) return null;
   return { indent: m[1].length, id: m[2], text: m[3].trim() };
 }
+
+/**
+ * Feature or change folders ordered so the one being worked on comes last: one whose tasks.md still
+ * has an open item beats one whose tasks are all done (a fresh clone gives every file the same time),
+ * then the most recently changed, then by name.
+ */
+export function inProgressLast(dir: string, names: string[]): string[] {
+  const rank = (n: string) => {
+    const tasks = join(dir, n, 'tasks.md');
+    const open = isFile(tasks) && /^\s*[-*+]\s+\[ \]/m.test(readText(tasks)) ? 1 : 0;
+    const time = Math.max(0, ...walkFiles(join(dir, n)).map((p) => statSync(p).mtimeMs));
+    return { n, open, time };
+  };
+  return names
+    .map(rank)
+    .sort((a, b) => a.open - b.open || a.time - b.time || a.n.localeCompare(b.n, 'en'))
+    .map((r) => r.n);
+}

@@ -1,6 +1,5 @@
-import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { isDir, isFile, listDir, makeDocument, readText, walkFiles } from './markdown';
+import { inProgressLast, isDir, isFile, listDir, makeDocument, readText, walkFiles } from './markdown';
 import { splitPhaseHeadings } from './phases';
 import { chooseFeature } from './spec-kit';
 import type { SpecDocument, SpecPackage } from './types';
@@ -8,15 +7,13 @@ import type { SpecDocument, SpecPackage } from './types';
 const CHANGE_FILES: Record<string, string> = { 'proposal.md': 'proposal', 'design.md': 'design', 'tasks.md': 'tasks' };
 const DELTA = /^##\s+(ADDED|MODIFIED|REMOVED|RENAMED)\s+Requirements\s*$/m;
 
-/** Active changes of `openspec/changes/` (archive/ is history), least recently changed first. */
+/** Active changes of `openspec/changes/` (archive/ is history), the one being worked on last (see inProgressLast). */
 export function openspecChanges(root: string): string[] {
   const dir = join(root, 'openspec', 'changes');
-  const latest = (c: string) => Math.max(0, ...walkFiles(join(dir, c)).map((p) => statSync(p).mtimeMs));
-  return listDir(dir)
-    .filter((n) => n !== 'archive' && isDir(join(dir, n)))
-    .map((n) => ({ n, t: latest(n) }))
-    .sort((a, b) => a.t - b.t || a.n.localeCompare(b.n, 'en'))
-    .map((x) => x.n);
+  return inProgressLast(
+    dir,
+    listDir(dir).filter((n) => n !== 'archive' && isDir(join(dir, n))),
+  );
 }
 
 /**
