@@ -216,7 +216,8 @@ export interface RecoveryRequestInput {
   lastOutputs: string[];
   /** The phase's plan tasks (or its text). */
   plan: { number: number; text: string; done?: boolean }[] | string | null;
-  phase?: number;
+  /** The plan's own id of the phase ("3.1"), or its number. */
+  phase?: number | string;
   /** The scratchpad's known_issues entry, when there is one. */
   knownIssues?: string;
 }

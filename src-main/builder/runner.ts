@@ -533,7 +533,14 @@ export class BuildManager {
     const planner = this.deps.helperModel?.('planner');
     const plan = this.deps.store.detail(run.id, []).phases.find((p) => p.number === phase)?.plan ?? [];
     const known = scratchpadEntries(run.workDir).find((e) => e.key === 'known_issues')?.value;
-    const request = recoveryRequest({ test: tests.join(', '), attempts: MAX_FIX_ATTEMPTS, lastOutputs: [output], plan, phase, knownIssues: known });
+    const request = recoveryRequest({
+      test: tests.join(', '),
+      attempts: MAX_FIX_ATTEMPTS,
+      lastOutputs: [output],
+      plan,
+      phase: phaseIdOf(run.state, phase),
+      knownIssues: known,
+    });
     const contracts = readContracts(forgeContractsDir(run.workDir));
     const system = contracts.find((c) => c.name === 'recovery_planner_prompt')?.text.trim() || RECOVERY_PLANNER_PROMPT;
     this.log(run.id, 'gate', `${tests.join(', ')} failed ${MAX_FIX_ATTEMPTS} times: asking the recovery planner for a remediation plan.`);
