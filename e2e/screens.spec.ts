@@ -24,6 +24,8 @@ const screens = [
 test.beforeAll(() => mkdirSync(screenshotDir, { recursive: true }));
 
 test('every screen is reachable from the sidebar and keeps its place on reload', async ({ page, forge }) => {
+  // Fifteen screens, each shot in both themes: ~35 s on a quiet machine, so a loaded one gets room.
+  test.setTimeout(240_000);
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('console', (m) => {
