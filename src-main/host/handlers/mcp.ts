@@ -163,7 +163,15 @@ export const mcpHandlers: McpHandlerMap = {
   'mcp/calls': (i, ctx) => ({
     calls: mcpStateFor(ctx)
       .service.calls.list(i.limit ?? 50)
-      .map((c) => ({ at: c.at, tool: c.tool, transport: c.transport, durationMs: c.duration_ms, ok: c.ok, error: c.error ?? null, project: c.project ?? null })),
+      .map((c) => ({
+        at: c.at,
+        tool: c.tool,
+        transport: c.transport,
+        durationMs: c.duration_ms,
+        ok: c.ok,
+        error: c.error ?? null,
+        project: c.project ?? null,
+      })),
   }),
   'mcp/rotate-token': (_i, ctx) => {
     const token = mcpStateFor(ctx).service.token.rotate();
