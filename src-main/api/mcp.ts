@@ -112,7 +112,11 @@ export const mcpProcedures = {
   'mcp/contract': { input: z.object({ name: mcpContractName }).strict(), output: loose },
   'mcp/invariants': { input: empty, output: loose },
   'mcp/governance': { input: empty, output: loose },
-  'mcp/phase-window': { input: z.object({ phase_number: z.number().int().min(0).max(999) }).strict(), output: loose },
+  // The plan's own id: a string ("3.1", "3.10") or a number read in its shortest decimal form (3.1 → "3.1").
+  'mcp/phase-window': {
+    input: z.object({ phase_number: z.union([z.string().min(1).max(40), z.number().finite().min(0).max(9999)]) }).strict(),
+    output: loose,
+  },
   'mcp/project-context': { input: z.object({ project_id: projectId }).strict(), output: loose },
   'mcp/project-contract': { input: z.object({ project_id: projectId, contract_type: mcpContractName }).strict(), output: loose },
   'mcp/build-contracts': { input: z.object({ build_id: z.string().min(1).max(100) }).strict(), output: loose },

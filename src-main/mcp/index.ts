@@ -38,7 +38,7 @@ export { writeHostLock, readHostLock, removeHostLock } from './host-lock';
 export type { HostLock } from './host-lock';
 export { parsePhases, phaseWindow } from './phases';
 export type { Phase, PhaseWindow } from './phases';
-export { findPhase, packageWindow, samePhaseId } from './spec-package';
+export { findPhase, packageWindow, phaseIdText, samePhaseId } from './spec-package';
 export type { PackageWindow } from './spec-package';
 export { runPlanner, planProblems, PlannerGaveUpError } from './planner';
 export type { PlannerRequest, PlannerResult, PlannerProgress, PlannerTurn, PlannerDeps } from './planner';

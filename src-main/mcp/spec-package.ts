@@ -36,6 +36,15 @@ export function samePhaseId(a: string | number, b: string | number): boolean {
   return /^\d+$/.test(x) && /^\d+$/.test(y) && Number(x) === Number(y);
 }
 
+/**
+ * A phase id as the plan writes it, from what a caller sent. A JSON number cannot keep how it was
+ * written (3.10 and 3.1 are the same number), so a number is read in its shortest decimal form:
+ * 3.1 → "3.1", 2 → "2"; a plan's "3.10" must be asked for as the string "3.10".
+ */
+export function phaseIdText(id: string | number): string {
+  return typeof id === 'number' ? String(id) : id.trim();
+}
+
 export function findPhase(pkg: SpecPackage, id: string | number): SpecPhase | undefined {
   return pkg.phases.find((p) => samePhaseId(p.id, id));
 }

@@ -11,7 +11,7 @@ import type { McpSession } from './session';
 import type { GovernanceSource, ProjectSource } from './source';
 import type { Scratchpad } from './scratchpad';
 import type { SharedDataPort } from './shared-data';
-import { packageDocument, packageListing, packageSummary, packageWindow } from './spec-package';
+import { packageDocument, packageListing, packageSummary, packageWindow, phaseIdText } from './spec-package';
 import type { SpecPackage } from '../specs/types';
 import type { PlannerRequest, PlannerResult, PlannerProgress } from './planner';
 
@@ -50,7 +50,12 @@ const tool = <S extends z.ZodObject>(def: McpToolDef<S, ToolContext>) => defineM
 const empty = z.object({}).strict();
 const contractName = z.enum(CONTRACT_NAMES).describe('Logical contract name, e.g. "blueprint", "physics", "boundaries".');
 const documentName = z.string().min(1).max(300).describe('A document id from forge_list_contracts (e.g. "blueprint", "specs/001-x/plan.md").');
-const phaseId = z.union([z.string().min(1).max(40), z.number().int().min(0).max(9999)]).describe('The phase as the plan numbers it, e.g. 1 or "3.1".');
+// A JSON number is read in its shortest decimal form (3.1 → "3.1"); "3.10" ≠ "3.1", so such an id goes as a string.
+const phaseId = z
+  .union([z.string().min(1).max(40), z.number().finite().min(0).max(9999)])
+  .describe(
+    'The phase as the plan numbers it, e.g. 1, "3.1" or 3.1. A number is read in its shortest decimal form (3.1 → "3.1"), so a phase written "3.10" must be sent as the string "3.10".',
+  );
 const artifactType = z.enum(ARTIFACT_TYPES).describe(`Artifact kind: ${ARTIFACT_TYPES.join(', ')}.`);
 const projectId = z.string().min(1).max(64).describe('Project id, e.g. "macro-dashboard".');
 const key = z.string().min(1).max(200);
@@ -321,12 +326,13 @@ export const TOOLS: Tool[] = [
     input: z.object({ phase_number: phaseId, project_id: projectId.optional() }).strict(),
     annotations: READ,
     run: async (i, ctx) => {
+      const id = phaseIdText(i.phase_number);
       const pkg = i.project_id ? undefined : await packageOf(ctx);
-      if (pkg) return { ...packageWindow(pkg, i.phase_number) };
+      if (pkg) return { ...packageWindow(pkg, id) };
       const folder = await folderOf(ctx, i.project_id);
-      if (folder) return folder.folders.phaseWindow(folder.h, String(i.phase_number));
+      if (folder) return folder.folders.phaseWindow(folder.h, id);
       try {
-        const w = await resolvePhaseWindow(ctx, integerPhase(i.phase_number), { given: i.project_id, session: ctx.session.get().project_id });
+        const w = await resolvePhaseWindow(ctx, integerPhase(id), { given: i.project_id, session: ctx.session.get().project_id });
         return { ...w };
       } catch (e) {
         if (isAppError(e)) throw e;

@@ -18,7 +18,9 @@ import {
   type GovernanceTool,
   type ContractName,
   type SharedDataPort,
+  phaseIdText,
 } from '../../mcp';
+import { NotFoundError } from '../../common/errors';
 import type { z } from 'zod';
 import type { mcpProcedures } from '../../api/mcp';
 import type { CoreContext } from '../context';
@@ -197,7 +199,12 @@ export const mcpHandlers: McpHandlerMap = {
   'mcp/contract': async (i, ctx) => ({ ...(await mcpStateFor(ctx).service.source.loadContract(i.name as ContractName)) }),
   'mcp/invariants': async (_i, ctx) => ({ ...(await mcpStateFor(ctx).service.source.getInvariants()) }),
   'mcp/governance': async (_i, ctx) => ({ ...(await mcpStateFor(ctx).service.source.getGovernance()) }),
-  'mcp/phase-window': async (i, ctx) => ({ ...(await mcpStateFor(ctx).service.source.phaseWindow(i.phase_number)) }),
+  'mcp/phase-window': async (i, ctx) => {
+    // The id as the plan writes it (3.1 → "3.1"); the app's phases.md numbers its phases by whole numbers only.
+    const id = phaseIdText(i.phase_number);
+    if (!/^\d+$/.test(id)) throw new NotFoundError(`There is no Phase ${id.slice(0, 40)} in phases.md: its phases are numbered 0, 1, 2 … by whole numbers.`);
+    return { ...(await mcpStateFor(ctx).service.source.phaseWindow(Number(id))) };
+  },
   'mcp/project-context': async (i, ctx) => ({ ...(await mcpStateFor(ctx).service.projects.getProjectContext(i.project_id)) }),
   'mcp/project-contract': async (i, ctx) => ({ ...(await mcpStateFor(ctx).service.projects.getProjectContract(i.project_id, i.contract_type)) }),
   'mcp/build-contracts': async (i, ctx) => ({ ...(await mcpStateFor(ctx).service.projects.getBuildContracts(i.build_id)) }),

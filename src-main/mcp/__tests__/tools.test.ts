@@ -74,7 +74,7 @@ describe('the tool catalogue over a real MCP client', () => {
       ['forge_get_project_contract', { contract_type: 'x' }, 'contract_type'],
       ['forge_get_build_contracts', { build_id: '' }, 'build_id'],
       ['forge_run_planner', { project_request: 'short' }, 'project_request'],
-      ['forge_get_phase_window', { phase_number: 1.5 }, 'phase_number'],
+      ['forge_get_phase_window', { phase_number: -1 }, 'phase_number'],
       ['forge_get_phase_window', {}, 'phase_number'],
       ['forge_scratchpad', { operation: 'erase' }, 'operation'],
       ['forge_summary', { extra: 1 }, 'extra'],
