@@ -170,7 +170,37 @@ export const buildStartInput = z
   })
   .strict();
 
+/**
+ * What Forge reads in a project folder before a build starts (the Builds screen's start form and
+ * `forge build --dry-run`): the spec format found and why, the documents with their sizes, the
+ * phases by the plan's own ids with their task counts, and what it could not use.
+ */
+export const specInspection = z.object({
+  dir: z.string(),
+  format: z.enum(['spec-kit', 'kiro', 'openspec', 'plain', 'forge']),
+  /** The feature or change read (spec-kit, Kiro, OpenSpec), else null. */
+  feature: z.string().nullable(),
+  /** Every feature or change the folder holds (the one read included). */
+  features: z.array(z.string()),
+  /** Why this format was chosen, one sentence. */
+  why: z.string().nullable(),
+  documents: z.array(z.object({ id: z.string(), kind: z.string(), title: z.string(), tokens: z.number().int() })),
+  totalTokens: z.number().int(),
+  phases: z.array(z.object({ id: z.string(), name: z.string(), tasks: z.number().int(), source: z.string() })),
+  /** Lines of the plan before its first phase, carried with every phase window. */
+  preambleLines: z.number().int(),
+  notUnderstood: z.array(z.string()),
+  /** The same, as `forge build --dry-run` prints it. */
+  text: z.string(),
+});
+export type SpecInspection = z.infer<typeof specInspection>;
+
 export const buildProcedures = {
+  /** Format detection before a build starts: reads the folder's specs as they are, changes nothing. */
+  'builds/inspect': {
+    input: z.object({ dir: z.string().trim().min(1).max(1000), feature: z.string().trim().min(1).max(200).optional() }).strict(),
+    output: specInspection,
+  },
   'builds/start': { input: buildStartInput, output: z.object({ build: buildSummary }) },
   'builds/list': { input: z.object({}).strict(), output: z.object({ builds: z.array(buildSummary) }) },
   'builds/get': { input: buildRef, output: buildDetail },

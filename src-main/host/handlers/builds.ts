@@ -1,4 +1,5 @@
 import type { BuildManager } from '../../builder';
+import { inspectSpecs } from './builds-inspect';
 import type { PartialHandlerMap } from './types';
 
 /**
@@ -7,6 +8,7 @@ import type { PartialHandlerMap } from './types';
  */
 export function buildHandlers(manager: () => Promise<BuildManager>): PartialHandlerMap {
   return {
+    'builds/inspect': ({ dir, feature }) => inspectSpecs(dir, feature),
     'builds/start': async (input) => ({ build: await (await manager()).start(input) }),
     'builds/list': async () => ({ builds: (await manager()).list() }),
     'builds/get': async ({ id }) => (await manager()).detail(id),
