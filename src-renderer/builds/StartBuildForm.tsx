@@ -5,6 +5,7 @@ import { useProcedure, useProcedureMutation } from '../api/hooks';
 import { fieldErrors } from '../api/errors';
 import { ErrorPanel } from '../app/ErrorPanel';
 import { handleBuildChanged } from './live';
+import { SpecFormatPanel } from './SpecFormatPanel';
 import { emptyStartForm, knownModels, settingsMode, type StartForm, startInput } from './start';
 
 const modes: { value: BuildMode; label: string; hint: string }[] = [
@@ -79,10 +80,12 @@ export function StartBuildForm(props: { onStarted: (id: string) => void }) {
             </p>
           ) : (
             <p className="hint" id="build-workdir-hint">
-              The project folder&apos;s full path. It must hold <code>Forge/Contracts/</code> (blueprint.md, stack.md, phases.md …).
+              The project folder&apos;s full path: a GitHub spec-kit, Kiro or OpenSpec repository, a folder of Markdown specs with a phased plan, or{' '}
+              <code>Forge/Contracts/</code>.
             </p>
           )}
         </div>
+        <SpecFormatPanel dir={form.workDir} />
         <div className={field('model')}>
           <label htmlFor="build-model">Model</label>
           <input
