@@ -157,7 +157,7 @@ const buildRef = z.object({ id: z.string().min(1).max(100) }).strict();
 
 export const buildStartInput = z
   .object({
-    /** The project folder; it must hold Forge/Contracts/. */
+    /** The project folder: its specs in any format builds/inspect reads (spec-kit, Kiro, OpenSpec, plain Markdown, Forge/Contracts/). */
     workDir: z.string().min(1).max(1000),
     /** A model id; default: the builder role's model from Settings. */
     model: z.string().min(1).max(120).optional(),
