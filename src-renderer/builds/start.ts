@@ -44,7 +44,9 @@ export type StartResult = { ok: true; input: ProcedureInput<'builds/start'> } | 
 export function startInput(form: StartForm): StartResult {
   const errors: Partial<Record<keyof StartForm, string>> = {};
   const workDir = form.workDir.trim();
-  if (!workDir) errors.workDir = "Enter the project folder's full path (a spec-kit, Kiro or OpenSpec repository, a folder of Markdown specs with a plan, or one with Forge/Contracts/).";
+  if (!workDir)
+    errors.workDir =
+      "Enter the project folder's full path (a spec-kit, Kiro or OpenSpec repository, a folder of Markdown specs with a plan, or one with Forge/Contracts/).";
   else if (workDir.length > 1000) errors.workDir = 'That path is longer than 1,000 characters.';
   const model = form.model.trim();
   if (model && (model.length > 120 || !MODEL_ID.test(model)))
