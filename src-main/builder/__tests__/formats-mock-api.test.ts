@@ -159,7 +159,8 @@ describe.each(FORMATS)('the $format example built in two phases by the real Anth
       { isError: false, reply: { text: signOff(`${first} — first`) } },
       // The next phase: its own id and call in the message, and the first phase's read does not carry over.
       { contains: [`## Phase ${second}`, call(second)], reply: { toolCalls: [tool('write_file', { path: 'sub.js', content: SUB })] } },
-      { contains: [refusal(second)], isError: true, reply: { toolCalls: [tool('forge_get_phase_window', { phase_number: second })] } },
+      // This time the id goes as a JSON number (3.2, 2), as a model may write it: it names the same phase.
+      { contains: [refusal(second)], isError: true, reply: { toolCalls: [tool('forge_get_phase_window', { phase_number: Number(second) })] } },
       {
         contains: [`"phase":"${second}"`],
         isError: false,
