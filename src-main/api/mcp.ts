@@ -114,7 +114,18 @@ export const mcpProcedures = {
   'mcp/governance': { input: empty, output: loose },
   // The plan's own id: a string ("3.1", "3.10") or a number read in its shortest decimal form (3.1 → "3.1").
   'mcp/phase-window': {
-    input: z.object({ phase_number: z.union([z.string().min(1).max(40), z.number().finite().min(0).max(9999)]) }).strict(),
+    // A plan's own id as written ("1", "3.1"): digits and dots only, so a typo is refused here, not deep in a lookup.
+    input: z
+      .object({
+        phase_number: z.union([
+          z
+            .string()
+            .trim()
+            .regex(/^\d{1,4}(?:\.\d{1,4}){0,3}$/, 'a phase id such as 1 or 3.1'),
+          z.number().finite().min(0).max(9999),
+        ]),
+      })
+      .strict(),
     output: loose,
   },
   'mcp/project-context': { input: z.object({ project_id: projectId }).strict(), output: loose },

@@ -25,6 +25,7 @@ const PATTERN_CANDIDATES = [
   'claude-sonnet-5-5',
   'quick-note',
   'a',
+  '1',
   '/memory/views/V-001.md',
   '2026-01-01',
   '2026-01-01T00:00:00Z',

@@ -19,6 +19,9 @@ describe("the host API's mcp/phase-window", () => {
     const asNumber = await app.core.invokeUnknown('mcp/phase-window', { phase_number: 1 });
     expect(asString.ok, JSON.stringify(asString)).toBe(true);
     expect(asNumber).toEqual(asString);
+    // Not a phase id at all: refused as bad input at the field, before any lookup.
+    const typo = await app.core.invokeUnknown('mcp/phase-window', { phase_number: 'phase one' });
+    expect(typo).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
   });
 
   it('answers a decimal id on a whole-number plan with a typed not_found naming the phase', async () => {
