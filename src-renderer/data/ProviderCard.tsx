@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { fieldErrors } from '../api/errors';
 import { useProcedureMutation } from '../api/hooks';
 import { ErrorPanel } from '../app/ErrorPanel';
@@ -84,7 +84,14 @@ export function ProviderCard(props: { provider: ProviderView; onChanged: (view: 
 function ShareWithIdes(props: { provider: ProviderView; onSaved: (view: ProviderView) => void }) {
   const p = props.provider;
   const save = useProcedureMutation('providers/configure');
-  const shared = save.isPending ? Boolean(save.variables?.settings.shareWithMcp) : p.settings.shareWithMcp === true;
+  // The PM's choice holds on screen until the list read back agrees: a list refetch that started before
+  // the save (the data folder's refreshes) must not flip the box back for a moment.
+  const [wanted, setWanted] = useState<boolean | null>(null);
+  const stored = p.settings.shareWithMcp === true;
+  useEffect(() => {
+    if (wanted !== null && wanted === stored && !save.isPending) setWanted(null);
+  }, [wanted, stored, save.isPending]);
+  const shared = wanted ?? stored;
   const id = `share-mcp-${p.name}`;
   return (
     <div className="field data-share-mcp">
@@ -96,7 +103,11 @@ function ShareWithIdes(props: { provider: ProviderView; onSaved: (view: Provider
           disabled={save.isPending}
           aria-describedby={`${id}-hint`}
           data-testid="provider-share-mcp"
-          onChange={(e) => save.mutate({ name: p.name, settings: { shareWithMcp: e.target.checked } }, { onSuccess: props.onSaved })}
+          onChange={(e) => {
+            const next = e.target.checked;
+            setWanted(next);
+            save.mutate({ name: p.name, settings: { shareWithMcp: next } }, { onSuccess: props.onSaved, onError: () => setWanted(null) });
+          }}
         />{' '}
         Attached IDEs may fetch from this source
       </label>
