@@ -58,11 +58,11 @@ describe('the packaging configuration matches the distribution plan', () => {
   });
 
   it('ships the built app, the bundled skills, contracts and the sample workspace — and no tests', () => {
-    for (const entry of ['out/**', 'skills/**', 'contracts/**', 'resources/seed/**', 'resources/demo/**', 'package.json']) {
+    for (const entry of ['out/**', 'skills/**', 'contracts/**', 'resources/seed/**', 'resources/demo/**', 'resources/examples/**', 'package.json']) {
       expect(config.files).toContain(entry);
     }
     expect(config.files).toContain('!**/*.test.*');
-    for (const dir of ['skills', 'contracts', 'resources/seed', 'resources/demo']) expect(existsSync(join(root, dir))).toBe(true);
+    for (const dir of ['skills', 'contracts', 'resources/seed', 'resources/demo', 'resources/examples/specs']) expect(existsSync(join(root, dir))).toBe(true);
   });
 
   it('sets the Electron fuses the security checklist asks for', () => {
