@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkExpression, formatViolations } from './check';
+import { shownFigure } from './figures';
 import { defaultGuardrailLimits as limits } from './limits';
 
 const views = new Set(['V-001']);
@@ -68,5 +69,26 @@ describe('guardrails', () => {
     expect(text).toMatch(/^BLOCKED by guardrails \(1 hard violation\):/);
     expect(text).toContain('max_single_risk: actual 7, limit 5');
     expect(formatViolations([])).toBe('Guardrails: all limits pass.');
+  });
+});
+
+describe('guardrail messages print rounded percentages', () => {
+  // A PM reading "31.893688% of gross exposure" sees noise, not a figure; one decimal is what they quote.
+  it('says 42.9%, not 42.857143%, for a factor share', () => {
+    const v = checkExpression({ ...good, notional: 60 }, portfolio, limits, ctx);
+    const msg = v.find((x) => x.rule === 'max_factor_concentration')?.message ?? '';
+    expect(msg).toContain('usd would be 42.9% of gross exposure');
+  });
+
+  it('keeps a breach visibly above its limit instead of rounding it onto the limit', () => {
+    // 5.04 rounded to one decimal is 5.0, which would read "5% exceeds the 5% limit".
+    const v = checkExpression({ ...good, maxLossPct: 5.04 }, portfolio, limits, ctx);
+    expect(v[0]?.message).toBe('Max loss 5.04% of NAV exceeds the 5% single-trade limit.');
+  });
+
+  it('rounds a share to one decimal everywhere through one helper', () => {
+    expect(shownFigure(31.893688)).toBe('31.9');
+    expect(shownFigure(30.04, 30)).toBe('30.04');
+    expect(shownFigure(0.256, undefined, 2)).toBe('0.26');
   });
 });

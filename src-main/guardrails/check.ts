@@ -1,4 +1,5 @@
 import type { GuardrailLimits } from './limits';
+import { shownFigure } from './figures';
 import { factorKey } from './snapshot';
 
 /** One broken limit: the rule, what the trade would make it, and the limit. */
@@ -84,7 +85,7 @@ export function checkExpression(expression: ExpressionRisk, portfolio: Portfolio
       'max_single_risk',
       Math.abs(values.maxLossPct),
       limits.maxSingleRisk,
-      `Max loss ${round(Math.abs(values.maxLossPct))}% of NAV exceeds the ${limits.maxSingleRisk}% single-trade limit.`,
+      `Max loss ${shownFigure(Math.abs(values.maxLossPct), limits.maxSingleRisk)}% of NAV exceeds the ${limits.maxSingleRisk}% single-trade limit.`,
     );
   }
   if (portfolio.unmeasured?.length) {
@@ -120,7 +121,12 @@ export function checkExpression(expression: ExpressionRisk, portfolio: Portfolio
   if (notional !== undefined) {
     const gross = portfolio.gross + notional;
     if (gross > limits.maxGross) {
-      hard('max_gross_exposure', gross, limits.maxGross, `Gross exposure would be ${round(gross)}% of NAV, above the ${limits.maxGross}% limit.`);
+      hard(
+        'max_gross_exposure',
+        gross,
+        limits.maxGross,
+        `Gross exposure would be ${shownFigure(gross, limits.maxGross)}% of NAV, above the ${limits.maxGross}% limit.`,
+      );
     }
     if (factor && gross > 0) {
       const share = (((portfolio.factors?.[factor] ?? 0) + notional) / gross) * 100;
@@ -129,7 +135,7 @@ export function checkExpression(expression: ExpressionRisk, portfolio: Portfolio
           'max_factor_concentration',
           share,
           limits.maxFactorConcentration,
-          `${factor} would be ${round(share)}% of gross exposure, above the ${limits.maxFactorConcentration}% concentration limit.`,
+          `${factor} would be ${shownFigure(share, limits.maxFactorConcentration)}% of gross exposure, above the ${limits.maxFactorConcentration}% concentration limit.`,
         );
       }
     }
@@ -139,7 +145,7 @@ export function checkExpression(expression: ExpressionRisk, portfolio: Portfolio
       'max_duration_contribution',
       Math.abs(values.durationImpact),
       limits.maxDuration,
-      `Duration contribution ${round(Math.abs(values.durationImpact))} exceeds the ${limits.maxDuration} limit.`,
+      `Duration contribution ${shownFigure(Math.abs(values.durationImpact), limits.maxDuration, 2)} exceeds the ${limits.maxDuration} limit.`,
     );
   }
   return out;

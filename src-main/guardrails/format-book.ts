@@ -1,6 +1,10 @@
 import type { Book } from './book';
 
-const pct = (x: number) => `${Math.round(x * 100) / 100}`;
+import { shownFigure } from './figures';
+
+// Same rounding as the guardrail messages, so the book and a refusal quote the same figure.
+const pct = (x: number, limit?: number) => shownFigure(x, limit);
+const years = (x: number) => shownFigure(x, undefined, 2);
 
 /**
  * The book as the analyst (and an IDE attached over MCP) reads it at /portfolio/book.md:
@@ -14,14 +18,14 @@ export function formatBook(book: Book): string {
     ...(book.navMusd !== null ? [`nav_musd: ${book.navMusd}`] : []),
     `gross: ${pct(book.gross)}`,
     `net: ${pct(book.net)}`,
-    `duration: ${pct(book.duration)}`,
+    `duration: ${years(book.duration)}`,
     `open_expressions: ${book.open.length}`,
     '---',
     '## SUMMARY',
-    `Gross ${pct(book.gross)}% of NAV, net ${pct(book.net)}%, duration ${pct(book.duration)} years: the positions snapshot of ${book.asOf} plus ${book.open.filter((o) => !o.inSnapshot).length} Expression(s) activated since, minus ${book.closedSinceSnapshot.length} closed since. Computed by Forge; the guardrails check every Expression against exactly this.`,
+    `Gross ${pct(book.gross)}% of NAV, net ${pct(book.net)}%, duration ${years(book.duration)} years: the positions snapshot of ${book.asOf} plus ${book.open.filter((o) => !o.inSnapshot).length} Expression(s) activated since, minus ${book.closedSinceSnapshot.length} closed since. Computed by Forge; the guardrails check every Expression against exactly this.`,
     '',
     '## LIMITS (value vs limit)',
-    ...book.usage.map((u) => `- ${u.rule}: ${pct(u.value)} vs ${u.limit}${u.detail ? ` (${u.detail})` : ''}${u.value > u.limit ? ' — OVER' : ''}`),
+    ...book.usage.map((u) => `- ${u.rule}: ${pct(u.value, u.limit)} vs ${u.limit}${u.detail ? ` (${u.detail})` : ''}${u.value > u.limit ? ' — OVER' : ''}`),
     '',
     '## FACTORS (gross % NAV, share of gross)',
     ...factors.map(([f, v]) => `- ${f}: ${pct(v)} (${book.gross > 0 ? pct((v / book.gross) * 100) : '0'}%)`),
@@ -30,7 +34,7 @@ export function formatBook(book: Book): string {
     ...(book.open.length
       ? book.open.map(
           (o) =>
-            `- ${o.id} (${o.viewId ?? 'no view'}): notional ${Number.isFinite(o.notional) ? pct(o.notional) : '?'}, max loss ${Number.isFinite(o.maxLossPct) ? pct(o.maxLossPct) : '?'}%, duration ${Number.isFinite(o.durationImpact) ? pct(o.durationImpact) : '?'}, factor ${o.factor ?? 'none'}, ${o.inSnapshot ? 'in the snapshot' : `added since ${o.since}`}`,
+            `- ${o.id} (${o.viewId ?? 'no view'}): notional ${Number.isFinite(o.notional) ? pct(o.notional) : '?'}, max loss ${Number.isFinite(o.maxLossPct) ? pct(o.maxLossPct) : '?'}%, duration ${Number.isFinite(o.durationImpact) ? years(o.durationImpact) : '?'}, factor ${o.factor ?? 'none'}, ${o.inSnapshot ? 'in the snapshot' : `added since ${o.since}`}`,
         )
       : ['None.']),
   ];
