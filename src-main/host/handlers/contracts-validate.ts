@@ -2,6 +2,7 @@ import { isNode, LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
 import type { ContractKind, ContractProblem } from '../../api/contracts';
 import { parsePhases } from '../../mcp';
+import { issueSentence } from './contract-issues';
 
 /**
  * Checks a contract's text before it is saved: JSON and YAML syntax with the line and column of
@@ -151,7 +152,10 @@ function structureProblems(name: string, data: unknown, doc: Document, counter: 
     ? name.toLowerCase() === 'boundaries.json'
       ? boundaryReferences(parsed.data as z.infer<typeof boundariesSchema>)
       : []
-    : parsed.error.issues.map((i) => ({ path: i.path.filter((p): p is string | number => typeof p !== 'symbol'), message: i.message }));
+    : parsed.error.issues.map((i) => {
+        const path = i.path.filter((p): p is string | number => typeof p !== 'symbol');
+        return { path, message: issueSentence(i, path, pathText(path), data) };
+      });
   return found.map((f) => ({ ...locate(doc, counter, f.path), path: pathText(f.path), message: f.message, severity: 'error' as const }));
 }
 
