@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { answerClientError, parseRequestUrl } from '../common/http-edge';
 import { isLoopbackHostHeader, loopbackOriginAllowed } from '../common/loopback';
 import { MAX_HTTP_BODY_BYTES } from './config';
-import { createGovernanceServer } from './server';
+import { createGovernanceServer, type GovernanceServer } from './server';
 import type { McpService } from './service';
 
 /**
@@ -75,6 +75,34 @@ function readJson(req: IncomingMessage, cap: number): Promise<{ body?: unknown; 
   });
 }
 
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  server: GovernanceServer;
+  /** The client's open GET event streams (a count, so a late close of an old one cannot hide a new one): the only way a request the server starts itself reaches it. */
+  push: { streams: number };
+  lastSeen: number;
+}
+
+/**
+ * Notes when the client's GET event stream opens (the SDK answers it 200 and keeps it open) and when
+ * it closes, so the server can ask the client for its roots the moment it can be reached.
+ */
+function watchEventStream(res: ServerResponse, s: Session): void {
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.writeHead = ((...args: unknown[]) => {
+    const out = writeHead(...args);
+    if (args[0] === 200) {
+      s.push.streams += 1;
+      res.once('close', () => {
+        s.push.streams -= 1;
+      });
+      // After the SDK has registered the stream (it did, before answering): a request sent now goes down it.
+      queueMicrotask(() => s.server.askForRoots());
+    }
+    return out;
+  }) as typeof res.writeHead;
+}
+
 export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHttpServer> {
   const host = options.host ?? '127.0.0.1';
   if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
@@ -84,7 +112,7 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
   const tokenOf = typeof options.token === 'function' ? options.token : options.token !== undefined ? () => options.token as string : () => service.token.get();
   const cap = options.maxBodyBytes ?? MAX_HTTP_BODY_BYTES;
   const idleMs = options.idleSessionMs ?? 30 * 60_000;
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; lastSeen: number }>();
+  const sessions = new Map<string, Session>();
   let port = 0;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -119,16 +147,18 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
       const s = sessions.get(sessionId);
       if (!s) return jsonRpcError(res, 404, -32001, 'Session not found: it was closed or expired. Reconnect to start a new session.');
       s.lastSeen = Date.now();
+      if (req.method === 'GET') watchEventStream(res, s);
       await s.transport.handleRequest(req, res, body);
       return;
     }
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
       return jsonRpcError(res, 400, -32000, 'Bad request: send initialize first, then the Mcp-Session-Id header it returns.');
     }
+    const push = { streams: 0 };
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomBytes(24).toString('base64url'),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, lastSeen: Date.now() });
+        sessions.set(id, { transport, server, push, lastSeen: Date.now() });
       },
       onsessionclosed: (id) => {
         sessions.delete(id);
@@ -137,7 +167,7 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
-    const server = createGovernanceServer(service, { transport: 'http', version: options.version });
+    const server = createGovernanceServer(service, { transport: 'http', version: options.version, canReachClient: () => push.streams > 0 });
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
   }

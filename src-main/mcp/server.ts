@@ -45,7 +45,24 @@ export function withBareErrorMessages(transport: Transport): Transport {
   return transport;
 }
 
-export function createGovernanceServer(service: McpService, options: { transport: string; version?: string }): Server {
+/** The connection's server, plus the hook a transport calls once it can carry a request the server starts itself. */
+export type GovernanceServer = Server & {
+  /** Asks the client for its roots now if it declared them and they are stale (the HTTP transport calls this when the client's event stream opens). */
+  askForRoots(): void;
+};
+
+export interface GovernanceServerOptions {
+  transport: string;
+  version?: string;
+  /**
+   * Whether a request the server starts on its own can reach the client right now. Over Streamable
+   * HTTP that needs the client's open GET event stream: without one the SDK drops the request and
+   * it would only time out. Default: always (stdio, in-memory).
+   */
+  canReachClient?: () => boolean;
+}
+
+export function createGovernanceServer(service: McpService, options: GovernanceServerOptions): GovernanceServer {
   const server = new Server(
     { name: SERVER_NAME, version: options.version ?? '0.1.0', title: 'Forge governance' },
     {
@@ -55,19 +72,26 @@ export function createGovernanceServer(service: McpService, options: { transport
     },
   );
   const session = new McpSession();
-  // The folder the client's IDE has open (MCP roots). Over HTTP a request the server starts on its
-  // own may find no open stream, so roots are asked for within a tool call (relatedRequestId), once
-  // and again after roots/list_changed; stdio and in-memory clients are asked as soon as they connect.
+  const canReachClient = options.canReachClient ?? (() => true);
+  // The folder the client's IDE has open (MCP roots), asked for as soon as the client has initialized
+  // and can be reached, so the MCP screen shows its project on connect — over HTTP, once its event
+  // stream opens — and again after roots/list_changed. A tool call that finds them still unknown asks
+  // within itself (relatedRequestId), which reaches the client even without an event stream.
   const folder = service.connectionFolder();
+  let initialized = false;
   const syncRoots = (relatedRequestId?: string | number) =>
     server.getClientCapabilities()?.roots
       ? folder.ensure(() => server.listRoots(undefined, { timeout: 15_000, ...(relatedRequestId !== undefined ? { relatedRequestId } : {}) }))
       : Promise.resolve();
+  const askForRoots = () => {
+    if (initialized && canReachClient()) void syncRoots();
+  };
   const connectionId = randomUUID();
   const connect = server.connect.bind(server);
   server.connect = (transport) => connect(withBareErrorMessages(transport));
 
   server.oninitialized = () => {
+    initialized = true;
     const c = server.getClientVersion();
     service.connections.set(connectionId, {
       transport: options.transport,
@@ -75,11 +99,11 @@ export function createGovernanceServer(service: McpService, options: { transport
       since: new Date().toISOString(),
       project: () => folder.describe(session.get().project_id),
     });
-    if (options.transport !== 'http') void syncRoots();
+    askForRoots();
   };
   server.setNotificationHandler(RootsListChangedNotificationSchema, () => {
     folder.markStale();
-    if (options.transport !== 'http') void syncRoots();
+    askForRoots();
   });
   server.onclose = () => {
     service.connections.delete(connectionId);
@@ -178,5 +202,5 @@ export function createGovernanceServer(service: McpService, options: { transport
     };
   });
 
-  return server;
+  return Object.assign(server, { askForRoots });
 }
