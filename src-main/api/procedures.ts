@@ -131,6 +131,8 @@ export const settingsPatch = z
 export const procedures = {
   'app/info': { input: empty, output: appInfo },
   'app/health': { input: empty, output: appHealth },
+  /** Runs a shipped skill script and reports the optional parts active here (the release smoke test calls it). */
+  'app/self-check': { input: empty, output: z.object({ status: z.enum(['ok', 'degraded']), checks: z.array(healthCheck) }) },
   'settings/get': { input: empty, output: settingsView },
   'settings/set': { input: settingsPatch, output: settingsView },
   ...memoryProcedures,

@@ -25,6 +25,7 @@ import { ProviderRegistry } from '../providers';
 import { readTool, searchTool, type AnalystToolContext } from '../tools';
 import { taskHandlers, toTaskView } from './handlers/tasks';
 import { skillsHandlers } from './handlers/skills';
+import { selfCheckHandlers } from './handlers/self-check';
 import { buildHandlers } from './handlers/builds';
 import { proposalsHandlers, watchProposals } from './handlers/proposals';
 import { calibrationHandlers } from './handlers/calibration';
@@ -234,6 +235,7 @@ export function createCore(config: CoreConfig): Core {
     searchHandlers(() => search, { modelBaseUrl: config.modelBaseUrl ?? (process.env.FORGE_MODEL_BASE_URL || undefined) }),
     taskHandlers(analyst.executor, () => memory.fs),
     skillsHandlers(() => skills),
+    selfCheckHandlers(() => skills),
     mcpHandlers as PartialHandlerMap,
     guardrailHandlers,
     providersHandlers(analyst.providers),

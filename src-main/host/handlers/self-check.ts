@@ -1,0 +1,64 @@
+import { checkBubblewrap } from '../../sandbox';
+import { runScriptOfSkill, type SkillLoader } from '../../skills';
+import { existsSync } from 'node:fs';
+import { rankExtensionPath, rankExtensionProblem } from '../../store';
+import type { PartialHandlerMap } from './types';
+
+/**
+ * `app/self-check`: does this installation run what it ships? Unlike `app/health` (cheap, polled),
+ * this does real work once, on demand: it runs a script of a skill Forge ships through the same
+ * launcher the analyst's sub-agents use (inside the desktop app that is the app's script host, a
+ * separate utility process), and reports the optional parts that decide how the app behaves here.
+ * The release pipeline's desktop smoke test calls it on the packaged app; a PM or an IT desk can
+ * call it when something looks different on one machine.
+ */
+
+/** A shipped skill script with a known answer: a ten-point spread whose mean is 1.905. */
+const PROBE = { skill: 'rv-analysis', script: 'zscore.mjs', input: { series: [1, 2, 1.5, 2.5, 1.8, 2.2, 1.9, 2.1, 2.0, 2.05] }, mean: 1.905 };
+
+export interface SelfCheck {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+async function skillScriptCheck(skills: SkillLoader): Promise<SelfCheck> {
+  const label = `${PROBE.skill}/scripts/${PROBE.script}`;
+  try {
+    const r = await runScriptOfSkill(skills, PROBE.skill, PROBE.script, PROBE.input, { timeoutMs: 30_000 });
+    const mean = (r.output as { mean?: unknown } | null)?.mean;
+    if (typeof mean !== 'number' || Math.abs(mean - PROBE.mean) > 1e-9) {
+      return { name: 'skill scripts', ok: false, detail: `${label} ran but answered ${JSON.stringify(mean)} for a mean of ${PROBE.mean}` };
+    }
+    return { name: 'skill scripts', ok: true, detail: `${label} ran${r.sandboxed ? ' with a file-permission limit' : ''} and answered correctly` };
+  } catch (e) {
+    return { name: 'skill scripts', ok: false, detail: `${label} did not run: ${(e as Error).message}` };
+  }
+}
+
+async function confinementCheck(): Promise<SelfCheck> {
+  const r = await checkBubblewrap();
+  return r.ok
+    ? { name: 'script confinement', ok: true, detail: `Python and shell skill scripts run inside bubblewrap (${r.bwrap})` }
+    : // Not a failure of the installation: Forge then refuses those scripts and says why.
+      { name: 'script confinement', ok: true, detail: `Python and shell skill scripts are refused here: ${r.reason}` };
+}
+
+function rankingCheck(): SelfCheck {
+  // Optional by design: without the library keyword search ranks with FTS5's bm25(), the same order.
+  const problem = rankExtensionProblem() ?? (existsSync(rankExtensionPath()) ? null : `not built for ${process.platform}-${process.arch}`);
+  return {
+    name: 'keyword ranking',
+    ok: true,
+    detail: problem ? `ranked by FTS5's bm25(): Forge's ranking extension is ${problem}` : "ranked by Forge's ranking extension",
+  };
+}
+
+export function selfCheckHandlers(skills: () => SkillLoader): PartialHandlerMap {
+  return {
+    'app/self-check': async () => {
+      const checks = [await skillScriptCheck(skills()), await confinementCheck(), rankingCheck()];
+      return { status: checks.every((c) => c.ok) ? 'ok' : 'degraded', checks };
+    },
+  };
+}
