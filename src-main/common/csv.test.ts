@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readCsv } from './csv';
+import { readCsv, readCsvEveryRow } from './csv';
 
 describe('readCsv (RFC 4180)', () => {
   it('keeps separators, doubled quotes and line breaks inside quoted fields, and the line each record starts on', () => {
@@ -18,5 +18,17 @@ describe('readCsv (RFC 4180)', () => {
       ['1', '2'],
     ]);
     expect(readCsv('a,b\n"1,2\n').unclosedQuoteAt).toBe(2);
+  });
+});
+
+describe('readCsvEveryRow', () => {
+  it('reports each open quote by line and goes on reading the rows after it', () => {
+    const r = readCsvEveryRow('h\r\n"a\r\nb\n"c\nd\n');
+    expect(r.unclosedQuotes).toEqual([2, 4]);
+    expect(r.records).toEqual([
+      { cells: ['h'], line: 1 },
+      { cells: ['b'], line: 3 },
+      { cells: ['d'], line: 5 },
+    ]);
   });
 });

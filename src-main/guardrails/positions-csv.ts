@@ -1,4 +1,4 @@
-import { readCsv } from '../common/csv';
+import { readCsvEveryRow } from '../common/csv';
 import { InvalidInputError } from '../common/errors';
 import { factorKey, type Position, type PositionsSnapshot } from './snapshot';
 
@@ -42,8 +42,10 @@ export function parsePositionsCsv(text: string, options: PositionsCsvOptions): P
   const clean = text.replace(/^\uFEFF/, '');
   const firstLine = clean.split(/\r?\n/, 1)[0] ?? '';
   const sep = !firstLine.includes(',') && firstLine.includes(';') ? ';' : firstLine.includes('\t') && !firstLine.includes(',') ? '\t' : ',';
-  const read = readCsv(clean, sep);
-  if (read.unclosedQuoteAt !== null) throw new InvalidInputError(`Row ${read.unclosedQuoteAt}: a quoted field is never closed.`);
+  const read = readCsvEveryRow(clean, sep);
+  const unclosed = (line: number) => `Row ${line}: a quoted field is never closed (it opens on this row).`;
+  // A header with an open quote leaves no columns to check the other rows against.
+  if (read.unclosedQuotes[0] === 1 || !read.records.length) throw new InvalidInputError(unclosed(read.unclosedQuotes[0] ?? 1));
   const rows = read.records;
   const head = rows[0]!.cells.map(norm);
   const col = (name: string) => head.indexOf(name);
@@ -66,10 +68,11 @@ export function parsePositionsCsv(text: string, options: PositionsCsvOptions): P
     throw new InvalidInputError('Row 1 (header): notional_musd needs the NAV to turn into % of NAV; give the NAV (USD millions) with the import.');
   }
   const body = rows.slice(1);
+  if (!body.length && read.unclosedQuotes.length) throw new InvalidInputError(read.unclosedQuotes.map(unclosed).join('\n'));
   if (!body.length) throw new InvalidInputError('The positions file has a header but no positions. A flat book is one row with exposure 0.');
   if (body.length > MAX_CSV_ROWS) throw new InvalidInputError(`The positions file has ${body.length} rows; at most ${MAX_CSV_ROWS} are accepted.`);
 
-  const problems: string[] = [];
+  const problems: string[] = read.unclosedQuotes.map(unclosed);
   const positions: Position[] = [];
   for (const { cells, line } of body) {
     const get = (i: number) => (i >= 0 ? (cells[i] ?? '').trim() : '');
@@ -99,6 +102,8 @@ export function parsePositionsCsv(text: string, options: PositionsCsvOptions): P
     positions.push({ instrument: instrument.replace(/\|/g, '/'), factor, exposurePct: exposure, duration, expression: expression || null });
   }
   if (problems.length) {
+    // In file order, so a quote problem sits among the rows around it.
+    problems.sort((a, b) => Number(/Row (\d+)/.exec(a)?.[1]) - Number(/Row (\d+)/.exec(b)?.[1]));
     const shown = problems.slice(0, 20);
     throw new InvalidInputError(
       `The positions file was not imported (nothing changed): ${problems.length} problem${problems.length > 1 ? 's' : ''}.\n${shown.join('\n')}${problems.length > shown.length ? `\n… and ${problems.length - shown.length} more.` : ''}`,

@@ -50,6 +50,26 @@ describe('positions CSV from an order/risk system', () => {
   });
 });
 
+describe('a positions file with one stray quote', () => {
+  // If this fails, the PM fixes the quote, imports again, and only then learns of the other bad rows.
+  it("lists the unclosed quote and every other row's problem in one answer", () => {
+    const csv = 'instrument,factor,exposure_pct_nav\nA,fx,abc\n"B,fx,1\nC,,2\nD,fx,3\r\nE,fx,lots\n"UST 10y, futures",us_rates,20\n';
+    let message = '';
+    try {
+      parsePositionsCsv(csv, csvOptions);
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message.split('\n')).toEqual([
+      'The positions file was not imported (nothing changed): 4 problems.',
+      'Row 2, column exposure_pct_nav: "abc" is not a number.',
+      'Row 3: a quoted field is never closed (it opens on this row).',
+      'Row 4, column factor: is empty.',
+      'Row 6, column exposure_pct_nav: "lots" is not a number.',
+    ]);
+  });
+});
+
 describe('the positions snapshot in /portfolio/state.md', () => {
   it('round-trips through render and parse', () => {
     const s = parsePositionsCsv('instrument,factor,exposure_pct_nav,duration,expression\nA | B,fx,-12.5,0.25,E-001\n', csvOptions);
