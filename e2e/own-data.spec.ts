@@ -131,7 +131,7 @@ test("a Yahoo and a Stooq CSV dropped into the data folder are listed on the Dat
   await page.goto(`${forge.url}#/expressions/${onYahoo}`);
   await expect(page.getByTestId('expression-page').locator('.chip.status')).toHaveText('closed');
   await expect(prices.getByTestId('price-source-recorded')).toContainText(
-    'Closed by the tracker on yahoo-spy.Close from datasets: csv datasets/yahoo-spy.csv, as of 2024-04-02',
+    'Closed by the tracker on yahoo-spy.Close from datasets: datasets/yahoo-spy.csv, as of 2024-04-02',
   );
   const record = await api<{ content: string }>(request, forge, 'memory/read', { path: `/memory/expressions/${onYahoo}.md`, depth: 'full' });
   expect(record.content).toContain(`exit_price: ${yExit}`);

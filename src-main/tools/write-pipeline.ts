@@ -2,7 +2,7 @@ import { InvalidInputError } from '../common/errors';
 import { categoryInfo, parseRecord, renderRecord, routePath, trackerWriter, type ForgeFS, type ForgeTx, type MemoryDocument, type WriteContext } from '../fs';
 import { withAssignedId } from '../fs/memory-backend';
 import { CONSTRAINTS_PATH, formatViolations, readBook, readConstraints, type GuardrailLimits, type Violation } from '../guardrails';
-import { counterfactualFromRejection } from '../tracking';
+import { rejectionCounterfactual } from '../tracking';
 import { checkedAgainstLimits, countsInBook, isOpenProposal } from '../common/expression-status';
 import { checkExpressionHeader, isTrustedActor, landingStatus, statusOf } from './expressions';
 
@@ -79,7 +79,8 @@ function outcomeFor(exprId: string, doc: MemoryDocument, at: Date): string {
 }
 
 /** Decides what a memory write becomes; pure over what it reads, so it runs before and inside the transaction alike. */
-function plan(prevStatusOf: (p: string) => string | null, rawPath: string, content: string, writer: WriteContext, at: Date): Plan | null {
+function plan(fs: ForgeFS, rawPath: string, content: string, writer: WriteContext, at: Date): Plan | null {
+  const prevStatusOf = (q: string) => fs.recordInfo(q)?.status ?? null;
   const { path, route } = routePath(rawPath);
   if (route.root !== 'memory' || route.kind !== 'record') return null;
   const info = categoryInfo(route.category)!;
@@ -115,8 +116,9 @@ function plan(prevStatusOf: (p: string) => string | null, rawPath: string, conte
     if (exprId && p.status === 'rejected' && prevStatus !== 'rejected')
       p.extra.push({
         path: '/memory/counterfactuals/new.md',
-        // The tracking module's record: the declined trade's terms copied, so the detector can follow it.
-        content: counterfactualFromRejection({ expression: p.doc, reason: one(p.doc.header.rejection_reason) ?? 'declined', at }).content,
+        // The tracking module's record: the declined trade's terms copied, so the detector can follow
+        // it — or `untracked` when its stated confidence is below the minimum, as on every other path.
+        content: rejectionCounterfactual(fs, p.doc, one(p.doc.header.rejection_reason) ?? 'declined', at).content,
       });
   }
   return p;
@@ -147,7 +149,7 @@ export async function applyWrite(fs: ForgeFS, rawPath: string, content: string, 
     );
   }
   // Planned outside to let the search indexer prepare (embed) the exact content before the lock.
-  const guess = plan((p) => fs.recordInfo(p)?.status ?? null, path, content, writer, at);
+  const guess = plan(fs, path, content, writer, at);
   const prepare = guess && !guess.refused ? [{ path, content: guess.content }, ...guess.extra] : [{ path, content }];
 
   return fs.transaction(
@@ -159,7 +161,7 @@ export async function applyWrite(fs: ForgeFS, rawPath: string, content: string, 
         const r = tx.writeFile(path, content, writer);
         return { ok: true, message: `Written: ${r.path}`, path: r.path, id: null, sideEffects: [] } satisfies WriteOutcome;
       }
-      const p = plan((q) => fs.recordInfo(q)?.status ?? null, path, content, writer, at)!;
+      const p = plan(fs, path, content, writer, at)!;
       if (p.refused) {
         return { ok: false, message: `Not written: ${path} — ${p.refused}`, sideEffects: [] } satisfies WriteOutcome;
       }

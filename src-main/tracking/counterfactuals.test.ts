@@ -91,11 +91,11 @@ describe('CounterfactualDetector', () => {
       hit: 'true',
       // Which series, from which file, as of when: without these a PM cannot check the figure against their own data.
       series_used: 'ust_yields.us2y',
-      series_source: 'datasets: csv datasets/ust_yields.csv',
+      series_source: 'datasets: datasets/ust_yields.csv',
       series_as_of: '2026-01-30',
     });
     expect(cf(id).body).toContain('declining it cost 9.9bp of NAV');
-    expect(cf(id).body).toContain('read from ust_yields.us2y (csv datasets/ust_yields.csv, as of 2026-01-30)');
+    expect(cf(id).body).toContain('read from ust_yields.us2y (datasets, datasets/ust_yields.csv, as of 2026-01-30)');
     const again = await detector.runOnce({ now: new Date('2026-01-31T12:00:00Z') });
     expect(again.checked).toEqual([]);
   });

@@ -2,8 +2,9 @@ import { InvalidInputError } from '../common/errors';
 import { type ForgeFS, type HeaderFields, type MemoryDocument, parseRecord, renderRecord, trackerWriter, type WriteContext } from '../fs';
 import { evaluateTrade } from './evaluate';
 import type { MarketPort } from './market-port';
-import { figureFields, pnlExplanation, type TradeFigures } from './outcome-record';
+import { figureFields, pnlExplanation, type SeriesUsed, seriesFields, type TradeFigures } from './outcome-record';
 import { addDays } from './pnl';
+import { locateSeries } from './series-locator';
 import { defaultTrackingSettings, type TrackingSettings } from './settings';
 import { categoryName, probability, type StatedForecast, statedForecast } from './stated';
 import { readTradeTerms } from './terms';
@@ -91,6 +92,23 @@ export function counterfactualFromRejection(input: RejectionInput): { content: s
     ].join('\n'),
   });
   return { content, status };
+}
+
+/**
+ * The Counterfactual the approval flow's reject writes, with the forecast read as it stood when
+ * the idea was declined (the record's own confidence, else its View's then): the one place the
+ * reject path gets the confidence the min-confidence rule (`trackingStatus`) needs, so a declined
+ * idea below the minimum is recorded `untracked` here exactly as `recordCounterfactual` records it.
+ */
+export function rejectionCounterfactual(
+  fs: ForgeFS,
+  expression: MemoryDocument,
+  reason: string,
+  at: Date,
+  settings?: Partial<TrackingSettings>,
+): { content: string; status: 'tracking' | 'untracked' } {
+  const stated = statedForecast(fs, expression.header, expression.id, at.toISOString());
+  return counterfactualFromRejection({ expression, reason, at, stated, ...(settings ? { settings } : {}) });
 }
 
 export interface CounterfactualInput {
@@ -222,7 +240,7 @@ export class CounterfactualDetector {
       if (verdict.kind === 'pending') {
         report.pending.push({ id: doc.id, why: verdict.why });
       } else if (verdict.kind === 'expired') {
-        if (await this.rewrite(doc, expiredDocument(doc, verdict.why, now))) report.expired.push({ id: doc.id, why: verdict.why });
+        if (await this.rewrite(doc, expiredDocument(doc, verdict.why, verdict.series, now))) report.expired.push({ id: doc.id, why: verdict.why });
       } else if (await this.rewrite(doc, completedDocument(doc, verdict.figures, verdict.stated, now))) {
         const f = verdict.figures;
         report.completed.push({ id: doc.id, exitReason: f.exitReason, exitDate: f.exitDate, pnlBp: f.pnlBp, hit: f.hit });
@@ -235,18 +253,17 @@ export class CounterfactualDetector {
     cf: MemoryDocument,
     today: string,
     signal?: AbortSignal,
-  ): Promise<{ kind: 'pending'; why: string } | { kind: 'expired'; why: string } | { kind: 'completed'; figures: TradeFigures; stated: StatedForecast }> {
+  ): Promise<
+    | { kind: 'pending'; why: string }
+    | { kind: 'expired'; why: string; series?: SeriesUsed }
+    | { kind: 'completed'; figures: TradeFigures; stated: StatedForecast }
+  > {
     const { fs } = this.deps;
     const ref = text(cf.header.reference_date)?.slice(0, 10) ?? '';
     if (!isDay(ref)) return { kind: 'expired', why: 'it has no readable reference_date (YYYY-MM-DD), so it cannot be followed' };
     const earliest = addDays(ref, this.settings.counterfactualMinDays);
     const windowEnd = addDays(ref, this.settings.counterfactualTrackingDays);
     if (today < earliest) return { kind: 'pending', why: `judged from ${earliest} (${this.settings.counterfactualMinDays} days after ${ref})` };
-    const unresolved = (why: string) =>
-      today > windowEnd
-        ? { kind: 'expired' as const, why: `not resolved within the ${this.settings.counterfactualTrackingDays}-day window ending ${windowEnd}: ${why}` }
-        : { kind: 'pending' as const, why };
-
     const exprId = text(cf.header.expression);
     let expr: MemoryDocument | null = null;
     if (exprId && /^E-\d+$/.test(exprId) && fs.exists(`/memory/expressions/${exprId}.md`)) expr = parseRecord(fs.readFile(`/memory/expressions/${exprId}.md`));
@@ -258,9 +275,22 @@ export class CounterfactualDetector {
       body: expr?.body ?? null,
     };
     const terms = readTradeTerms(merged);
+    // An expiry cites what was read (the series, its source and as-of) or, when nothing answered, what was asked for.
+    const unresolved = (why: string, series?: SeriesUsed) =>
+      today > windowEnd
+        ? {
+            kind: 'expired' as const,
+            why: `not resolved within the ${this.settings.counterfactualTrackingDays}-day window ending ${windowEnd}: ${why}`,
+            series: series ?? { instrument: terms.priceSeries.join(', ') || 'none named', provider: 'none', source: 'no source answered', asOf: today },
+          }
+        : { kind: 'pending' as const, why };
     const ev = await evaluateTrade(this.deps.market, terms, { entryDate: ref, entryFromMarket: true, today, exitByCap: { date: windowEnd }, signal });
     if ('why' in ev) return unresolved(ev.why);
-    if (!ev.exit) return unresolved(ev.waiting ?? `no exit yet (market data as of ${ev.series.asOf}); the window ends ${windowEnd}`);
+    if (!ev.exit)
+      return unresolved(ev.waiting ?? `no exit yet (market data as of ${ev.series.asOf}); the window ends ${windowEnd}`, {
+        instrument: ev.instrument,
+        ...ev.series,
+      });
     const endOfWindow = ev.exit.reason === 'time' && ev.exitBy === windowEnd && (!terms.exitBy || terms.exitBy >= windowEnd);
     const figures: TradeFigures = {
       quote: ev.quote,
@@ -310,17 +340,29 @@ function completedDocument(cf: MemoryDocument, f: TradeFigures, stated: StatedFo
     body: appendSection(
       cf.body,
       'RESOLUTION',
-      `${verdict} ${Math.abs(f.pnlBp)}bp of NAV: entered ${f.entryPrice} on ${f.entryDate}, out ${f.exitPrice} on ${f.exitDate} (${f.exitReason})${f.series ? `, read from ${f.series.instrument} (${f.series.source}, as of ${f.series.asOf})` : ''}.\n${pnlExplanation(f)}`,
+      `${verdict} ${Math.abs(f.pnlBp)}bp of NAV: entered ${f.entryPrice} on ${f.entryDate}, out ${f.exitPrice} on ${f.exitDate} (${f.exitReason})${f.series ? `, read from ${f.series.instrument} (${seriesWhere(f.series)}, as of ${f.series.asOf})` : ''}.\n${pnlExplanation(f)}`,
     ),
   };
 }
 
-function expiredDocument(cf: MemoryDocument, why: string, now: Date): MemoryDocument {
+function expiredDocument(cf: MemoryDocument, why: string, series: SeriesUsed | undefined, now: Date): MemoryDocument {
   return {
     ...cf,
-    header: { ...cf.header, status: 'expired', expired_reason: why.replace(/\s+/g, ' ').trim().slice(0, 400).trim(), expired_at: now.toISOString() },
+    header: {
+      ...cf.header,
+      status: 'expired',
+      expired_reason: why.replace(/\s+/g, ' ').trim().slice(0, 400).trim(),
+      expired_at: now.toISOString(),
+      ...seriesFields(series),
+    },
     body: appendSection(cf.body, 'RESOLUTION', `Expired: ${why}`),
   };
+}
+
+/** `datasets, datasets/spy.csv`: the provider and the file or URL, as the record's header cites them. */
+function seriesWhere(s: SeriesUsed): string {
+  const at = locateSeries(s.provider, s.source);
+  return `${at.provider}, ${at.where}`;
 }
 
 function appendSection(body: string | null, name: string, textBody: string): string {

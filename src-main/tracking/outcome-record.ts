@@ -2,6 +2,7 @@ import { ConflictError } from '../common/errors';
 import { countsInBook } from '../common/expression-status';
 import { type ForgeFS, type HeaderFields, type MemoryDocument, parseRecord, renderRecord, type WriteContext } from '../fs';
 import { type ExitReason, tradePnl } from './pnl';
+import { locateSeries, seriesSourceText } from './series-locator';
 import type { StatedForecast } from './stated';
 import { type GainsWhen, parseLevel, type Quote, readTradeTerms, resolveLevel, resolveQuote } from './terms';
 
@@ -35,10 +36,13 @@ export interface SeriesUsed {
   asOf: string;
 }
 
-/** Header fields that name the series used (Expression close, Outcome, Counterfactual). */
+/**
+ * Header fields that name the series used (Expression close, Outcome, Counterfactual):
+ * `series_source` is `<provider>: <file or URL>` (series-locator.ts), never a key.
+ */
 export function seriesFields(s: SeriesUsed | undefined): HeaderFields {
   if (!s) return {};
-  return { series_used: s.instrument, series_source: `${s.provider}: ${s.source}`, series_as_of: s.asOf };
+  return { series_used: s.instrument, series_source: seriesSourceText(locateSeries(s.provider, s.source)), series_as_of: s.asOf };
 }
 
 /** The same, read back from a record's header (absent on records closed before they were written). */
@@ -51,7 +55,19 @@ export function seriesOfHeader(h: HeaderFields): SeriesUsed | undefined {
   return colon > 0 ? { instrument, provider: src.slice(0, colon), source: src.slice(colon + 2), asOf } : { instrument, provider: '', source: src, asOf };
 }
 
-const seriesPhrase = (s: SeriesUsed | undefined) => (s ? ` from ${s.instrument} (${s.source}, as of ${s.asOf})` : '');
+const seriesPhrase = (s: SeriesUsed | undefined) => {
+  if (!s) return '';
+  const at = locateSeries(s.provider, s.source);
+  return ` from ${s.instrument} (${at.provider}, ${at.where}, as of ${s.asOf})`;
+};
+
+/**
+ * What an Expression closed by hand was priced from: the exit price the PM wrote on its record.
+ * Every Outcome names its evidence, so one closed without market data cites the record itself.
+ */
+function statedOnRecord(doc: MemoryDocument, exitDate: string): SeriesUsed {
+  return { instrument: 'exit_price', provider: 'pm', source: `/memory/expressions/${doc.id}.md`, asOf: exitDate };
+}
 
 /** The figures an Outcome (or a completed Counterfactual) carries. */
 export interface TradeFigures {
@@ -133,7 +149,7 @@ export function figuresOfClosedExpression(doc: MemoryDocument): TradeFigures | {
     pnlPct: pnl.pnlPct,
     pnlBp: pnl.pnlBp,
     hit: pnl.hit,
-    ...(seriesOfHeader(h) ? { series: seriesOfHeader(h) } : {}),
+    series: seriesOfHeader(h) ?? statedOnRecord(doc, exitDate.slice(0, 10)),
   };
 }
 

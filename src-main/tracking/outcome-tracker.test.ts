@@ -90,10 +90,10 @@ describe('OutcomeTracker', () => {
       quote: 'yield',
       // The PM can check the exit against the file it was read from.
       series_used: 'ust_yields.sofr_2y_swap',
-      series_source: 'datasets: csv datasets/ust_yields.csv',
+      series_source: 'datasets: datasets/ust_yields.csv',
       series_as_of: '2026-10-24',
     });
-    expect(expr.header.exit_details).toContain('from ust_yields.sofr_2y_swap (csv datasets/ust_yields.csv, as of 2026-10-24)');
+    expect(expr.header.exit_details).toContain('from ust_yields.sofr_2y_swap (datasets, datasets/ust_yields.csv, as of 2026-10-24)');
     expect(typeof expr.header.closed_at).toBe('string');
     expect(world.fs.history('/memory/expressions/E-001.md').versions).toHaveLength(1);
 
@@ -115,11 +115,11 @@ describe('OutcomeTracker', () => {
       pnl_bp: 51.7,
       hit: 'true',
       series_used: 'ust_yields.sofr_2y_swap',
-      series_source: 'datasets: csv datasets/ust_yields.csv',
+      series_source: 'datasets: datasets/ust_yields.csv',
       series_as_of: '2026-10-24',
     });
     expect(out!.body).toContain('+51.7bp of NAV');
-    expect(out!.body).toContain('3.15 on 2026-10-19 (target) from ust_yields.sofr_2y_swap (csv datasets/ust_yields.csv, as of 2026-10-24).');
+    expect(out!.body).toContain('3.15 on 2026-10-19 (target) from ust_yields.sofr_2y_swap (datasets, datasets/ust_yields.csv, as of 2026-10-24).');
   });
 
   it('never makes two Outcomes for one Expression: a second run, and a run after a close whose Outcome was not completed', async () => {

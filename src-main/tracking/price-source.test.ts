@@ -95,7 +95,7 @@ describe('expressionPriceSources', () => {
     const after = await expressionPriceSources(world.fs, world.market, 'E-004', { today: '2024-04-03' });
     // Closed: no preview, the record says what happened.
     expect(after.tracker).toBeNull();
-    expect(after.recorded).toEqual({ series: 'yahoo-spy.close', source: 'datasets: csv datasets/yahoo-spy.csv', asOf: '2024-04-02' });
+    expect(after.recorded).toEqual({ series: 'yahoo-spy.close', source: 'datasets: datasets/yahoo-spy.csv', asOf: '2024-04-02' });
     expect(after.series[0]).toMatchObject({ used: true, source: page.series[0]!.source, asOf: page.series[0]!.asOf });
   });
 
