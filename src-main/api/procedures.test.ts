@@ -30,6 +30,7 @@ const PATTERN_CANDIDATES = [
   '2026-01-01',
   '2026-01-01T00:00:00Z',
   'abc123',
+  'Europe/London',
 ];
 const FORMATS: Record<string, string> = {
   url: 'https://example.com/',

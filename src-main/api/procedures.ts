@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { modelRoutingSchema } from './models';
+import { httpBaseUrlInput, timeZoneInput } from './settings-fields';
 import { memoryProcedures } from './memory';
 import { embedderChoice, searchProcedures } from './search';
 import { agentProcedures } from './agent';
@@ -122,7 +123,8 @@ export const settingsView = z.object({
 
 export const settingsPatch = z
   .object({
-    settings: settings.partial().strict().optional(),
+    // The typed fields are checked harder than the stored shape (see settings-fields.ts).
+    settings: settings.extend({ timezone: timeZoneInput, anthropicBaseUrl: httpBaseUrlInput }).partial().strict().optional(),
     /** A secret to set; an empty string clears it. */
     secrets: z.partialRecord(secretName, z.string().max(4096)).optional(),
   })
