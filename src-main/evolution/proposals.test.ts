@@ -148,7 +148,12 @@ describe('approving', () => {
     // Audited as the PM's write of the skill file.
     const audit = w.store.db.prepare("SELECT actor FROM audit_log WHERE path = '/skills/expression-design/SKILL.md'").all() as { actor: string }[];
     expect(audit.map((a) => a.actor)).toEqual(['pm']);
-    await expect(service.approve(id, { by: 'pm' })).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('already approved') });
+    // Approving again is the same answer (issue #29 §2), not a conflict, and applies nothing twice.
+    expect((await service.approve(id, { by: 'pm' })).proposal).toMatchObject({ status: 'approved', skillVersion: 2 });
+    await expect(service.reject(id, { reason: 'changed my mind', by: 'pm' })).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining('already approved'),
+    });
     expect(onDisk()).toBe(EDITED);
   });
 
@@ -167,7 +172,9 @@ describe('approving', () => {
   it('applies a double-clicked approval once', async () => {
     const id = await propose();
     const results = await Promise.allSettled([service.approve(id, { by: 'pm' }), service.approve(id, { by: 'pm' })]);
-    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
+    // Both clicks get the approved proposal back; the edit is applied once.
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value.proposal.skillVersion : null))).toEqual([2, 2]);
     expect(onDisk()).toBe(EDITED);
     expect(service.skillVersions('expression-design').versions).toHaveLength(2);
   });
@@ -232,7 +239,8 @@ describe('rejecting', () => {
     expect(d.proposal).toMatchObject({ status: 'rejected', rejectedBy: 'Jane PM', rejectionReason: 'We already halve size by habit; the rule adds noise.' });
     expect(onDisk()).toBe(SKILL_MD);
     expect(service.skillVersions('expression-design').versions).toEqual([]);
-    await expect(service.reject(id, { reason: 'again', by: 'pm' })).rejects.toMatchObject({ code: 'conflict' });
+    // A second reject is the same answer (decisions.test.ts); approving it now is a conflict.
+    expect((await service.reject(id, { reason: 'again', by: 'pm' })).proposal.rejectionReason).toBe('We already halve size by habit; the rule adds noise.');
     await expect(service.approve(id, { by: 'pm' })).rejects.toMatchObject({ code: 'conflict' });
     expect(onDisk()).toBe(SKILL_MD);
   });

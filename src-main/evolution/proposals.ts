@@ -131,6 +131,9 @@ export class ProposalsService {
   approve(id: string, options: { by: string; expectHash?: string }): Promise<ProposalDetail> {
     return this.exclusive(async () => {
       const { path, content, hash, record } = this.load(id);
+      // A second Approve (a double click, a retry after a dropped answer) is the same answer, not an
+      // error: the hash it carries is the pre-approval one, so this comes before the hash check.
+      if (record.status === 'approved') return this.detail(id);
       if (options.expectHash && options.expectHash !== hash) {
         throw new ConflictError(`${id} changed since you opened it; open it again to see what you would approve.`);
       }
@@ -156,7 +159,7 @@ export class ProposalsService {
           if (tx.readFile(path) !== content) throw new ConflictError(`${id} changed while it was being approved; open it again.`);
           if (tx.readFile(ev.skillPath) !== ev.current) throw new ConflictError(`${ev.file} changed while ${id} was being approved; open it again.`);
           // The record first: if the file cannot be written, the transaction undoes the status too.
-          tx.writeFile(path, updated, { actor: 'pm' });
+          tx.writeFile(path, updated, { actor: 'pm', operation: 'approve' });
           tx.writeFile(ev.skillPath, ev.proposed, { actor: 'pm' });
         },
         { prepare: [{ path, content: updated }] },
@@ -173,6 +176,8 @@ export class ProposalsService {
       const reason = headerLine(options.reason ?? '');
       if (!reason) throw new InvalidInputError('Say why the proposal is rejected; the reason is kept with it.', [{ path: ['reason'], message: 'is required' }]);
       const { path, content, record } = this.load(id);
+      // Rejecting a rejected proposal is the same answer: the first reason and audit row stand.
+      if (record.status === 'rejected') return this.detail(id);
       if (record.status !== 'pending') throw new ConflictError(`${id} is already ${record.status}; only a pending proposal can be rejected.`);
       const by = decider(options.by);
       const at = this.now().toISOString();
@@ -184,7 +189,8 @@ export class ProposalsService {
       await this.fs.transaction(
         (tx) => {
           if (tx.readFile(path) !== content) throw new ConflictError(`${id} changed while it was being rejected; open it again.`);
-          tx.writeFile(path, updated, { actor: 'pm' });
+          // The reason rides in the audit row itself, so the trail says why without opening the record.
+          tx.writeFile(path, updated, { actor: 'pm', operation: auditReject(reason) });
         },
         { prepare: [{ path, content: updated }] },
       );
@@ -308,7 +314,7 @@ export class ProposalsService {
         { status: 'rejected', rejected_by: AUTO_REJECTER, rejected_at: at, rejection_reason: headerLine(`stale: ${reason}`) },
         `Rejected automatically at ${at}: ${reason}. The skill was not changed.`,
       );
-      tx.writeFile(path, updated, { actor: this.actor });
+      tx.writeFile(path, updated, { actor: this.actor, operation: auditReject(`stale: ${reason}`) });
     });
   }
 
@@ -365,6 +371,11 @@ export class ProposalsService {
 }
 
 /** The name a decision is recorded under: one line, never empty. */
+/** The audit operation of a rejection: `reject: <reason>` (one line, at most 300 characters). */
+export function auditReject(reason: string): string {
+  return `reject: ${headerLine(reason, 300)}`;
+}
+
 function decider(by: string): string {
   return headerLine(by ?? '', 80) || 'pm';
 }
