@@ -10,6 +10,7 @@ import { analystTools, toModelTool, type AnalystTool, type AnalystToolContext, t
 import { CancelledError, runAgent, type AgentEvent, type AgentStop } from '../tools/loop';
 import { buildSystemPrompt, stampUserMessage } from './prompt';
 import { PRIOR_LINES, SessionManager, type TriggerType } from './sessions';
+import { appendToolLog } from './tool-log';
 import { workspaceSnapshot } from './workspace';
 
 export const DEFAULT_MAX_ROUNDS = 25;
@@ -306,6 +307,12 @@ export class Analyst {
         } else if (e.type === 'tool_result') {
           const call = pending.get(e.callId);
           outcome.toolCalls.push({ name: e.name, input: call?.input ?? {}, result: e.result.content, isError: !!e.result.isError });
+          const logged = { at: this.now().toISOString(), turn: session.turn, round: e.round, name: e.name, input: call?.input ?? {} };
+          try {
+            appendToolLog(this.o.fs.store, sessionId, { ...logged, isError: !!e.result.isError, result: e.result.content });
+          } catch {
+            // Decision lineage reads this log; failing to keep it must never stop the run.
+          }
           const content = e.result.content.length > RESULT_PREVIEW_CHARS ? `${e.result.content.slice(0, RESULT_PREVIEW_CHARS)}…` : e.result.content;
           emit({
             type: 'tool-result',

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { AppError, ConflictError, NotFoundError } from '../common/errors';
+import { sha256 } from '../fs';
 import { ModelError } from '../llm/errors';
 import { DEFAULT_RETRY, withRetries, type RetryNotice, type RetryPolicy } from '../llm/retry';
 import type { Model, Usage } from '../llm/types';
@@ -414,6 +416,7 @@ export class TaskExecutor<T extends NamedTool = NamedTool, C = unknown> {
           detail: `tools: ${granted.join(', ')}${refused.length ? `; not granted to sub-agents: ${refused.join(', ')}` : ''}`,
         },
       );
+      this.store.event(sessionId, spec.id, this.iso(), 'skill_loaded', skillLoadedDetail(skill));
       const files = this.opts.files.forSession(sessionId);
       const made = this.opts.toolsFor({ sessionId, taskId: spec.id, skill: skill.name, skillDir: skill.dir, allowed: granted, signal });
       const tools = made.tools.filter((t) => granted.includes(t.name));
@@ -582,4 +585,18 @@ export class TaskExecutor<T extends NamedTool = NamedTool, C = unknown> {
     this.update(l, { inputTokens, outputTokens, costUsd, rounds: Math.max(l.rec.rounds, round) });
     if (inputTokens + outputTokens > this.budget.tokens) this.stop(l, 'budget_tokens');
   }
+}
+
+/**
+ * Which text of the skill a sub-agent ran on: the hash of SKILL.md as loaded, so decision lineage
+ * can name the skill version (evolution/versions.ts keeps each version's hash) after later edits.
+ */
+function skillLoadedDetail(skill: LoadedSkillWithFiles): string {
+  let hash: string | null = null;
+  try {
+    hash = sha256(readFileSync(skill.file, 'utf8'));
+  } catch {
+    // Unreadable now (moved mid-run): the step says the text was not recorded.
+  }
+  return JSON.stringify({ skill: skill.name, file: 'SKILL.md', hash });
 }

@@ -62,7 +62,7 @@ describe('restart with tasks in flight', () => {
       expect(executor.find('sess_crash', 'A')!.error).toBe('Interrupted: Forge stopped while this task was running. Retry it to run it again.');
       expect(executor.find('sess_crash', 'B')!.error).toContain('while this task was waiting');
       expect(executor.find('sess_crash', 'C')!.error).toContain('while this task was queued');
-      expect(executor.events('sess_crash', 'A').map((e) => e.kind)).toEqual(['dispatched', 'started', 'interrupted']);
+      expect(executor.events('sess_crash', 'A').map((e) => e.kind)).toEqual(['dispatched', 'started', 'skill_loaded', 'interrupted']);
 
       const retry = executor.retryTask('sess_crash', 'A');
       expect(retry.id).toBe('A-r1');

@@ -51,7 +51,7 @@ describe('tasks API', () => {
       expect(got.task.resultPath).toBe('/session/sess_api/results/A.md');
       expect(got.task.summary).toBe('Claims rose again.');
       expect(got.output).toBe('## SUMMARY\nClaims rose again.\n\n## DETAIL\nFull claims table.');
-      expect(got.events.map((e) => e.kind)).toEqual(['dispatched', 'started', 'output_saved', 'finished']);
+      expect(got.events.map((e) => e.kind)).toEqual(['dispatched', 'started', 'skill_loaded', 'output_saved', 'finished']);
       expect(got.task.durationMs).toBeGreaterThanOrEqual(0);
 
       const cancelled: { task: { status: string } } = await call('tasks/cancel', { sessionId: 'sess_api', id: 'L' });
