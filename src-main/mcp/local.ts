@@ -104,9 +104,9 @@ export class LocalSource implements GovernanceSource {
     );
   }
 
-  async phaseWindow(phaseNumber: number): Promise<PhaseWindow> {
+  async phaseWindow(phase: number | string): Promise<PhaseWindow> {
     const text = await this.cache.getOrLoad('phases_text', () => this.readText('phases'), [this.pathOf('phases')]);
-    return phaseWindow(text, phaseNumber);
+    return phaseWindow(text, phase);
   }
 
   listContracts(): Promise<ContractListing[]> {

@@ -105,8 +105,8 @@ export class RemoteSource implements GovernanceSource, ProjectSource {
   getGovernance(): Promise<Governance> {
     return this.cached('/forge/governance', 'mcp/governance');
   }
-  phaseWindow(phaseNumber: number): Promise<PhaseWindow> {
-    return this.cached(`/forge/phases/${phaseNumber}`, 'mcp/phase-window', { phase_number: phaseNumber });
+  phaseWindow(phase: number | string): Promise<PhaseWindow> {
+    return this.cached(`/forge/phases/${phase}`, 'mcp/phase-window', { phase_number: phase });
   }
   getProjectContext(projectId: string): Promise<ProjectContext> {
     return this.cached(`/api/mcp/context/${projectId}`, 'mcp/project-context', { project_id: projectId });

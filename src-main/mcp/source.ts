@@ -67,8 +67,8 @@ export interface GovernanceSource {
   getInvariants(): Promise<Invariants>;
   getSummary(toolNames: string[]): Promise<GovernanceSummary>;
   getGovernance(): Promise<Governance>;
-  /** One phase of phases.md and the next (the whole file is never sent to a client). */
-  phaseWindow(phaseNumber: number): Promise<PhaseWindow>;
+  /** One phase of phases.md and the next, by the plan's own id (2, "3.1"); the whole file is never sent to a client. */
+  phaseWindow(phase: number | string): Promise<PhaseWindow>;
   clearCache(): number;
   close(): void;
 }
@@ -103,6 +103,20 @@ export interface BuildSnapshot {
   project_id: string;
   pinned_at: string;
   contracts: { contract_type: ContractName; version: number; content: string }[];
+  /**
+   * Every document of the build's spec package (any format), pinned when the build started, by its
+   * own path in the package, with its SHA-256 and size in tokens (text: ProjectStore.buildDocuments).
+   * Absent from an app that predates it.
+   */
+  documents?: PinnedDocumentListing[];
+}
+
+export interface PinnedDocumentListing {
+  /** The document's path in the package, e.g. `specs/001-photo-albums/spec.md`. */
+  doc_id: string;
+  kind: string;
+  content_hash: string;
+  tokens: number;
 }
 
 /** Project-scoped reads: SQLite locally, the app's API remotely. */

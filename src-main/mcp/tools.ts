@@ -105,12 +105,14 @@ const contractNamed = (name: string): ContractName => {
   throw new ToolError(`There is no contract "${name.slice(0, 100)}". The contracts are: ${CONTRACT_NAMES.join(', ')}.`);
 };
 
-/** A phase id of the governance plan (`## Phase <integer>`): an integer, as a number or a string. */
-const integerPhase = (id: string | number): number => {
-  const n = typeof id === 'number' ? id : /^\s*\d+\s*$/.test(id) ? Number(id) : Number.NaN;
-  if (!Number.isInteger(n) || n < 0 || n > 999)
-    throw new ToolError(`"${String(id).slice(0, 40)}" is not a phase of this plan: its phases are numbered 0, 1, 2 …`);
-  return n;
+/**
+ * A phase id of phases.md or a planner project's plan, as the plan writes it (0, 1, 3.1): digits and
+ * dots, refused here in a sentence rather than sent on to the app's API (remote mode) as a bad path.
+ */
+const planPhase = (id: string): string => {
+  if (!/^\d{1,4}(?:\.\d{1,4}){0,3}$/.test(id))
+    throw new ToolError(`"${id.slice(0, 40)}" is not a phase of this plan: a phase id is written with digits and dots, e.g. 1 or 3.1.`);
+  return id;
 };
 
 const loadContract = async (ctx: ToolContext, name: ContractName): Promise<ToolOutput> => {
@@ -332,7 +334,7 @@ export const TOOLS: Tool[] = [
       const folder = await folderOf(ctx, i.project_id);
       if (folder) return folder.folders.phaseWindow(folder.h, id);
       try {
-        const w = await resolvePhaseWindow(ctx, integerPhase(id), { given: i.project_id, session: ctx.session.get().project_id });
+        const w = await resolvePhaseWindow(ctx, planPhase(id), { given: i.project_id, session: ctx.session.get().project_id });
         return { ...w };
       } catch (e) {
         if (isAppError(e)) throw e;

@@ -20,7 +20,6 @@ import {
   type SharedDataPort,
   phaseIdText,
 } from '../../mcp';
-import { NotFoundError } from '../../common/errors';
 import type { z } from 'zod';
 import type { mcpProcedures } from '../../api/mcp';
 import type { CoreContext } from '../context';
@@ -200,10 +199,8 @@ export const mcpHandlers: McpHandlerMap = {
   'mcp/invariants': async (_i, ctx) => ({ ...(await mcpStateFor(ctx).service.source.getInvariants()) }),
   'mcp/governance': async (_i, ctx) => ({ ...(await mcpStateFor(ctx).service.source.getGovernance()) }),
   'mcp/phase-window': async (i, ctx) => {
-    // The id as the plan writes it (3.1 → "3.1"); the app's phases.md numbers its phases by whole numbers only.
-    const id = phaseIdText(i.phase_number);
-    if (!/^\d+$/.test(id)) throw new NotFoundError(`There is no Phase ${id.slice(0, 40)} in phases.md: its phases are numbered 0, 1, 2 … by whole numbers.`);
-    return { ...(await mcpStateFor(ctx).service.source.phaseWindow(Number(id))) };
+    // The id as the plan writes it (3.1 → "3.1"); phases.md is read like any plan, decimal ids included.
+    return { ...(await mcpStateFor(ctx).service.source.phaseWindow(phaseIdText(i.phase_number))) };
   },
   'mcp/project-context': async (i, ctx) => ({ ...(await mcpStateFor(ctx).service.projects.getProjectContext(i.project_id)) }),
   'mcp/project-contract': async (i, ctx) => ({ ...(await mcpStateFor(ctx).service.projects.getProjectContract(i.project_id, i.contract_type)) }),

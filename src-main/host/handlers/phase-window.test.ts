@@ -27,6 +27,6 @@ describe("the host API's mcp/phase-window", () => {
   it('answers a decimal id on a whole-number plan with a typed not_found naming the phase', async () => {
     const r = await app.core.invokeUnknown('mcp/phase-window', { phase_number: 3.1 });
     expect(r).toMatchObject({ ok: false, error: { code: 'not_found' } });
-    expect(JSON.stringify(r)).toContain('There is no Phase 3.1 in phases.md');
+    expect(JSON.stringify(r)).toContain('There is no Phase 3.1. This plan has phases 0 to');
   });
 });

@@ -86,10 +86,10 @@ describe('a phase id as a JSON number', () => {
     expect(JSON.stringify(t?.inputSchema)).toContain('"type":"number"');
   });
 
-  it("is refused with a sentence on the app's whole-number phases.md, not as invalid arguments", async () => {
+  it("is refused with a sentence when the app's whole-number phases.md has no such phase, not as invalid arguments", async () => {
     const r = await call(ctx(false), { phase_number: 1.5 });
     expect(r.isError).toBe(true);
-    expect(r.text).toContain('"1.5" is not a phase of this plan');
+    expect(r.text).toContain('There is no Phase 1.5. This plan has phases 0 to 4');
     expect(JSON.parse((await call(ctx(false), { phase_number: 1 })).text).phase_number).toBe(1);
   });
 });

@@ -151,8 +151,8 @@ describe('forge_run_planner', () => {
       expect(w.contract_version).toBe(1);
       expect(w.total_phases).toBe(3);
       expect(w.phases).toEqual([
-        { number: 0, name: 'Skeleton' },
-        { number: 1, name: 'Data' },
+        { number: 0, id: '0', name: 'Skeleton' },
+        { number: 1, id: '1', name: 'Data' },
       ]);
       expect(w.content).toContain('Objective: a runnable project with one passing test.');
       // Not the contracts folder's phases.md (whose phase 0 is "Genesis").

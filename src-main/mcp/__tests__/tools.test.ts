@@ -148,12 +148,13 @@ describe('the tool catalogue over a real MCP client', () => {
       await call('forge_get_phase_window', { phase_number: 0 }),
     );
     expect(first.phases).toEqual([
-      { number: 0, name: 'Genesis' },
-      { number: 1, name: 'Storage' },
+      { number: 0, id: '0', name: 'Genesis' },
+      { number: 1, id: '1', name: 'Storage' },
     ]);
     expect(first.total_phases).toBe(5);
     expect(first.content).toContain('scaffold, first test');
-    expect(first.content).not.toContain('Intro text');
+    // The text before the first phase is the plan's preamble: every window carries it.
+    expect(first.content).toContain('Intro text');
     const middle = jsonOf<{ phases: { number: number }[]; content: string }>(await call('forge_get_phase_window', { phase_number: 1 }));
     expect(middle.phases.map((p) => p.number)).toEqual([1, 2]);
     expect(middle.content).toContain('Phase 99 — inside a code fence'); // fenced text stays inside phase 1
