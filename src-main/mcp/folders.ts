@@ -4,13 +4,15 @@ import { basename, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InvalidInputError, NotFoundError } from '../common/errors';
 import type { SpecPackage } from '../specs/types';
+import { PackageCache } from './folder-cache';
 import { slugify } from './projects';
 
 /**
  * Project folders an IDE works on: the repository it has open, declared as an MCP root or named
  * by path with forge_set_session(project_dir). The folder is the user's, in whatever format they
  * keep specs (spec-kit, Kiro, OpenSpec, plain, Forge) and is only ever read — through the spec
- * reader, again on every call, so an edit in the IDE is seen at once. Nothing here writes to it.
+ * reader, kept between calls only while a stat pass finds the folder unchanged (folder-cache.ts), so
+ * an edit in the IDE is seen on the next call. Nothing here writes to it.
  */
 
 export type SpecReader = (dir: string, opts?: { feature?: string }) => Promise<SpecPackage> | SpecPackage;
@@ -83,15 +85,18 @@ function checkDir(dir: string, what: string): string {
 /** The folders known to this server process, shared by its connections; ids stay stable while it runs. */
 export class FolderProjects {
   private readonly byId = new Map<string, FolderProject>();
+  private readonly packages: PackageCache;
 
   /**
    * @param isForgeProject whether Forge's database already has a project with this id: a folder
    * never takes a Forge project's id, or that project could no longer be named in the project tools.
    */
   constructor(
-    private readonly read: SpecReader,
+    read: SpecReader,
     private readonly isForgeProject: (id: string) => Promise<boolean> = async () => false,
-  ) {}
+  ) {
+    this.packages = new PackageCache(read);
+  }
 
   /** Registers a folder (idempotent per path) after checking it is a directory here. */
   async register(dir: string, what = `The folder "${dir.slice(0, 200)}"`): Promise<FolderProject> {
@@ -114,9 +119,9 @@ export class FolderProjects {
     return this.byId.get(id);
   }
 
-  /** Reads the folder now (never cached: the IDE may have just edited a spec). */
+  /** The folder's package: read again only when a stat pass finds something it was read from changed (the IDE may have just edited a spec). */
   async packageOf(h: FolderHandle): Promise<SpecPackage> {
-    const pkg = await this.read(h.project.dir, h.feature ? { feature: h.feature } : {});
+    const pkg = await this.packages.get(h.project.dir, h.feature);
     h.project.format = pkg.format;
     return pkg;
   }
