@@ -27,3 +27,5 @@ export {
 export type { MemoryDocument, HeaderFields, HeaderValue, ReadDepth } from './codec';
 export { parseQuery, compileQuery, isIsoDate } from './query';
 export type { QueryAst, QueryTerm } from './query';
+export { memoryAsOf } from './as-of';
+export type { MemoryAsOf, RecordAsOf } from './as-of';

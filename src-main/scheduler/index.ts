@@ -25,3 +25,6 @@ export { ReviewReports } from './review-reports';
 export type { ReviewReportListing } from './review-reports';
 export { morningReviewReporter, movesBrief, formatMove } from './morning-review';
 export type { MorningReviewHooks, MorningReviewReporterOptions } from './morning-review';
+export { replayMorning } from './replay';
+export type { ReplayAnalyst, ReplayOptions, ReplayResult, ReplayToolCall } from './replay';
+export type { LaterFiring, LaterOutcome, SinceThen } from './replay-since';
