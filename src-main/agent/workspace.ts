@@ -35,15 +35,13 @@ export function workspaceSnapshot(fs: ForgeFS, skillCatalog: string, limits?: Gu
 }
 
 /**
- * The worst calibration band computed from resolved Outcomes and completed Counterfactuals (the
- * tracking module's SQL over an index). Until anything is resolved, the calibration files are
- * all there is (the demo's seed files): their worst band is quoted, said to be from the files.
+ * Calibration in the words its numbers allow (tracking's calibrationVerdict: intervals, slope and
+ * a minimum per band), computed from resolved Outcomes and completed Counterfactuals. Until
+ * anything is resolved it says so: the seed files' figures carry no intervals, so no band of
+ * theirs is quoted as a finding.
  */
 export function computedCalibration(fs: ForgeFS): string {
-  const c = computeCalibration(fs.store);
-  if (c.n > 0) return summaryLineOf(c);
-  const fromFiles = worstCalibration(fs);
-  return fromFiles.startsWith('Not enough') ? fromFiles : `${fromFiles} (files; none resolved yet)`;
+  return summaryLineOf(computeCalibration(fs.store));
 }
 
 /**

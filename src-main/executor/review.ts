@@ -112,7 +112,7 @@ export interface ReviewerOptions<T extends NamedTool, C> {
   maxRounds?: number;
   /** The book as the guardrails compute it (the host wires readBook); without it, the snapshot file. */
   portfolio?: () => string;
-  /** The PM's calibration computed from resolved Outcomes and Counterfactuals: the worst band's bias, one line. */
+  /** The PM's calibration computed from resolved Outcomes and Counterfactuals, in the words its intervals allow, one line. */
   calibrationLine?: () => string;
 }
 

@@ -4,20 +4,40 @@ import { CALIBRATION_CATEGORIES } from './settings';
 
 const NAME = /^[a-z0-9_]{1,64}$/;
 const pts = (x: number) => `${x > 0 ? '+' : ''}${Math.round(x * 100)}`;
+const f3 = (x: number) => x.toFixed(3);
+const iv = (i: { lo: number; hi: number } | null) => (i ? `${pts(i.lo)} to ${pts(i.hi)}` : '—');
 
-function summary(c: CategoryCalibration | undefined, minBandCount: number): string {
+/** The words come from calibrationVerdict (calibration-words.ts): the same sentence the screen, the prompt and the reviewer use. */
+function summary(c: CategoryCalibration | undefined): string {
   const generated = 'Generated from the resolved Outcomes and Counterfactuals; do not edit — it is rewritten whenever they change.';
   if (!c) return `No resolved forecasts in this category yet. ${generated}`;
-  const lean =
-    Math.abs(c.bias) < 0.005
-      ? 'matches realised hit rates'
-      : c.bias > 0
-        ? `runs ${pts(c.bias)} pts above realised hit rates (overconfident)`
-        : `runs ${pts(-c.bias)} pts below realised hit rates (underconfident)`;
-  const quoted = c.bands.filter((b) => b.n >= minBandCount);
-  const worst = quoted.reduce<(typeof quoted)[number] | null>((w, b) => (!w || Math.abs(b.bias) > Math.abs(w.bias) ? b : w), null);
-  const worstLine = worst ? ` Worst band: ${worst.band}, bias ${pts(worst.bias)} pts (n=${worst.n}).` : ` No band has ${minBandCount} forecasts yet.`;
-  return `${c.n} resolved (${c.n - c.counterfactuals} Outcomes, ${c.counterfactuals} Counterfactuals). Stated confidence ${lean}; Brier ${c.brier.toFixed(3)}.${worstLine} ${generated}`;
+  const words = c.verdict.text.charAt(0).toUpperCase() + c.verdict.text.slice(1);
+  return `${c.n} resolved (${c.n - c.counterfactuals} Outcomes, ${c.counterfactuals} Counterfactuals). ${words}. Brier ${f3(c.brier)}. ${generated}`;
+}
+
+function decompositionLines(c: CategoryCalibration | undefined): string[] {
+  const d = c?.decomposition;
+  const fit = c?.recalibration;
+  if (!d) return [];
+  const row = (name: string, x: number, i: { lo: number; hi: number }) => `| ${name} | ${f3(x)} | ${f3(i.lo)} to ${f3(i.hi)} |`;
+  return [
+    '## DECOMPOSITION',
+    '| figure | value | 95% interval |',
+    '|---|---|---|',
+    row('Brier', d.brier, d.intervals.brier),
+    row('reliability (lower is better)', d.reliability, d.intervals.reliability),
+    row('resolution (higher is better)', d.resolution, d.intervals.resolution),
+    row('uncertainty (base rate)', d.uncertainty, d.intervals.uncertainty),
+    ...(fit
+      ? [
+          `| calibration slope (1 = calibrated, 0 = no skill) | ${fit.slope.toFixed(2)} | ${fit.slopeInterval.lo.toFixed(2)} to ${fit.slopeInterval.hi.toFixed(2)} |`,
+          `| calibration intercept (0 = no lean) | ${fit.intercept.toFixed(2)} | ${fit.interceptInterval.lo.toFixed(2)} to ${fit.interceptInterval.hi.toFixed(2)} |`,
+        ]
+      : []),
+    '',
+    `Brier = reliability − resolution + uncertainty + within-bin term (${f3(d.withinBin)}). Intervals: bootstrap 95%.`,
+    '',
+  ];
 }
 
 function document(category: string, c: CategoryCalibration | undefined, minBandCount: number): string {
@@ -27,11 +47,14 @@ function document(category: string, c: CategoryCalibration | undefined, minBandC
     header.bias = c.bias;
     header.stated = c.stated;
     header.hit_rate = c.realised;
+    header.verdict = c.verdict.kind;
+    if (c.recalibration) header.slope = c.recalibration.slope;
     if (c.asOf) header.as_of = c.asOf;
   }
   header.source = 'computed';
   const rows = (c?.bands ?? []).map(
-    (b) => `| ${b.band} | ${b.n} | ${b.counterfactuals} | ${b.stated.toFixed(2)} | ${b.realised.toFixed(2)} | ${pts(b.bias)} | ${b.brier.toFixed(3)} |`,
+    (b) =>
+      `| ${b.band} | ${b.n}${b.sparse ? ' (too few)' : ''} | ${b.counterfactuals} | ${b.stated.toFixed(2)} | ${b.realised.toFixed(2)} | ${pts(b.bias)} | ${iv(b.biasInterval)} | ${b.brier.toFixed(3)} |`,
   );
   return renderRecord({
     id: category,
@@ -39,14 +62,15 @@ function document(category: string, c: CategoryCalibration | undefined, minBandC
     header,
     body: [
       '## SUMMARY',
-      summary(c, minBandCount),
+      summary(c),
       '',
+      ...decompositionLines(c),
       '## BANDS',
-      '| confidence band | resolved | of which Counterfactuals | stated | hit rate | bias (pts) | Brier |',
-      '|---|---|---|---|---|---|---|',
-      ...(rows.length ? rows : ['| — | 0 | 0 | — | — | — | — |']),
+      '| confidence band | resolved | of which Counterfactuals | stated | hit rate | bias (pts) | bias 95% (pts) | Brier |',
+      '|---|---|---|---|---|---|---|---|',
+      ...(rows.length ? rows : ['| — | 0 | 0 | — | — | — | — | — |']),
       '',
-      `Hit rate = share of forecasts whose trade made money. Bias = stated − hit rate, in points (positive: overconfident). Brier = mean of (p − outcome)²: 0 is perfect, 0.25 is always saying 0.5. A band is quoted from ${minBandCount} forecasts.`,
+      `Hit rate = share of forecasts whose trade made money. Bias = stated − hit rate, in points: above 0.5 positive is overconfident; below 0.5 negative is too extreme toward No. A band is judged only from ${minBandCount} forecasts and only when its interval excludes 0. Brier = mean of (p − outcome)²: 0 is perfect, 0.25 is always saying 0.5.`,
       '',
     ].join('\n'),
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { binIndex, binomial, bootstrapCells, cellsOf, decompose, type Interval, logisticRecalibration, mulberry32 } from './calibration-stats';
+import { binIndex, binomial, bootstrapCells, cellsOf, decompose, type Interval, logisticRecalibration, mulberry32, normalQuantile } from './calibration-stats';
 
 /**
  * If these fail, the Calibration screen, the category files and the analyst's prompt quote
@@ -40,6 +40,12 @@ describe('decompose — hand-computed', () => {
   it('bins are equal over [0, 1], lower bound inclusive and 1.0 in the top bin', () => {
     expect([0, 0.0999, 0.1, 0.2, 0.49, 0.5, 0.7, 0.9999, 1].map((p) => binIndex(p, 10))).toEqual([0, 0, 1, 2, 4, 5, 7, 9, 9]);
     expect(binIndex(0.5, 5)).toBe(2);
+  });
+
+  it('normal quantiles behind the family-wise band intervals: 1.96 at 97.5%, 2.807 at 1 − 0.025/10', () => {
+    expect(normalQuantile(0.975)).toBeCloseTo(1.959964, 5);
+    expect(normalQuantile(0.9975)).toBeCloseTo(2.807034, 5);
+    expect(normalQuantile(0.5)).toBeCloseTo(0, 10);
   });
 
   it('binomial draws have the right mean on both the exact and the approximate path', () => {

@@ -181,6 +181,8 @@ export interface BootstrapResult {
   uncertainty: Interval;
   /** Per bin: the interval of stated − realised (null where the bin is empty). */
   bandBias: (Interval | null)[];
+  /** Per bin: the bootstrap standard deviation of stated − realised (null where the bin is empty). */
+  bandSd: (number | null)[];
   resamples: number;
   seed: number;
 }
@@ -238,9 +240,37 @@ export function bootstrapCells(cells: Cells, options: { resamples?: number; seed
     resolution: percentileInterval(stats.resolution, R, d.resolution),
     uncertainty: percentileInterval(stats.uncertainty, R, d.uncertainty),
     bandBias: bias.map((b, k) => (cells.count[2 * k]! + cells.count[2 * k + 1]! === 0 ? null : percentileInterval(b, biasCount[k]!, bandBias(k)))),
+    bandSd: bias.map((b, k) => (cells.count[2 * k]! + cells.count[2 * k + 1]! === 0 ? null : sd(b, biasCount[k]!))),
     resamples: R,
     seed,
   };
+}
+
+function sd(values: Float64Array, count: number): number {
+  if (count < 2) return 0;
+  let m = 0;
+  for (let i = 0; i < count; i++) m += values[i]!;
+  m /= count;
+  let v = 0;
+  for (let i = 0; i < count; i++) v += (values[i]! - m) ** 2;
+  return Math.sqrt(v / (count - 1));
+}
+
+/** Inverse of the standard normal CDF (Acklam's rational approximation, relative error < 1.2e-9). */
+export function normalQuantile(p: number): number {
+  const a = [-39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716, 2.506628277459239];
+  const b = [-54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972, -13.28068155288572];
+  const c = [-0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
+  const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
+  const tail = (q: number) =>
+    (((((c[0]! * q + c[1]!) * q + c[2]!) * q + c[3]!) * q + c[4]!) * q + c[5]!) / ((((d[0]! * q + d[1]!) * q + d[2]!) * q + d[3]!) * q + 1);
+  if (p < 0.02425) return tail(Math.sqrt(-2 * Math.log(p)));
+  if (p > 1 - 0.02425) return -tail(Math.sqrt(-2 * Math.log(1 - p)));
+  const q = p - 0.5;
+  const r = q * q;
+  return (
+    ((((((a[0]! * r + a[1]!) * r + a[2]!) * r + a[3]!) * r + a[4]!) * r + a[5]!) * q) / (((((b[0]! * r + b[1]!) * r + b[2]!) * r + b[3]!) * r + b[4]!) * r + 1)
+  );
 }
 
 export interface Recalibration {

@@ -1,4 +1,17 @@
 import type { Store } from '../store';
+import {
+  addForecast,
+  bootstrapCells,
+  type Cells,
+  type Decomposition,
+  decompose,
+  emptyCells,
+  type Interval,
+  logisticRecalibration,
+  normalQuantile,
+  type Recalibration,
+} from './calibration-stats';
+import { calibrationVerdict, type Verdict, worstOffBand } from './calibration-words';
 import { defaultTrackingSettings } from './settings';
 
 /**
@@ -13,13 +26,17 @@ import { defaultTrackingSettings } from './settings';
  *     and counting it would score one idea twice. Expired ones have no result and are not counted.
  * A forecast is a hit when the trade made money (P&L > 0); its probability is the stated confidence.
  *
- * Bands (lower bound inclusive, the top band includes 1.0): below 0.5, 0.5–0.6, 0.6–0.7, 0.7–0.8,
- * 0.8–0.9, 0.9–1.0. Per band and category: mean stated confidence, realised hit rate,
- * bias = stated − realised (positive = overconfident), count, and the Brier score — the mean of
- * (p − outcome)², 0 is perfect, 0.25 is what always saying 0.5 scores.
+ * Bands: `bins` equal bins over [0, 1] (settings, default ten; lower bound inclusive, the top band
+ * includes 1.0). Per band and category: mean stated confidence, realised hit rate,
+ * bias = stated − realised, count, the Brier score — the mean of (p − outcome)², 0 is perfect,
+ * 0.25 is what always saying 0.5 scores — and a bootstrap 95% interval of the bias. Per category,
+ * overall and per horizon: the Murphy decomposition with intervals and the calibration slope and
+ * intercept (calibration-stats.ts), and the words those numbers allow (calibration-words.ts).
  *
- * One grouped SQL query over the typed columns (category, status, confidence) and four header
- * fields, all held by the partial index of migration 010: no record — let alone its markdown — is read.
+ * The forecasts are read with one SQL query over the typed columns (category, status, confidence)
+ * and four header fields, all held by the partial index of migration 010: no record — let alone
+ * its markdown — is read. Horizons need the entry date, which the index does not hold: a second
+ * query reads it for the same forecasts (see HORIZON_SQL).
  */
 
 export interface CalibrationBand {
@@ -33,9 +50,38 @@ export interface CalibrationBand {
   realised: number;
   bias: number;
   brier: number;
+  /**
+   * 95% interval of stated − realised, family-wise across the bands judged (Bonferroni: each at
+   * 1 − 0.05/m for m bands with `minBandCount` forecasts, bias ± z·bootstrap sd). Pointwise 95%
+   * intervals over ten bands would flag a noise band in a perfectly calibrated record 40% of the
+   * time — the "0.6–0.7 underconfident by 2 pts" this replaces. It excludes 0 only for a real gap.
+   */
+  biasInterval: Interval | null;
+  /** Fewer than `minBandCount` forecasts: drawn lighter and never quoted. */
+  sparse: boolean;
 }
 
-export interface CategoryCalibration {
+/** The Murphy decomposition of one group's Brier score, with bootstrap 95% intervals. */
+export interface DecompositionView {
+  n: number;
+  brier: number;
+  reliability: number;
+  resolution: number;
+  uncertainty: number;
+  /** BS − (REL − RES + UNC): the within-bin term (WBV − WBC) binning leaves out. */
+  withinBin: number;
+  baseRate: number;
+  intervals: { brier: Interval; reliability: Interval; resolution: Interval; uncertainty: Interval };
+}
+
+export interface GroupStats {
+  decomposition: DecompositionView | null;
+  /** Calibration slope and intercept (logistic recalibration) with 95% Wald intervals; null when it cannot be fitted. */
+  recalibration: Recalibration | null;
+  verdict: Verdict;
+}
+
+export interface CategoryCalibration extends GroupStats {
   category: string;
   n: number;
   counterfactuals: number;
@@ -48,27 +94,38 @@ export interface CategoryCalibration {
   asOf: string | null;
 }
 
+/** Calibration by holding period: days from entry (a declined idea's reference date) to exit. */
+export interface HorizonCalibration extends GroupStats {
+  horizon: string;
+  n: number;
+  brier: number;
+}
+
 export interface Calibration {
   n: number;
   /** Null when nothing is resolved. */
   brier: number | null;
   categories: CategoryCalibration[];
-  /** The band with the largest |bias| among those with at least `minBandCount` forecasts. */
+  /** All categories together: decomposition, slope, words and bands. */
+  overall: GroupStats & { bands: CalibrationBand[] };
+  horizons: HorizonCalibration[];
+  /** The band furthest from the diagonal among those whose interval excludes it (and with `minBandCount` forecasts); null when none. */
   worst: (CalibrationBand & { category: string }) | null;
   minBandCount: number;
+  bins: number;
+  bootstrap: { resamples: number; seed: number };
 }
 
-/** Band index 0 is "below 0.5"; 5..9 are 0.5–0.6 … 0.9–1.0. */
-export function bandOf(p: number): number {
-  if (p < 0.5) return 0;
-  return Math.min(9, Math.floor(p * 10 + 1e-9));
+/** Band index among `bins` equal bins (ten by default): 0 is 0.0–0.1 … 9 is 0.9–1.0. */
+export function bandOf(p: number, bins = defaultTrackingSettings.calibrationBins): number {
+  return Math.max(0, Math.min(bins - 1, Math.floor(p * bins + 1e-9)));
 }
 
-export function bandBounds(index: number): { band: string; lower: number; upper: number } {
-  if (index === 0) return { band: '0.0–0.5', lower: 0, upper: 0.5 };
-  const lower = index / 10;
-  const upper = (index + 1) / 10;
-  return { band: `${lower.toFixed(1)}–${upper.toFixed(1)}`, lower, upper };
+export function bandBounds(index: number, bins = defaultTrackingSettings.calibrationBins): { band: string; lower: number; upper: number } {
+  const lower = index / bins;
+  const upper = (index + 1) / bins;
+  const digits = bins <= 10 ? 1 : 2;
+  return { band: `${lower.toFixed(digits)}–${upper.toFixed(digits)}`, lower: r4(lower), upper: r4(upper) };
 }
 
 const UNCATEGORISED = 'uncategorised';
@@ -92,100 +149,213 @@ export const FORECASTS_SQL = `
     AND confidence BETWEEN 0 AND 1
     AND json_extract(header, '$.hit') IN ('true', 'false')`;
 
-// MATERIALIZED: grouping by a header expression directly makes SQLite fetch every row; grouping
-// the few columns copied out of the index does not.
-const GROUPED_SQL = `
-  WITH f AS MATERIALIZED (${FORECASTS_SQL})
-  SELECT coalesce(cat, '${UNCATEGORISED}') AS cat,
-         CASE WHEN p < 0.5 THEN 0 ELSE min(9, CAST(p * 10 + 1e-9 AS INTEGER)) END AS band,
-         count(*) AS n, sum(kind = 'counterfactuals') AS cfs, avg(p) AS stated,
-         avg(hit = 'true') AS realised, avg((p - (hit = 'true')) * (p - (hit = 'true'))) AS brier,
-         max(exit_date) AS as_of
-  FROM f
-  GROUP BY 1, 2
-  ORDER BY 1, 2`;
+/**
+ * Holding period per forecast, in whole days from entry (an Outcome's entry_date, a declined idea's
+ * reference_date) to exit_date, for the same forecasts. Outcomes carry no horizon field of their
+ * own, so this is the horizon. It reads the record rows (the entry date is not in the index).
+ */
+const HORIZON_SQL = `
+  WITH f AS (${FORECASTS_SQL.replace('AS exit_date', "AS exit_date, coalesce(json_extract(header, '$.entry_date'), json_extract(header, '$.reference_date')) AS entry_date")})
+  SELECT p, hit, CAST(julianday(substr(exit_date, 1, 10)) - julianday(substr(entry_date, 1, 10)) AS INTEGER) AS days FROM f`;
+
+/** Horizon buckets (days held, inclusive upper bounds). */
+export const HORIZONS: readonly { horizon: string; max: number }[] = [
+  { horizon: '≤ 7 days', max: 7 },
+  { horizon: '8–30 days', max: 30 },
+  { horizon: '31–90 days', max: 90 },
+  { horizon: '> 90 days', max: Number.POSITIVE_INFINITY },
+];
 
 const r4 = (x: number) => Math.round(x * 10_000) / 10_000;
+const r4i = (i: Interval): Interval => ({ lo: r4(i.lo), hi: r4(i.hi) });
 
 interface Row {
-  cat: string;
-  band: number;
-  n: number;
-  cfs: number;
-  stated: number;
-  realised: number;
-  brier: number;
-  as_of: string | null;
+  cat: string | null;
+  p: number;
+  hit: string;
+  kind: string;
+  exit_date: string | null;
 }
 
-/** Calibration of every category from the resolved record. */
-export function computeCalibration(store: Pick<Store, 'db'>, options: { minBandCount?: number } = {}): Calibration {
-  const minBandCount = options.minBandCount ?? defaultTrackingSettings.calibrationMinBandCount;
-  const rows = store.db.prepare(GROUPED_SQL).all() as Row[];
-  const byCat = new Map<string, Row[]>();
-  for (const row of rows) byCat.set(row.cat, [...(byCat.get(row.cat) ?? []), row]);
+export interface CalibrationOptions {
+  minBandCount?: number;
+  bins?: number;
+  resamples?: number;
+  seed?: number;
+}
+
+/** Accumulates one group's forecasts: cells for the decomposition, raw p/y for the slope. */
+class Group {
+  readonly cells: Cells;
+  readonly cfs: Float64Array;
+  readonly ps: number[] = [];
+  readonly ys: number[] = [];
+  asOf: string | null = null;
+  constructor(readonly bins: number) {
+    this.cells = emptyCells(bins);
+    this.cfs = new Float64Array(bins);
+  }
+  add(p: number, hit: boolean, counterfactual: boolean, exitDate: string | null): void {
+    addForecast(this.cells, p, hit);
+    if (counterfactual) this.cfs[bandOf(p, this.bins)]! += 1;
+    this.ps.push(p);
+    this.ys.push(hit ? 1 : 0);
+    if (exitDate && (!this.asOf || exitDate > this.asOf)) this.asOf = exitDate;
+  }
+}
+
+function statsOf(g: Group, o: Required<CalibrationOptions>): GroupStats & { bands: CalibrationBand[]; d: Decomposition } {
+  const d = decompose(g.cells);
+  const boot = d.n ? bootstrapCells(g.cells, { resamples: o.resamples, seed: o.seed }) : null;
+  const bands: CalibrationBand[] = [];
+  let judged = 0;
+  for (let k = 0; k < g.bins; k++) if (g.cells.count[2 * k]! + g.cells.count[2 * k + 1]! >= o.minBandCount) judged++;
+  const z = normalQuantile(1 - 0.025 / Math.max(1, judged));
+  for (let k = 0; k < g.bins; k++) {
+    const c0 = g.cells.count[2 * k]!;
+    const c1 = g.cells.count[2 * k + 1]!;
+    const n = c0 + c1;
+    if (!n) continue;
+    const stated = (g.cells.sumP[2 * k]! + g.cells.sumP[2 * k + 1]!) / n;
+    const sq = g.cells.sumP2[2 * k]! + g.cells.sumP2[2 * k + 1]! - 2 * g.cells.sumP[2 * k + 1]! + c1;
+    const sd = boot?.bandSd[k];
+    const interval = sd === undefined || sd === null ? null : { lo: stated - c1 / n - z * sd, hi: stated - c1 / n + z * sd };
+    bands.push({
+      ...bandBounds(k, g.bins),
+      n,
+      counterfactuals: g.cfs[k]!,
+      stated: r4(stated),
+      realised: r4(c1 / n),
+      bias: r4(stated - c1 / n),
+      brier: r4(sq / n),
+      biasInterval: interval && r4i(interval),
+      sparse: n < o.minBandCount,
+    });
+  }
+  const recalibration = d.n ? logisticRecalibration(g.ps, g.ys) : null;
+  const decomposition: DecompositionView | null =
+    boot && d.n
+      ? {
+          n: d.n,
+          brier: r4(d.brier),
+          reliability: r4(d.reliability),
+          resolution: r4(d.resolution),
+          uncertainty: r4(d.uncertainty),
+          withinBin: r4(d.withinBin),
+          baseRate: r4(d.baseRate),
+          intervals: { brier: r4i(boot.brier), reliability: r4i(boot.reliability), resolution: r4i(boot.resolution), uncertainty: r4i(boot.uncertainty) },
+        }
+      : null;
+  const fit = recalibration && {
+    ...recalibration,
+    intercept: r4(recalibration.intercept),
+    slope: r4(recalibration.slope),
+    interceptInterval: r4i(recalibration.interceptInterval),
+    slopeInterval: r4i(recalibration.slopeInterval),
+  };
+  return { d, bands, decomposition, recalibration: fit, verdict: calibrationVerdict({ n: d.n, bands, recalibration: fit }, o.minBandCount) };
+}
+
+/** One group's bands, decomposition, slope and words from raw forecasts — the path every group takes (tests use it directly). */
+export function groupCalibration(ps: ArrayLike<number>, ys: ArrayLike<number>, options: CalibrationOptions = {}): GroupStats & { bands: CalibrationBand[] } {
+  const o = withDefaults(options);
+  const g = new Group(o.bins);
+  for (let i = 0; i < ps.length; i++) g.add(ps[i]!, ys[i] === 1, false, null);
+  const { d: _d, ...stats } = statsOf(g, o);
+  return stats;
+}
+
+function withDefaults(options: CalibrationOptions): Required<CalibrationOptions> {
+  const s = defaultTrackingSettings;
+  return {
+    minBandCount: options.minBandCount ?? s.calibrationMinBandCount,
+    bins: options.bins ?? s.calibrationBins,
+    resamples: options.resamples ?? s.calibrationResamples,
+    seed: options.seed ?? s.calibrationSeed,
+  };
+}
+
+/** Calibration of every category, overall and per horizon, from the resolved record. */
+export function computeCalibration(store: Pick<Store, 'db'>, options: CalibrationOptions = {}): Calibration {
+  const o = withDefaults(options);
+  const rows = store.db.prepare(FORECASTS_SQL).all() as Row[];
+  const all = new Group(o.bins);
+  const byCat = new Map<string, Group>();
+  for (const row of rows) {
+    const cat = row.cat ?? UNCATEGORISED;
+    let g = byCat.get(cat);
+    if (!g) {
+      g = new Group(o.bins);
+      byCat.set(cat, g);
+    }
+    const hit = row.hit === 'true';
+    const cf = row.kind === 'counterfactuals';
+    g.add(row.p, hit, cf, row.exit_date);
+    all.add(row.p, hit, cf, row.exit_date);
+  }
 
   const categories: CategoryCalibration[] = [];
-  let total = 0;
-  let brierSum = 0;
   let worst: Calibration['worst'] = null;
-  for (const [category, list] of byCat) {
-    const bands = list.map((row): CalibrationBand => {
-      const b = bandBounds(row.band);
-      return {
-        ...b,
-        n: row.n,
-        counterfactuals: row.cfs,
-        stated: r4(row.stated),
-        realised: r4(row.realised),
-        bias: r4(row.stated - row.realised),
-        brier: r4(row.brier),
-      };
-    });
-    // Category figures are the count-weighted means of the exact band figures (not the rounded ones).
-    const n = list.reduce((s, x) => s + x.n, 0);
-    const w = (f: (x: Row) => number) => list.reduce((s, x) => s + f(x) * x.n, 0) / n;
-    const stated = w((x) => x.stated);
-    const realised = w((x) => x.realised);
-    const brier = w((x) => x.brier);
-    total += n;
-    brierSum += brier * n;
+  for (const [category, g] of [...byCat].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const { d, bands, ...stats } = statsOf(g, o);
+    const stated = g.ps.reduce((a, b) => a + b, 0) / d.n;
     categories.push({
       category,
-      n,
-      counterfactuals: list.reduce((s, x) => s + x.cfs, 0),
+      n: d.n,
+      counterfactuals: bands.reduce((a, b) => a + b.counterfactuals, 0),
       stated: r4(stated),
-      realised: r4(realised),
-      bias: r4(stated - realised),
-      brier: r4(brier),
+      realised: r4(d.baseRate),
+      bias: r4(stated - d.baseRate),
+      brier: r4(d.brier),
       bands,
-      asOf: list.reduce<string | null>((m, x) => (x.as_of && (!m || x.as_of > m) ? x.as_of : m), null),
+      asOf: g.asOf,
+      ...stats,
     });
-    for (const b of bands) {
-      if (b.n >= minBandCount && (!worst || Math.abs(b.bias) > Math.abs(worst.bias))) worst = { ...b, category };
-    }
+    const w = worstOffBand(bands, o.minBandCount);
+    if (w && (!worst || Math.abs(w.bias) > Math.abs(worst.bias))) worst = { ...w, category };
   }
-  return { n: total, brier: total ? r4(brierSum / total) : null, categories, worst, minBandCount };
+  const { d, ...overall } = statsOf(all, o);
+  return {
+    n: d.n,
+    brier: d.n ? r4(d.brier) : null,
+    categories,
+    overall,
+    horizons: d.n ? horizonsOf(store, o) : [],
+    worst,
+    minBandCount: o.minBandCount,
+    bins: o.bins,
+    bootstrap: { resamples: o.resamples, seed: o.seed },
+  };
+}
+
+function horizonsOf(store: Pick<Store, 'db'>, o: Required<CalibrationOptions>): HorizonCalibration[] {
+  const groups = HORIZONS.map(() => new Group(o.bins));
+  for (const row of store.db.prepare(HORIZON_SQL).all() as { p: number; hit: string; days: number | null }[]) {
+    if (row.days === null || row.days < 0) continue; // no readable entry date: not placed in any horizon
+    groups[HORIZONS.findIndex((h) => row.days! <= h.max)]!.add(row.p, row.hit === 'true', false, null);
+  }
+  return groups.flatMap((g, i) => {
+    if (!g.ps.length) return [];
+    const { d, bands: _b, ...stats } = statsOf(g, o);
+    return [{ horizon: HORIZONS[i]!.horizon, n: d.n, brier: r4(d.brier), ...stats }];
+  });
 }
 
 /**
- * One short line for the analyst's system prompt and the reviewer, e.g.
- * "Calibration: thematic 0.8–0.9 band overconfident by 18 pts (stated 0.85, hit 0.67, n=12); Brier 0.21 over 140 resolved."
+ * One short line for the analyst's system prompt and the reviewer, in the words the numbers allow
+ * (calibration-words.ts), overall and per category, e.g.
+ * "Calibration (140 resolved, Brier 0.212, 95% 0.19 to 0.23): overconfident: … | thematic: …".
  */
-export function calibrationSummaryLine(store: Pick<Store, 'db'>, options: { minBandCount?: number } = {}): string {
+export function calibrationSummaryLine(store: Pick<Store, 'db'>, options: CalibrationOptions = {}): string {
   return summaryLineOf(computeCalibration(store, options));
 }
 
 export function summaryLineOf(c: Calibration): string {
-  if (!c.worst) {
-    return c.n
-      ? `Calibration: not enough data yet (${c.n} resolved; a band is quoted from ${c.minBandCount} forecasts).`
-      : 'Calibration: no resolved Outcomes or Counterfactuals yet.';
-  }
-  const w = c.worst;
-  const pts = Math.round(Math.abs(w.bias) * 100);
-  const how = pts === 0 ? 'on target' : w.bias > 0 ? `overconfident by ${pts} pts` : `underconfident by ${pts} pts`;
-  return `Calibration: ${w.category} ${w.band} band ${how} (stated ${w.stated.toFixed(2)}, hit ${w.realised.toFixed(2)}, n=${w.n}); Brier ${c.brier!.toFixed(2)} over ${c.n} resolved.`;
+  if (!c.n) return 'Calibration: no resolved Outcomes or Counterfactuals yet.';
+  const d = c.overall.decomposition;
+  const brier = d ? `Brier ${d.brier.toFixed(3)}, 95% ${d.intervals.brier.lo.toFixed(3)} to ${d.intervals.brier.hi.toFixed(3)}` : `Brier ${c.brier}`;
+  const cats = c.categories.length > 1 ? c.categories.map((x) => ` | ${x.category} (n=${x.n}): ${x.verdict.text}`).join('') : '';
+  return `Calibration (${c.n} resolved, ${brier}): ${c.overall.verdict.text}.${cats}`;
 }
 
 /**

@@ -11,6 +11,12 @@ export interface TrackingSettings {
   counterfactualTrackingDays: number;
   /** A calibration band needs this many resolved forecasts before its bias is quoted. */
   calibrationMinBandCount: number;
+  /** Equal-width confidence bins over [0, 1] for the reliability diagram and the decomposition. */
+  calibrationBins: number;
+  /** Bootstrap resamples behind every calibration interval. */
+  calibrationResamples: number;
+  /** Seed of the bootstrap: the same record always gives the same intervals and the same words. */
+  calibrationSeed: number;
 }
 
 export const defaultTrackingSettings: TrackingSettings = {
@@ -18,6 +24,9 @@ export const defaultTrackingSettings: TrackingSettings = {
   counterfactualMinConfidence: 0.6,
   counterfactualTrackingDays: 90,
   calibrationMinBandCount: 5,
+  calibrationBins: 10,
+  calibrationResamples: 1000,
+  calibrationSeed: 20_260_101,
 };
 
 /** The View categories calibration is kept for (seed §9.1); a calibration file exists for each. */
