@@ -111,7 +111,7 @@ describe('the analyst service', () => {
     const a = analyst(() => {
       throw missingApiKeyError();
     });
-    await expect(a.send({ message: 'hi' })).rejects.toMatchObject({ code: 'unauthorized', message: expect.stringContaining('offline demo') });
+    await expect(a.send({ message: 'hi' })).rejects.toMatchObject({ code: 'missing_key', message: expect.stringContaining('offline demo') });
     expect(events).toEqual([]);
   });
 

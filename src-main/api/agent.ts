@@ -53,7 +53,7 @@ const violationSchema = z.object({
 const runStarted = z.object({ runId: z.string(), sessionId: z.string(), turn: z.number().int(), demo: z.boolean() });
 
 export const agentProcedures = {
-  /** Starts a run and returns at once. Without an API key: an `unauthorized` error that says how to add one or run the demo. */
+  /** Starts a run and returns at once. Without an API key: a `missing_key` error that says how to add one or run the demo. */
   'agent/send': {
     input: z
       .object({

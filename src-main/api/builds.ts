@@ -155,6 +155,17 @@ export type BuildDetail = z.infer<typeof buildDetail>;
 
 const buildRef = z.object({ id: z.string().min(1).max(100) }).strict();
 
+/**
+ * A spec-kit feature (`003-photo-albums` or `003`), Kiro feature or OpenSpec change: a folder name
+ * inside the package, so no slashes or dots that could walk out of it.
+ */
+export const specFeatureName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'A feature is the name of its folder: letters, digits, dots, dashes and underscores, e.g. 003-photo-albums.');
+
 export const buildStartInput = z
   .object({
     /** The project folder: its specs in any format builds/inspect reads (spec-kit, Kiro, OpenSpec, plain Markdown, Forge/Contracts/). */
@@ -167,6 +178,8 @@ export const buildStartInput = z
     mini: z.boolean().optional(),
     /** Build from a plan made with the planner (forge_run_planner) for this project instead of Forge/Contracts/phases.md. */
     projectId: z.string().min(1).max(64).optional(),
+    /** The spec-kit/Kiro feature or OpenSpec change to build (as builds/inspect lists them); default: the one inspect picks. Kept on resume. */
+    feature: specFeatureName.optional(),
   })
   .strict();
 
@@ -198,7 +211,7 @@ export type SpecInspection = z.infer<typeof specInspection>;
 export const buildProcedures = {
   /** Format detection before a build starts: reads the folder's specs as they are, changes nothing. */
   'builds/inspect': {
-    input: z.object({ dir: z.string().trim().min(1).max(1000), feature: z.string().trim().min(1).max(200).optional() }).strict(),
+    input: z.object({ dir: z.string().trim().min(1).max(1000), feature: specFeatureName.optional() }).strict(),
     output: specInspection,
   },
   'builds/start': { input: buildStartInput, output: z.object({ build: buildSummary }) },

@@ -8,6 +8,8 @@ export const errorCodes = [
   'not_found',
   'conflict',
   'unauthorized',
+  /** No model API key is set: the PM adds one in Settings → API keys. Not `unauthorized`, which means the page's own access token was refused. */
+  'missing_key',
   'forbidden',
   'unavailable',
   'blocked',

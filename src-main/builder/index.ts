@@ -6,7 +6,7 @@ export type { BuilderDeps, BuilderSettings } from './runner';
 export { BuildStore } from './store';
 export type { BuildRun, RunnerState } from './store';
 export { forgeTools, BUILDER_FORGE_TOOLS } from './forge-tools';
-export { prepareBuild, checkWorkDir, readContracts, CONTRACTS_FOLDER } from './prepare';
+export { prepareBuild, checkWorkDir, readBuildPackage, readContracts, CONTRACTS_FOLDER } from './prepare';
 
 // The builder's texts and checks: markers, messages to the models, compaction, the deterministic audit.
 export { parseMarkers, MARKER, STOP_CODES } from './markers';

@@ -97,15 +97,49 @@ export function readContracts(contractsDir: string): PreparedBuild['contracts'] 
   return out;
 }
 
-export async function prepareBuild(input: {
+/** What a build will follow, read without writing anything: checked before the model key, so a wrong folder or feature is named first. */
+export interface BuildPlan {
   workDir: string;
-  mode: BuildMode;
+  contractsDir: string;
+  contracts: PreparedBuild['contracts'];
+  phases: PreparedBuild['phases'];
+  phasesText: string;
+  package: SpecPackage | null;
+  plannerProject: string | null;
+  /** The feature or change read (spec-kit, Kiro, OpenSpec), else null. */
+  feature: string | null;
+}
+
+/**
+ * The spec package in `workDir` with the feature asked for. A feature the folder does not hold is
+ * bad input on the `feature` field, naming the ones it does hold (the start form shows it there).
+ */
+export function readBuildPackage(workDir: string, feature?: string): SpecPackage {
+  const pkg = (() => {
+    try {
+      return readSpecPackage(workDir, feature ? { feature } : {});
+    } catch (e) {
+      // chooseFeature says "There is no X in specs/; it holds …": the folder exists, the choice is wrong.
+      if (feature && e instanceof NotFoundError && e.message.startsWith(`There is no "${feature}"`)) {
+        throw new InvalidInputError(e.message, [{ path: ['feature'], message: e.message }]);
+      }
+      throw e;
+    }
+  })();
+  if (feature && !pkg.feature) {
+    const msg = `${workDir} is a ${pkg.format} package, which has no features or changes to choose from; leave the feature empty.`;
+    throw new InvalidInputError(msg, [{ path: ['feature'], message: msg }]);
+  }
+  return pkg;
+}
+
+export async function readBuildPlan(input: {
+  workDir: string;
   mini: boolean;
   projectId?: string;
-  /** The project's name, from the text that leads the package (Forge's blueprint, a spec, requirements …). */
-  projectName: (leadText: string) => string;
-  projects: ProjectStore;
-}): Promise<PreparedBuild> {
+  feature?: string;
+  projects: () => Promise<ProjectStore>;
+}): Promise<BuildPlan> {
   const workDir = checkProjectDir(input.workDir);
   const contractsDir = join(workDir, CONTRACTS_FOLDER);
   const contracts = existsSync(contractsDir) && statSync(contractsDir).isDirectory() ? readContracts(contractsDir) : [];
@@ -113,29 +147,63 @@ export async function prepareBuild(input: {
   let pkg: SpecPackage | null = null;
   let phases: PreparedBuild['phases'];
   if (input.projectId) {
-    phasesText = (await input.projects.getProjectContract(input.projectId, 'phases')).content;
+    if (input.feature) {
+      const msg = 'A planner project has one plan; a feature applies only to a spec package read from the folder.';
+      throw new InvalidInputError(msg, [{ path: ['feature'], message: msg }]);
+    }
+    phasesText = (await (await input.projects()).getProjectContract(input.projectId, 'phases')).content;
     phases = parsePhases(phasesText).map((p) => ({ number: p.number, id: String(p.number), name: p.name || `Phase ${p.number}` }));
     if (!phases.length) {
       throw new InvalidInputError(`The plan of project "${input.projectId}" has no "## Phase N — name" headings, so there is nothing to build. Plan it again.`);
     }
   } else {
-    pkg = readSpecPackage(workDir);
+    pkg = readBuildPackage(workDir, input.feature);
     if (!pkg.phases.length) {
       const why = pkg.notUnderstood.slice(0, 3).join(' ');
+      const what = pkg.feature ? ` (${pkg.format === 'openspec' ? 'change' : 'feature'} ${pkg.feature})` : '';
       throw new InvalidInputError(
-        `${workDir} was read as a ${pkg.format} package, but Forge found no phases to build in it.${why ? ` ${why}` : ''} Give it a phased plan (tasks.md, PLAN.md or ${CONTRACT_MAP.phases.file}).`,
+        `${workDir} was read as a ${pkg.format} package${what}, but Forge found no phases to build in it.${why ? ` ${why}` : ''} Give it a phased plan (tasks.md, PLAN.md or ${CONTRACT_MAP.phases.file}).`,
       );
     }
     phases = phaseKeys(pkg.phases);
   }
   if (input.mini) phases = phases.slice(0, 2);
+  return { workDir, contractsDir, contracts, phases, phasesText, package: pkg, plannerProject: input.projectId ?? null, feature: pkg?.feature ?? null };
+}
 
-  // The snapshot: the working directory's contracts saved as the project's latest versions, then pinned.
+/** The snapshot: the working directory's contracts saved as the project's latest versions, then pinned to a new build id. */
+export function pinBuild(plan: BuildPlan, input: { projectName: (leadText: string) => string; projects: ProjectStore }): PreparedBuild {
+  const { contracts, package: pkg } = plan;
   const name = input.projectName(pkg ? packageLead(pkg) : (contracts.find((c) => c.name === 'blueprint')?.text ?? ''));
-  const projectId = input.projectId ?? (slugify(name) || 'project');
+  const projectId = plan.plannerProject ?? (slugify(name) || 'project');
   input.projects.ensureProject({ id: projectId, name });
-  if (!input.projectId) for (const c of contracts) input.projects.saveContract(projectId, c.name, c.text, 'import');
+  if (!plan.plannerProject) for (const c of contracts) input.projects.saveContract(projectId, c.name, c.text, 'import');
   const id = `build-${new Date().toISOString().slice(0, 10).replaceAll('-', '')}-${randomBytes(4).toString('hex')}`;
+  // The package's own documents too (any format), so the audit can tell a copied spec paragraph.
   input.projects.pinBuild(projectId, id);
-  return { id, workDir, contractsDir, projectId, plannerProject: input.projectId ?? null, phases, phasesText, package: pkg, contracts };
+  return {
+    id,
+    workDir: plan.workDir,
+    contractsDir: plan.contractsDir,
+    projectId,
+    plannerProject: plan.plannerProject,
+    phases: plan.phases,
+    phasesText: plan.phasesText,
+    package: pkg,
+    contracts,
+  };
+}
+
+export async function prepareBuild(input: {
+  workDir: string;
+  mode: BuildMode;
+  mini: boolean;
+  projectId?: string;
+  feature?: string;
+  /** The project's name, from the text that leads the package (Forge's blueprint, a spec, requirements …). */
+  projectName: (leadText: string) => string;
+  projects: ProjectStore;
+}): Promise<PreparedBuild> {
+  const plan = await readBuildPlan({ ...input, projects: async () => input.projects });
+  return pinBuild(plan, input);
 }

@@ -37,8 +37,9 @@ import {
   stopAnswered,
   unknownStopCode,
 } from './messages';
+import { pinnedDocumentTexts } from './audit';
 import { checkSignOff, type WindowGateHost, windowGateRefusal, withWindowGate } from './phase-gate';
-import { packageLead, prepareBuild, readContracts } from './prepare';
+import { packageLead, pinBuild, readBuildPackage, readBuildPlan, readContracts } from './prepare';
 import type { BuildRun, BuildStore, RunnerState } from './store';
 import {
   type CommandSandbox,
@@ -164,20 +165,21 @@ export class BuildManager {
     };
   }
 
-  async start(input: { workDir: string; model?: string; mode?: BuildMode; mini?: boolean; projectId?: string }): Promise<BuildSummary> {
+  async start(input: { workDir: string; model?: string; mode?: BuildMode; mini?: boolean; projectId?: string; feature?: string }): Promise<BuildSummary> {
     const settings = this.deps.settings();
     const mode: BuildMode = input.mode ?? (settings.useMcpContracts ? 'mcp' : 'dump');
-    // Fail now (no key, no model) rather than after the snapshot is pinned.
-    this.deps.model();
-    const projects = await this.deps.projects();
-    const prepared = await prepareBuild({
+    // The folder and the feature first: a PM who mistyped the path must hear that, not that a key is missing.
+    const plan = await readBuildPlan({
       workDir: input.workDir,
-      mode,
       mini: !!input.mini,
       projectId: input.projectId,
-      projects,
-      projectName: (lead) => projectBrief(lead).name,
+      feature: input.feature,
+      projects: this.deps.projects,
     });
+    // Then the key and the model, before the snapshot is pinned (nothing written for a build that cannot run).
+    this.deps.model();
+    const projects = await this.deps.projects();
+    const prepared = pinBuild(plan, { projects, projectName: (lead) => projectBrief(lead).name });
     for (const other of this.deps.store.list()) {
       if (other.workDir === prepared.workDir && (other.status === 'running' || other.status === 'waiting_answer' || other.status === 'paused')) {
         throw new ConflictError(`Build ${other.id} is already working in ${prepared.workDir} (${other.status}); stop it first, or resume it.`);
@@ -217,6 +219,8 @@ export class BuildManager {
     const state = this.deps.store.get(prepared.id).state;
     state.phaseStart = await snapshotWorkspace(prepared.workDir);
     state.phaseIds = Object.fromEntries(prepared.phases.map((p) => [String(p.number), p.id]));
+    // A resumed or restarted build reads the same feature again, not whichever is newest by then.
+    if (plan.feature) state.feature = plan.feature;
     // Dump mode carries the window in the message: its gate is open from the start.
     state.windowRead = mode === 'dump' ? firstPhase.id : null;
     this.deps.store.saveState(prepared.id, state);
@@ -578,7 +582,8 @@ export class BuildManager {
       phase: { ...phase, id: phaseId },
       allowedCommands: this.deps.settings().allowedCommands,
       sandbox: this.sandboxFor(id, signal),
-      contracts: contracts.map((c) => ({ name: c.name, text: c.text })),
+      // Forge's contracts and the spec documents this build pinned when it started (any format).
+      contracts: [...contracts.map((c) => ({ name: c.name, text: c.text })), ...pinnedDocumentTexts((await this.deps.projects()).buildDocuments(id))],
       diffSummary: diff,
       phaseWindow: windowText(plan, phaseId),
       changedFiles: [...changes.added.map((a) => a.path), ...changes.modified.map((m) => m.path)],
@@ -682,7 +687,7 @@ export class BuildManager {
       }
     }
     try {
-      return readSpecPackage(run.workDir);
+      return runPackage(run);
     } catch {
       return '';
     }
@@ -725,6 +730,11 @@ export function fixedTokens(system: SystemBlock[], tools: BuilderTool[]): number
   return c.system + c.tools;
 }
 
+/** The spec package a build works from: its working directory, read with the feature it started with. */
+function runPackage(run: BuildRun): SpecPackage {
+  return run.state.feature ? readBuildPackage(run.workDir, run.state.feature) : readSpecPackage(run.workDir);
+}
+
 function forgeContractsDir(workDir: string): string {
   return join(workDir, 'Forge', 'Contracts');
 }
@@ -740,7 +750,7 @@ function forgeContext(run: BuildRun, deps: BuilderDeps, sources: Map<string, Loc
   if (run.projectId) session.set({ project_id: run.projectId, build_id: run.id });
   // Otherwise the registry tools describe the working directory's own spec package (read once per turn).
   let pkg: SpecPackage | undefined;
-  const specPackage = run.projectId ? undefined : () => (pkg ??= readSpecPackage(run.workDir));
+  const specPackage = run.projectId ? undefined : () => (pkg ??= runPackage(run));
   return {
     ...(specPackage ? { specPackage } : {}),
     source,

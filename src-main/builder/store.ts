@@ -37,6 +37,8 @@ export interface RunnerState {
   windowRead: string | null;
   /** Stored phase number → the plan's own id ("3.1"), for plans not numbered 0, 1, 2 … */
   phaseIds?: Record<string, string>;
+  /** The spec-kit/Kiro feature or OpenSpec change the build was started on (absent: the package's default). */
+  feature?: string;
 }
 
 export const initialRunnerState = (): RunnerState => ({

@@ -19,7 +19,8 @@ spec-kit, Kiro, OpenSpec, or Markdown with a PLAN.md/ROADMAP.md/phases.md), prog
   --answer TEXT   the answer to the STOP code the build is waiting on
   --dry-run       only read the folder's specs (Forge, spec-kit, Kiro, OpenSpec or a plain plan) and
                   print the format found, documents, phases with task counts and what was not
-                  understood; no model is called  [--feature NAME: the spec-kit/Kiro feature or OpenSpec change]
+                  understood; no model is called
+  --feature NAME  the spec-kit/Kiro feature or OpenSpec change to read or build (default: the newest)
 
 Ctrl-C pauses the build (resume it later with --resume).`;
 
@@ -91,6 +92,7 @@ export async function forgeBuildCli(args: string[]): Promise<number> {
         ...(values.mode ? { mode: values.mode as 'mcp' | 'dump' } : {}),
         ...(values.mini ? { mini: true } : {}),
         ...(values.project ? { projectId: values.project } : {}),
+        ...(values.feature ? { feature: values.feature } : {}),
       });
     }
     if (!started.ok) {

@@ -1,5 +1,5 @@
 import { BuildManager, type BuilderSettings, BuildStore, DEFAULT_BUILDER_SETTINGS } from '../builder';
-import type { Model } from '../llm';
+import { missingApiKeyError, type Model } from '../llm';
 import type { Claude } from './claude';
 import type { CoreContext } from './context';
 import { mcpStateFor } from './handlers/mcp';
@@ -16,7 +16,14 @@ export function buildBuilder(ctx: CoreContext, claude: Claude, options: { model?
     store: new BuildStore(ctx.memory.store.db),
     projects: () => mcp.projectStore(),
     artifacts: mcp.artifacts,
-    model: options.model ?? (() => claude.require()),
+    model:
+      options.model ??
+      (() => {
+        // Worded for the Builds screen: it is the builder, not the analyst, that cannot reach Claude.
+        const model = claude.optional();
+        if (!model) throw missingApiKeyError('the builder');
+        return model;
+      }),
     helperModel: () => claude.optional(),
     defaultModelId: () => claude.modelFor('builder'),
     settings: () => builderSettings(ctx),

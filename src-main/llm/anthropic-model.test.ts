@@ -100,7 +100,7 @@ describe('AnthropicModel against the mock Anthropic server', () => {
     const m = new AnthropicModel({ apiKey: () => undefined, env: {}, baseURL: mock.url, defaultModel: MODEL });
     const err = (await m.call({ system: 's', messages: [{ role: 'user', content: 'hi' }], maxTokens: 16 }).catch((e: unknown) => e)) as ModelError;
     expect(err.kind).toBe('missing_key');
-    expect(err.code).toBe('unauthorized');
+    expect(err.code).toBe('missing_key');
     expect(err.message).toContain('Settings → API keys');
     expect(err.message).toContain('ANTHROPIC_API_KEY');
     expect(mock.requests).toHaveLength(0);

@@ -17,7 +17,8 @@ export type ModelErrorKind =
   | 'cancelled';
 
 const codeOf: Record<ModelErrorKind, ErrorCode> = {
-  missing_key: 'unauthorized',
+  // Its own code: as `unauthorized` the page would ask the PM to reopen its access link (#29).
+  missing_key: 'missing_key',
   auth: 'unauthorized',
   bad_request: 'invalid_input',
   not_found: 'not_found',
@@ -86,10 +87,10 @@ export interface ModelErrorOptions {
   attempts?: number;
 }
 
-export function missingApiKeyError(): ModelError {
+export function missingApiKeyError(who = 'the analyst'): ModelError {
   return new ModelError(
     'missing_key',
-    'No Anthropic API key is set, so the analyst cannot reach Claude. Add your key in Settings → API keys, ' +
+    `No Anthropic API key is set, so ${who} cannot reach Claude. Add your key in Settings → API keys, ` +
       'or set the ANTHROPIC_API_KEY environment variable and restart Forge. The offline demo works without a key.',
   );
 }

@@ -41,6 +41,7 @@ const headlines: Record<ErrorCode, string> = {
   not_found: 'Not found',
   conflict: 'Changed elsewhere',
   unauthorized: 'Access link needed',
+  missing_key: 'API key needed',
   forbidden: 'Not allowed',
   unavailable: 'Not available right now',
   blocked: 'Blocked',

@@ -22,6 +22,7 @@ const STARTS_WORK =
 const KNOWN_CODES = new Set([
   'invalid_input',
   'unauthorized',
+  'missing_key',
   'forbidden',
   'not_found',
   'conflict',

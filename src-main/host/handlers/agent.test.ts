@@ -56,7 +56,7 @@ describe('agent API', () => {
       const r = await t.core.invoke('agent/send', { message: 'Morning check' });
       expect(r.ok).toBe(false);
       if (r.ok) return;
-      expect(r.error.code).toBe('unauthorized');
+      expect(r.error.code).toBe('missing_key');
       expect(r.error.message).toMatch(/Settings → API keys.*offline demo/s);
       const s = await t.core.invoke('agent/status', {});
       expect(s.ok && s.value.hasApiKey).toBe(false);

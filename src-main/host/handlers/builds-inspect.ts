@@ -1,7 +1,8 @@
 import { isAbsolute } from 'node:path';
 import type { SpecInspection } from '../../api/builds';
 import { InvalidInputError } from '../../common/errors';
-import { describeSpecPackage, readSpecPackage, type SpecTask } from '../../specs';
+import { readBuildPackage } from '../../builder';
+import { describeSpecPackage, type SpecTask } from '../../specs';
 
 const countTasks = (tasks: SpecTask[]): number => tasks.reduce((n, t) => n + 1 + countTasks(t.subtasks ?? []), 0);
 
@@ -15,7 +16,8 @@ export function inspectSpecs(dir: string, feature?: string): SpecInspection {
     throw new InvalidInputError(`"${dir.slice(0, 200)}" is not a full path; give the project folder's full path.`, [
       { path: ['dir'], message: 'Give the full path.' },
     ]);
-  const pkg = readSpecPackage(dir, feature ? { feature } : {});
+  // Read as a build would read it: an unknown feature is bad input on that field, naming those there are.
+  const pkg = readBuildPackage(dir, feature);
   return {
     dir: pkg.root,
     format: pkg.format,

@@ -36,6 +36,8 @@ export interface HeadlessHost {
 const statusFor: Record<ErrorCode, number> = {
   invalid_input: 400,
   unauthorized: 401,
+  // The request was fine and the caller is who they say; the workspace lacks a setting (the model key).
+  missing_key: 409,
   forbidden: 403,
   not_found: 404,
   conflict: 409,
