@@ -13,6 +13,7 @@ import { providerProcedures, providersSettingsSchema } from './providers';
 import { dataFolderProcedures } from './data-folder';
 import { buildProcedures } from './builds';
 import { calibrationProcedures } from './calibration';
+import { lineageProcedures } from './lineage';
 import { proposalProcedures } from './proposals';
 import { scheduleProcedures } from './schedule';
 import { demoProcedures } from './demo';
@@ -149,6 +150,7 @@ export const procedures = {
   ...analyticsProcedures,
   ...buildProcedures,
   ...calibrationProcedures,
+  ...lineageProcedures,
   ...scheduleProcedures,
   ...proposalProcedures,
   ...demoProcedures,

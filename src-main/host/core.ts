@@ -29,6 +29,7 @@ import { selfCheckHandlers } from './handlers/self-check';
 import { buildHandlers } from './handlers/builds';
 import { proposalsHandlers, watchProposals } from './handlers/proposals';
 import { calibrationHandlers } from './handlers/calibration';
+import { lineageHandlers } from './handlers/lineage';
 import { contractsHandlers } from './handlers/contracts';
 import { standaloneDemoHandlers } from './handlers/demo';
 import { trackingRunner } from './tracking';
@@ -245,6 +246,7 @@ export function createCore(config: CoreConfig): Core {
     scheduleHandlers(scheduler, reviewReports),
     proposalsHandlers({ fs: () => memory.fs, skills: () => skills }),
     calibrationHandlers({ fs: () => memory.fs, track: () => track(), market: () => marketPortFromRegistry(analyst.providers) }),
+    lineageHandlers({ fs: () => memory.fs, skills: () => skills }),
     // Forge's contracts are the folder the app's MCP server serves; a save drops that server's cache.
     contractsHandlers({ forge: () => ({ dir: mcpStateFor(context).service.source.location, cache: mcpStateFor(context).service.cache }) }),
     // The workspace switch (host/workspace-switch.ts) answers demo/* itself; a lone core only reports.

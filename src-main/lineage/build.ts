@@ -66,10 +66,11 @@ function viewStep(fs: ForgeFS, viewId: string, at: string): LineageStep {
   const current = history.current;
   if (current && current.createdAt > at) {
     return step({
-      at,
-      kind: 'gap',
+      at: current.createdAt,
+      kind: 'view',
       title: `View ${viewId}: version then not recorded`,
-      summary: `${viewId} was (re)created after this Expression was proposed; the version it expressed then is not stored.`,
+      summary: `${viewId} as it stood when this Expression was first written is not stored: its earliest stored version was written later, at ${current.createdAt} (a seeded or imported workspace writes its records in one pass).`,
+      figures: [{ label: 'earliest stored version', value: current.createdAt }],
       links: [path],
       recorded: false,
     });

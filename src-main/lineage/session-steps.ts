@@ -9,8 +9,11 @@ import type { Store } from '../store';
  * the skill text each loaded, and the reviewer's verdicts. Only stored facts; gaps are named.
  */
 
-/** What a skill's SKILL.md hash was as a version, when the skill keeps a version history. */
-export type SkillVersionLookup = (skill: string, hash: string) => { version: number; createdAt: string; by: string } | null | 'no-history';
+/**
+ * What a skill's SKILL.md hash was as a version: null when it matches none of its recorded versions,
+ * 'no-history' when the skill has none, undefined when the skill's folder cannot be found.
+ */
+export type SkillVersionLookup = (skill: string, hash: string) => { version: number; createdAt: string; by: string } | null | 'no-history' | undefined;
 
 const step = (s: Omit<LineageStep, 'figures' | 'links' | 'recorded'> & Partial<LineageStep>): LineageStep => ({
   figures: [],
@@ -161,7 +164,7 @@ function skillStep(t: TaskRow, loaded: { at: string; detail: string }, lookup?: 
   if (found && found !== 'no-history') {
     figures.push({ label: 'version', value: String(found.version) }, { label: 'version made', value: `${found.createdAt} by ${found.by}` });
     version = `version ${found.version} of SKILL.md`;
-  } else if (!lookup) {
+  } else if (found === undefined) {
     figures.push({ label: 'version', value: 'not looked up' });
     version = `the SKILL.md text with hash ${detail.hash.slice(0, 16)} (its version history was not consulted)`;
   } else if (found === 'no-history') {

@@ -9,7 +9,7 @@ import type { SkillVersionLookup } from './session-steps';
 export function skillVersionLookup(dirOf: (skill: string) => string | null): SkillVersionLookup {
   return (skill, hash) => {
     const dir = dirOf(skill);
-    if (!dir) return null;
+    if (!dir) return undefined;
     const versions = new SkillVersionStore(dir).list('SKILL.md');
     if (!versions.length) return 'no-history';
     const v = versions.find((x) => x.hash === hash);
