@@ -89,7 +89,41 @@ export const skillVersionView = z.object({
 });
 export type SkillVersionView = z.infer<typeof skillVersionView>;
 
+/** One lesson the MetaOptimizer weighed: its evidence bar and what became of it. */
+export const metaCandidateView = z.object({
+  skill: z.string(),
+  claim: z.string(),
+  direction: z.enum(['for', 'against']),
+  /** Entries making the claim this way (PK ids), and those making it the other way. */
+  corroborating: z.array(z.string()),
+  contradictions: z.array(z.string()),
+  /** The summed weight of the corroborating entries. */
+  weight: z.number(),
+  bar: z.object({ minCorroborations: z.number().int(), minWeight: z.number() }),
+  /** proposed | below_bar | contradicted | unknown_skill | pending_exists | no_new_evidence | declined | malformed | model_failed | no_model */
+  verdict: z.string(),
+  detail: z.string(),
+  proposalId: z.string().nullable(),
+});
+export type MetaCandidateView = z.infer<typeof metaCandidateView>;
+
+export const metaRunView = z.object({
+  startedAt: z.string(),
+  /** This request found a run under way (the weekly one, or another Run now) and shares its result. */
+  joined: z.boolean(),
+  proposals: z.array(z.string()),
+  candidates: z.array(metaCandidateView),
+  ignored: z.array(z.object({ id: z.string(), reason: z.string() })),
+  notes: z.array(z.string()),
+});
+export type MetaRunView = z.infer<typeof metaRunView>;
+
 export const proposalProcedures = {
+  /** Runs the MetaOptimizer now (as after the weekly retrospective); joins a run already under way. */
+  'proposals/run-meta-optimizer': {
+    input: z.object({}).strict(),
+    output: metaRunView,
+  },
   'proposals/list': {
     input: z.object({ status: proposalStatus.optional() }).strict(),
     output: z.object({ proposals: z.array(proposalSummary), pendingCount: z.number().int().nonnegative() }),

@@ -3,6 +3,8 @@ export type { PkInput, ProcessKnowledge, Stance, StanceDirection } from './pk';
 export { clusterPk, clusterKey, DEFAULT_THRESHOLDS } from './cluster';
 export type { Clustering, EvolutionThresholds, PkCluster } from './cluster';
 export { runMetaOptimizer } from './meta-optimizer';
+export { metaOptimizerRunner } from './meta-optimizer-run';
+export type { MetaOptimizerRun, MetaOptimizerRunner, MetaOptimizerRunnerDeps } from './meta-optimizer-run';
 export type { ClusterReport, ClusterVerdict, MetaOptimizerOptions, MetaOptimizerReport } from './meta-optimizer';
 export { ProposalsService } from './proposals';
 export type { CitedPk, ProposalDetail, ProposalsServiceOptions, VersionView } from './proposals';

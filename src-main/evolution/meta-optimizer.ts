@@ -21,8 +21,11 @@ import { applyEdit, checkTargetFile } from './skill-edit';
 export interface MetaOptimizerOptions {
   fs: ForgeFS;
   skills: SkillLoader;
-  /** The model answering for the `proposal` role. */
-  model: Model;
+  /**
+   * The model answering for the `proposal` role; null when none is configured (no API key): the
+   * evidence bar is still worked out and reported, and a candidate that meets it says so.
+   */
+  model: Model | null;
   now?: () => Date;
   thresholds?: Partial<EvolutionThresholds>;
   /** Who the proposals are written as (default: scheduler). */
@@ -41,9 +44,14 @@ export type ClusterVerdict =
   | 'no_new_evidence'
   | 'declined'
   | 'malformed'
-  | 'model_failed';
+  | 'model_failed'
+  | 'no_model';
 
 export interface ClusterReport extends PkCluster {
+  /** The summed weight of the corroborating entries (each counted at or above the weight bar). */
+  weight: number;
+  /** What the bar asks: corroborating entries needed, and the weight an entry needs to count. */
+  bar: { minCorroborations: number; minWeight: number };
   verdict: ClusterVerdict;
   /** Why, in a sentence. */
   detail: string;
@@ -74,7 +82,9 @@ export async function runMetaOptimizer(options: MetaOptimizerOptions): Promise<M
     options.log?.(line);
   };
 
-  const { clusters, ignored } = clusterPk(loadPk(fs, thresholds.minWeight), thresholds);
+  const pk = loadPk(fs, thresholds.minWeight);
+  const weightOf = new Map(pk.map((p) => [p.id, p.weight ?? 0]));
+  const { clusters, ignored } = clusterPk(pk, thresholds);
   report.ignored = ignored;
   for (const i of ignored) note(`${i.id} not counted: ${i.reason}.`);
 
@@ -84,8 +94,10 @@ export async function runMetaOptimizer(options: MetaOptimizerOptions): Promise<M
   const earlier = proposalsByCluster(fs);
 
   for (const cluster of clusters) {
+    const weight = Math.round(cluster.pkIds.reduce((sum, id) => sum + (weightOf.get(id) ?? 0), 0) * 100) / 100;
+    const bar = { minCorroborations: thresholds.minCorroborations, minWeight: thresholds.minWeight };
     const done = (verdict: ClusterVerdict, detail: string, proposalId?: string) => {
-      report.clusters.push({ ...cluster, verdict, detail, ...(proposalId ? { proposalId } : {}) });
+      report.clusters.push({ ...cluster, weight, bar, verdict, detail, ...(proposalId ? { proposalId } : {}) });
       note(`${cluster.skill} — ${cluster.direction} ${cluster.claim} [${cluster.pkIds.join(', ')}]: ${detail}`);
     };
     if (cluster.pkIds.length < thresholds.minCorroborations) {
@@ -113,7 +125,11 @@ export async function runMetaOptimizer(options: MetaOptimizerOptions): Promise<M
       done('no_new_evidence', `${decided.id} was ${decided.status} on the same evidence; waiting for new corroboration.`);
       continue;
     }
-    const outcome = await propose(options, { ...cluster, skill: entry.name }, entry, now, actor);
+    if (!options.model) {
+      done('no_model', 'meets the evidence bar; the proposal model needs an Anthropic API key (Settings → API keys) to write the edit.');
+      continue;
+    }
+    const outcome = await propose({ ...options, model: options.model }, { ...cluster, skill: entry.name }, entry, now, actor);
     if (outcome.verdict === 'proposed') report.proposals.push(outcome.proposalId!);
     done(outcome.verdict, outcome.detail, outcome.proposalId);
   }
@@ -154,7 +170,13 @@ function proposalsByCluster(fs: ForgeFS): Map<string, ProposalRecord[]> {
 type Outcome = { verdict: ClusterVerdict; detail: string; proposalId?: string };
 
 /** Asks the proposal model for one structured edit and stores it if, and only if, it can be applied. */
-async function propose(options: MetaOptimizerOptions, cluster: PkCluster, entry: SkillEntry, now: () => Date, actor: Actor): Promise<Outcome> {
+async function propose(
+  options: MetaOptimizerOptions & { model: Model },
+  cluster: PkCluster,
+  entry: SkillEntry,
+  now: () => Date,
+  actor: Actor,
+): Promise<Outcome> {
   const { fs, model } = options;
   const folder = basename(entry.dir);
   const files = skillFiles(fs, folder, entry.dir);

@@ -6,7 +6,7 @@ import { proposalEvents, proposalProcedures } from '../../api/proposals';
 import { isAppError } from '../../common/errors';
 import { SettingsFile } from '../../config/settings-file';
 import { EnvSecretStore } from '../../config/secrets';
-import { renderProposal } from '../../evolution';
+import { metaOptimizerRunner, renderProposal } from '../../evolution';
 import { openWorkspace, renderRecord, sha256, trackerWriter, type Workspace } from '../../fs';
 import { SkillLoader } from '../../skills';
 import type { CoreContext } from '../context';
@@ -172,5 +172,33 @@ describe('proposals API', () => {
       error: { code: 'invalid_input' },
     });
     expect(await call('proposals/list', { status: 'maybe' })).toMatchObject({ ok: false, error: { code: 'invalid_input', message: 'status' } });
+  });
+});
+
+describe('proposals/run-meta-optimizer', () => {
+  it('runs the MetaOptimizer now and answers each candidate with its evidence bar: n corroborating, contradictions, weight', async () => {
+    // The Run now button's answer: if this fails, the PM sees no reason why a lesson did or did not become a proposal.
+    for (let i = 0; i < 2; i++) {
+      await ws.fs.writeFile(
+        '/memory/outcomes/new.md',
+        renderRecord({ id: 'new', title: `Outcome ${i}`, header: { status: 'recorded' }, body: '## SUMMARY\nx\n' }),
+        trackerWriter(),
+      );
+    }
+    const pk = (direction: string, w: number) =>
+      `# new — CB meetings\nweight: ${w}\ncategory: sizing\nskills: [expression-design]\nevidence: [OUT-001]\nstance: ${direction} size_down_before_cb_meetings\nstatus: active\n---\n## SUMMARY\nx\n`;
+    for (let i = 0; i < 5; i++) await ws.fs.writeFile('/memory/pk/new.md', pk('for', 0.6), { actor: 'agent' });
+    await ws.fs.writeFile('/memory/pk/new.md', pk('against', 0.5), { actor: 'agent' });
+    const runner = metaOptimizerRunner({ fs: () => ws.fs, skills: () => skills, model: () => undefined });
+    const map = proposalsHandlers({ fs: () => ws.fs, skills: () => skills, metaOptimizer: runner }) as unknown as Record<string, AnyHandler>;
+    const spec = proposalProcedures['proposals/run-meta-optimizer'];
+    const out = spec.output.parse(await map['proposals/run-meta-optimizer']!(spec.input.parse({}), ctx));
+    expect(out.joined).toBe(false);
+    expect(out.candidates.map((c) => [c.skill, c.direction, c.corroborating.length, c.contradictions.length, c.weight, c.verdict])).toEqual([
+      ['expression-design', 'against', 1, 5, 0.5, 'below_bar'],
+      ['expression-design', 'for', 5, 1, 3, 'contradicted'],
+    ]);
+    expect(out.candidates[1]!.detail).toBe('contradicted by PK-006; no proposal while the lesson is disputed.');
+    expect(out.proposals).toEqual([]);
   });
 });

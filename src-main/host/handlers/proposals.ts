@@ -1,6 +1,8 @@
 import type { z } from 'zod';
+import { AppError } from '../../common/errors';
 import type { ProposalDetail as ProposalDetailView, ProposalSummary, proposalProcedures } from '../../api/proposals';
-import { ProposalsService, type ProposalDetail, type ProposalRecord } from '../../evolution';
+import type { MetaRunView } from '../../api/proposals';
+import { type MetaOptimizerRun, type MetaOptimizerRunner, ProposalsService, type ProposalDetail, type ProposalRecord } from '../../evolution';
 import type { ForgeFS } from '../../fs';
 import type { SkillLoader } from '../../skills';
 import type { CoreContext } from '../context';
@@ -15,7 +17,32 @@ export interface ProposalsHandlerDeps {
   fs: () => ForgeFS;
   /** The core's one SkillLoader over `<dataDir>/skills` (the same folder as ForgeFS's /skills/). */
   skills: () => SkillLoader;
+  /** The core's one MetaOptimizer runner (shared with the weekly retrospective, so runs never overlap). */
+  metaOptimizer?: MetaOptimizerRunner;
   now?: () => Date;
+}
+
+/** The run as the Proposals screen shows it: each candidate with its evidence bar. */
+export function toMetaRunView(run: MetaOptimizerRun): MetaRunView {
+  return {
+    startedAt: run.startedAt,
+    joined: run.joined,
+    proposals: run.report.proposals,
+    candidates: run.report.clusters.map((c) => ({
+      skill: c.skill,
+      claim: c.claim,
+      direction: c.direction,
+      corroborating: c.pkIds,
+      contradictions: c.contradictions,
+      weight: c.weight,
+      bar: c.bar,
+      verdict: c.verdict,
+      detail: c.detail,
+      proposalId: c.proposalId ?? null,
+    })),
+    ignored: run.report.ignored,
+    notes: run.report.notes,
+  };
 }
 
 export function toProposalSummary(r: ProposalRecord): ProposalSummary {
@@ -57,6 +84,11 @@ export function proposalsHandlers(deps: ProposalsHandlerDeps): PartialHandlerMap
     return service;
   };
   const handlers: ProposalHandlerMap = {
+    'proposals/run-meta-optimizer': async (_input, ctx) => {
+      await ctx.memory.ready;
+      if (!deps.metaOptimizer) throw new AppError('unavailable', 'The MetaOptimizer is not wired in this core.');
+      return toMetaRunView(await deps.metaOptimizer({ actor: 'pm' }));
+    },
     'proposals/list': async (input, ctx) => {
       const { proposals: list, pendingCount } = await (await proposals(ctx)).listProposals(input.status);
       return { proposals: list.map(toProposalSummary), pendingCount };
