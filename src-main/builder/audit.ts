@@ -244,34 +244,60 @@ function stringsIn(data: unknown): string[] {
  *   what users read and the seed's rule names READMEs), a warning elsewhere (a string such as a
  *   path may be legitimate; the auditor model and the user judge). Ignore files (.gitignore and
  *   friends) are skipped for mentions: keeping Forge/ out of version control is right.
+ * The texts compared are Forge's contracts and the build's pinned spec documents (any format: a
+ * spec-kit spec.md, a Kiro requirements.md …), given with `path`, their place in the project: that
+ * file is the document itself, not a copy of it, so it is not checked against the documents.
  */
-export function checkContractLeaks(workDir: string, contracts: { name: string; text: string }[]): AuditFinding[] {
-  const shingles = new Map<number, string>();
+export function checkContractLeaks(workDir: string, contracts: GovernanceText[]): AuditFinding[] {
+  const shingles = new Map<number, GovernanceText>();
   for (const c of contracts) {
     for (const seg of proseSegments(c.text)) {
-      for (const key of shingleKeys(wordsOf(seg))) if (!shingles.has(key)) shingles.set(key, c.name);
+      for (const key of shingleKeys(wordsOf(seg))) if (!shingles.has(key)) shingles.set(key, c);
     }
   }
+  const own = new Set(contracts.flatMap((c) => (c.path ? [c.path.replace(/\\/g, '/')] : [])));
   const findings: AuditFinding[] = [];
   for (const file of projectTextFiles(workDir)) {
-    findings.push(...copiedRuns(file, shingles), ...mentions(file));
+    // A spec document is compared with nothing: spec-kit's plan.md quoting its spec.md is the package, not the product.
+    if (!own.has(file.path) && !SPEC_TOOLING.test(file.path)) findings.push(...copiedRuns(file, shingles));
+    findings.push(...mentions(file));
   }
   return findings;
 }
 
-function copiedRuns(file: ProjectFile, shingles: Map<number, string>): AuditFinding[] {
+/**
+ * Where spec tools keep their own material: spec-kit's templates and scripts (`.specify/`), another
+ * feature's folder (`specs/002-…/`, written from the same template as the pinned one), Kiro's and
+ * OpenSpec's folders, Forge's own. Their shared boilerplate is the tool's, not a copy in the product.
+ */
+const SPEC_TOOLING = /^(?:\.specify|\.kiro|openspec)\/|^specs\/\d{3,}-[^/]+\//;
+
+/** A text the product must not copy: a Forge contract (by name) or a pinned spec document (by its path in the project). */
+export interface GovernanceText {
+  name: string;
+  text: string;
+  /** For a spec document: its path relative to the project, `/` separators. */
+  path?: string;
+}
+
+/** A build's pinned spec documents (ProjectStore.buildDocuments) as texts the product must not copy, each at its own path. */
+export function pinnedDocumentTexts(documents: readonly { doc_id: string; content: string }[]): GovernanceText[] {
+  return documents.map((d) => ({ name: d.doc_id, text: d.content, path: d.doc_id }));
+}
+
+function copiedRuns(file: ProjectFile, shingles: Map<number, GovernanceText>): AuditFinding[] {
   if (!shingles.size) return [];
   const w = wordsOf(file.text);
   const keys = shingleKeys(w);
   // Per contract: the longest run of consecutive matching shingles (start word, length in words).
-  const best = new Map<string, { start: number; words: number }>();
+  const best = new Map<GovernanceText, { start: number; words: number }>();
   let runStart = -1;
-  let runContract = '';
+  let runContract: GovernanceText | undefined;
   const close = (end: number) => {
     if (runStart < 0) return;
     const words = end - runStart + SHINGLE_WORDS - 1;
-    const prev = best.get(runContract);
-    if (!prev || words > prev.words) best.set(runContract, { start: runStart, words });
+    const prev = runContract ? best.get(runContract) : undefined;
+    if (runContract && (!prev || words > prev.words)) best.set(runContract, { start: runStart, words });
     runStart = -1;
   };
   for (let i = 0; i < keys.length; i++) {
@@ -285,13 +311,11 @@ function copiedRuns(file: ProjectFile, shingles: Map<number, string>): AuditFind
   }
   close(keys.length);
   return [...best].map(([contract, run]) => {
-    const quote = w.slice(run.start, run.start + Math.min(run.words, 25)).join(' ');
-    return finding(
-      'severe',
-      'contract_text',
-      file.path,
-      `${file.path} repeats ${run.words} words verbatim from the ${contract} contract ("${quote}${run.words > 25 ? ' …' : ''}"). Governance text stays in Forge/; describe the product in your own words.`,
-    );
+    const quote = `"${w.slice(run.start, run.start + Math.min(run.words, 25)).join(' ')}${run.words > 25 ? ' …' : ''}"`;
+    const message = contract.path
+      ? `${file.path} repeats ${run.words} words verbatim from the spec document ${contract.path} (${quote}). The spec says what to build; write the product in your own words.`
+      : `${file.path} repeats ${run.words} words verbatim from the ${contract.name} contract (${quote}). Governance text stays in Forge/; describe the product in your own words.`;
+    return finding('severe', 'contract_text', file.path, message);
   });
 }
 

@@ -180,7 +180,7 @@ export function pinBuild(plan: BuildPlan, input: { projectName: (leadText: strin
   if (!plan.plannerProject) for (const c of contracts) input.projects.saveContract(projectId, c.name, c.text, 'import');
   const id = `build-${new Date().toISOString().slice(0, 10).replaceAll('-', '')}-${randomBytes(4).toString('hex')}`;
   // The package's own documents too (any format), so the audit can tell a copied spec paragraph.
-  input.projects.pinBuild(projectId, id);
+  input.projects.pinBuild(projectId, id, pkg?.documents ?? []);
   return {
     id,
     workDir: plan.workDir,

@@ -29,6 +29,7 @@ export { LocalSource, ContractFileError } from './local';
 export { RemoteSource, RemoteUnavailableError } from './remote';
 export { ArtifactStore } from './artifacts';
 export { ProjectStore, slugify } from './projects';
+export type { DocumentToPin, PinnedDocument } from './projects';
 export { McpSession } from './session';
 export { Scratchpad, SCRATCHPAD_FILE } from './scratchpad';
 export { CallLog } from './calls';
@@ -59,4 +60,5 @@ export type {
   ProjectContract,
   ProjectContractRow,
   BuildSnapshot,
+  PinnedDocumentListing,
 } from './source';

@@ -2,13 +2,24 @@ import { createHash, randomBytes } from 'node:crypto';
 import { ConflictError, InvalidInputError, NotFoundError } from '../common/errors';
 import type { Db } from '../store';
 import { CONTRACT_NAMES, isContractName, type ContractName } from './config';
-import type { BuildSnapshot, ProjectContext, ProjectContract, ProjectSource } from './source';
+import type { BuildSnapshot, PinnedDocumentListing, ProjectContext, ProjectContract, ProjectSource } from './source';
 
 /**
  * Projects and their contracts in the workspace database (migration 3). Every save is a new
  * numbered version; a build pins the latest version of each contract by copying it, so what a
- * build reads never changes after it starts.
+ * build reads never changes after it starts. A build also pins every document of its spec package
+ * (migration 15), whatever the format, keyed by the document's own path.
  */
+
+/** A spec package document to pin: its path in the package, its role, its text and its size in tokens. */
+export interface DocumentToPin {
+  id: string;
+  kind: string;
+  text: string;
+  tokens: number;
+}
+
+export type PinnedDocument = PinnedDocumentListing & { content: string };
 
 const PROJECT_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 export type ContractSourceKind = 'user' | 'planner' | 'import';
@@ -131,8 +142,11 @@ export class ProjectStore implements ProjectSource {
     return { project_id: projectId, contract_type: type, version: row.version, updated_at: row.created_at, content: row.content };
   }
 
-  /** Pins the latest version of every contract the project has; the build reads only these from now on. */
-  pinBuild(projectId: string, buildId?: string): BuildSnapshot {
+  /**
+   * Pins the latest version of every contract the project has, and the documents of the build's
+   * spec package; the build and its audit read only these from now on.
+   */
+  pinBuild(projectId: string, buildId?: string, documents: readonly DocumentToPin[] = []): BuildSnapshot {
     this.requireProject(projectId);
     const id = buildId ?? `build-${randomBytes(6).toString('hex')}`;
     this.checkId(id);
@@ -149,6 +163,14 @@ export class ProjectStore implements ProjectSource {
            WHERE project_id = ? AND version = (SELECT max(version) FROM project_contracts WHERE project_id = c.project_id AND contract_type = c.contract_type)`,
           )
           .run(id, projectId);
+        const pin = this.db.prepare('INSERT INTO build_documents (build_id, doc_id, kind, content, content_hash, tokens) VALUES (?, ?, ?, ?, ?, ?)');
+        const seen = new Set<string>();
+        for (const d of documents) {
+          // A package lists each path once; a repeat would only fail the whole pin on the primary key.
+          if (seen.has(d.id)) continue;
+          seen.add(d.id);
+          pin.run(id, d.id, d.kind, d.text, hash(d.text), Math.max(0, Math.round(d.tokens)));
+        }
       })
       .immediate();
     return this.snapshotOf(id);
@@ -162,7 +184,17 @@ export class ProjectStore implements ProjectSource {
     const contracts = this.db
       .prepare('SELECT contract_type, version, content FROM build_contracts WHERE build_id = ? ORDER BY contract_type')
       .all(buildId) as BuildSnapshot['contracts'];
-    return { build_id: b.id, project_id: b.project_id, pinned_at: b.created_at, contracts };
+    const documents = this.db
+      .prepare('SELECT doc_id, kind, content_hash, tokens FROM build_documents WHERE build_id = ? ORDER BY doc_id')
+      .all(buildId) as PinnedDocumentListing[];
+    return { build_id: b.id, project_id: b.project_id, pinned_at: b.created_at, contracts, documents };
+  }
+
+  /** The spec package documents a build pinned when it started, with their text (none for a build older than migration 15). */
+  buildDocuments(buildId: string): PinnedDocument[] {
+    return this.db
+      .prepare('SELECT doc_id, kind, content_hash, tokens, content FROM build_documents WHERE build_id = ? ORDER BY doc_id')
+      .all(buildId) as PinnedDocument[];
   }
 
   async getBuildContracts(buildId: string): Promise<BuildSnapshot> {

@@ -12,6 +12,7 @@ import { scheduleRuns } from './011_schedule';
 import { reviewReports } from './012_review_reports';
 import { recordTables } from './013_record_tables';
 import { searchBlocks } from './014_search_blocks';
+import { buildDocuments } from './015_build_documents';
 import type { Migration } from './types';
 
 /** Every schema version in order; version N is at index N-1. Version 2 is the search index. */
@@ -30,6 +31,7 @@ export const migrations: readonly Migration[] = [
   reviewReports,
   recordTables,
   searchBlocks,
+  buildDocuments,
 ];
 
 export type { Migration } from './types';
