@@ -39,7 +39,7 @@ import { marketPortFromRegistry } from '../tracking';
 import type { BuildManager } from '../builder';
 import { buildBuilder } from './builder';
 import { claudeFor } from './claude';
-import { runMetaOptimizer } from '../evolution';
+import { metaOptimizerRunner } from '../evolution';
 import { SearchIndex } from '../search';
 import { SkillLoader } from '../skills';
 import { buildAnalyst } from './analyst';
@@ -188,6 +188,8 @@ export function createCore(config: CoreConfig): Core {
     }),
   );
   const claude = claudeFor(context);
+  // One MetaOptimizer for the weekly run and the Proposals screen's Run now: a second start joins the first.
+  const metaOptimizer = metaOptimizerRunner({ fs: () => memory.fs, skills: () => skills, model: () => claude.optional() });
   // Exits, counterfactuals and calibration: hourly (the scheduler) and on demand (tracking/run).
   const track = trackingRunner({ fs: memory.fs, providers: analyst.providers, limits: analyst.limits });
   // The scheduler: morning review, end of day, weekly retrospective, hourly monitoring, each run a new session.
@@ -212,7 +214,7 @@ export function createCore(config: CoreConfig): Core {
       afterRetrospective: async (signal) => {
         const model = claude.optional();
         if (!model) return 'No skill-edit proposals: the proposal model needs an Anthropic API key.';
-        const r = await runMetaOptimizer({ fs: memory.fs, skills, model, signal });
+        const { report: r } = await metaOptimizer({ actor: 'scheduler', signal });
         return r.proposals.length ? `Skill-edit proposals for your approval: ${r.proposals.join(', ')}.` : undefined;
       },
     }),
@@ -244,7 +246,7 @@ export function createCore(config: CoreConfig): Core {
     analyticsHandlers,
     buildHandlers(buildManager),
     scheduleHandlers(scheduler, reviewReports),
-    proposalsHandlers({ fs: () => memory.fs, skills: () => skills }),
+    proposalsHandlers({ fs: () => memory.fs, skills: () => skills, metaOptimizer }),
     calibrationHandlers({ fs: () => memory.fs, track: () => track(), market: () => marketPortFromRegistry(analyst.providers) }),
     lineageHandlers({ fs: () => memory.fs, skills: () => skills }),
     // Forge's contracts are the folder the app's MCP server serves; a save drops that server's cache.
