@@ -41,11 +41,12 @@ export function emptyCells(bins: number): Cells {
   return { bins, count: new Float64Array(2 * bins), sumP: new Float64Array(2 * bins), sumP2: new Float64Array(2 * bins) };
 }
 
-export function addForecast(cells: Cells, p: number, hit: boolean): void {
+/** Adds `count` forecasts of probability p with the same outcome (SQL hands them over grouped). */
+export function addForecast(cells: Cells, p: number, hit: boolean, count = 1): void {
   const j = 2 * binIndex(p, cells.bins) + (hit ? 1 : 0);
-  cells.count[j]! += 1;
-  cells.sumP[j]! += p;
-  cells.sumP2[j]! += p * p;
+  cells.count[j]! += count;
+  cells.sumP[j]! += count * p;
+  cells.sumP2[j]! += count * p * p;
 }
 
 export function cellsOf(ps: ArrayLike<number>, ys: ArrayLike<number>, bins: number): Cells {
@@ -119,10 +120,20 @@ export function decompose(cells: Cells): Decomposition {
   return { n: N, brier, reliability, resolution, uncertainty, withinBin: brier - (reliability - resolution + uncertainty), baseRate: o };
 }
 
-/** A standard normal draw (Box–Muller). */
-function gaussian(rand: () => number): number {
-  const u = 1 - rand();
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rand());
+/** Standard normal draws from `rand` (Box–Muller; the second value of each pair is kept for the next call). */
+export function normals(rand: () => number): () => number {
+  let spare: number | null = null;
+  return () => {
+    if (spare !== null) {
+      const z = spare;
+      spare = null;
+      return z;
+    }
+    const r = Math.sqrt(-2 * Math.log(1 - rand()));
+    const t = 2 * Math.PI * rand();
+    spare = r * Math.sin(t);
+    return r * Math.cos(t);
+  };
 }
 
 /**
@@ -130,7 +141,7 @@ function gaussian(rand: () => number): number {
  * normal approximation with continuity rounding (mean and variance exact, skew negligible at that
  * size) — what keeps 1,000 resamples of 50,000 forecasts in a few milliseconds.
  */
-export function binomial(n: number, q: number, rand: () => number): number {
+export function binomial(n: number, q: number, rand: () => number, gauss: () => number = normals(rand)): number {
   if (n <= 0 || q <= 0) return 0;
   if (q >= 1) return n;
   const flip = q > 0.5;
@@ -149,21 +160,21 @@ export function binomial(n: number, q: number, rand: () => number): number {
       cdf += pk;
     }
   } else {
-    x = Math.round(n * r + Math.sqrt(n * r * (1 - r)) * gaussian(rand));
+    x = Math.round(n * r + Math.sqrt(n * r * (1 - r)) * gauss());
     x = Math.max(0, Math.min(n, x));
   }
   return flip ? n - x : x;
 }
 
 /** One bootstrap resample of the cells: N draws with replacement, as a multinomial over cells. */
-export function resampleCells(cells: Cells, rand: () => number, out: Cells): void {
+export function resampleCells(cells: Cells, rand: () => number, out: Cells, gauss: () => number = normals(rand)): void {
   let remaining = 0;
   for (let j = 0; j < cells.count.length; j++) remaining += cells.count[j]!;
   let mass = remaining;
   for (let j = 0; j < cells.count.length; j++) {
     const c = cells.count[j]!;
     // Conditional binomials: cell j gets Binomial(draws left, its share of the mass left).
-    const k = c === 0 ? 0 : j === cells.count.length - 1 || mass <= c ? remaining : binomial(remaining, c / mass, rand);
+    const k = c === 0 ? 0 : j === cells.count.length - 1 || mass <= c ? remaining : binomial(remaining, c / mass, rand, gauss);
     out.count[j] = k;
     // A resampled cell keeps its forecasts' mean p and p² (the spread inside one 0.1-wide cell is
     // what resampling individual rows would add, and it is tiny next to the count noise).
@@ -211,13 +222,14 @@ export function bootstrapCells(cells: Cells, options: { resamples?: number; seed
   const R = options.resamples ?? 1000;
   const seed = options.seed ?? 20_260_101;
   const rand = mulberry32(seed);
+  const gauss = normals(rand);
   const K = cells.bins;
   const out = emptyCells(K);
   const stats = { brier: new Float64Array(R), reliability: new Float64Array(R), resolution: new Float64Array(R), uncertainty: new Float64Array(R) };
   const bias = Array.from({ length: K }, () => new Float64Array(R));
   const biasCount = new Int32Array(K);
   for (let r = 0; r < R; r++) {
-    resampleCells(cells, rand, out);
+    resampleCells(cells, rand, out, gauss);
     const d = decompose(out);
     stats.brier[r] = d.brier;
     stats.reliability[r] = d.reliability;
@@ -289,12 +301,16 @@ const Z95 = 1.959963984540054;
 /**
  * Logistic recalibration (Cox 1958): fits logit P(y=1) = a + b·logit(p) by Newton–Raphson (IRLS),
  * p clipped to [1e-6, 1 − 1e-6]; 95% Wald intervals from the inverse of the Hessian at the fit.
+ * `weights` counts identical forecasts once each (SQL groups them), with the same fit.
  * Null when it cannot be fitted: fewer than 3 forecasts, all hits or all misses (the fit runs to
  * infinity), or every p the same (no slope to estimate).
  */
-export function logisticRecalibration(ps: ArrayLike<number>, ys: ArrayLike<number>): Recalibration | null {
+export function logisticRecalibration(ps: ArrayLike<number>, ys: ArrayLike<number>, weights?: ArrayLike<number>): Recalibration | null {
   const n = ps.length;
-  if (n < 3) return null;
+  const wt = (i: number) => (weights ? weights[i]! : 1);
+  let total = 0;
+  for (let i = 0; i < n; i++) total += wt(i);
+  if (total < 3) return null;
   const x = new Float64Array(n);
   let hits = 0;
   let xMin = Number.POSITIVE_INFINITY;
@@ -304,9 +320,9 @@ export function logisticRecalibration(ps: ArrayLike<number>, ys: ArrayLike<numbe
     x[i] = Math.log(p / (1 - p));
     if (x[i]! < xMin) xMin = x[i]!;
     if (x[i]! > xMax) xMax = x[i]!;
-    hits += ys[i] === 1 ? 1 : 0;
+    hits += ys[i] === 1 ? wt(i) : 0;
   }
-  if (hits === 0 || hits === n || xMax - xMin < 1e-9) return null;
+  if (hits === 0 || hits === total || xMax - xMin < 1e-9) return null;
   let a = 0;
   let b = 0;
   let h00 = 0;
@@ -322,8 +338,9 @@ export function logisticRecalibration(ps: ArrayLike<number>, ys: ArrayLike<numbe
     for (let i = 0; i < n; i++) {
       const xi = x[i]!;
       const mu = 1 / (1 + Math.exp(-(a + b * xi)));
-      const w = mu * (1 - mu);
-      const e = (ys[i] === 1 ? 1 : 0) - mu;
+      const wi = wt(i);
+      const w = wi * mu * (1 - mu);
+      const e = wi * ((ys[i] === 1 ? 1 : 0) - mu);
       g0 += e;
       g1 += e * xi;
       h00 += w;

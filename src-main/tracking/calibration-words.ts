@@ -9,6 +9,7 @@ import type { Interval, Recalibration } from './calibration-stats';
  *   - slope interval reaching 0 (but not 1) → "no better than a coin" (no resolution), never "matches";
  *   - slope interval wholly below 1 → overconfident (too extreme); wholly above 1 → underconfident;
  *   - otherwise a band (with enough forecasts) whose stated − realised interval excludes 0 is named;
+ *   - otherwise an intercept interval off 0 → "leans too high/low" (miscalibrated in the large);
  *   - otherwise "matches realised hit rates within the noise".
  * Below 0.5 a departure is named toward No: a 0.2 forecast that comes true 40% of the time is
  * "too extreme toward No", one that comes true 5% of the time "too timid toward No".
@@ -25,7 +26,7 @@ export interface WordedBand {
   biasInterval: Interval | null;
 }
 
-export type VerdictKind = 'none' | 'not_enough' | 'no_skill' | 'overconfident' | 'underconfident' | 'band_off' | 'matches';
+export type VerdictKind = 'none' | 'not_enough' | 'no_skill' | 'overconfident' | 'underconfident' | 'band_off' | 'leans' | 'matches';
 
 export interface Verdict {
   kind: VerdictKind;
@@ -82,8 +83,20 @@ export function calibrationVerdict(group: { n: number; bands: readonly WordedBan
       text: `no better than a coin: hit rates do not rise with stated confidence (no resolution; ${slope.replace('1 is calibrated', '0 is no skill')})${also}`,
     };
   }
-  if (s.hi < 1) return { kind: 'overconfident', text: `overconfident: stated confidence is too extreme on both sides of 0.5 (${slope})${also}` };
-  if (s.lo > 1) return { kind: 'underconfident', text: `underconfident: stated confidence is too timid on both sides of 0.5 (${slope})${also}` };
-  if (worst) return { kind: 'band_off', text: `${bandSentence(worst)} (overall ${slope})` };
+  // The intercept is the lean at 0.5 (logit 0): an interval off 0 means hits come systematically
+  // less (or more) often than stated, whatever the slope.
+  const a = fit.interceptInterval;
+  const at50 = 1 / (1 + Math.exp(-fit.intercept));
+  const lean =
+    a.hi < 0
+      ? `leans too high: a 0.50 forecast comes true ${f2(at50)} of the time`
+      : a.lo > 0
+        ? `leans too low: a 0.50 forecast comes true ${f2(at50)} of the time`
+        : null;
+  const leanClause = lean ? `, and ${lean}` : '';
+  if (s.hi < 1) return { kind: 'overconfident', text: `overconfident: stated confidence is too extreme (${slope})${leanClause}${also}` };
+  if (s.lo > 1) return { kind: 'underconfident', text: `underconfident: stated confidence is too timid (${slope})${leanClause}${also}` };
+  if (worst) return { kind: 'band_off', text: `${bandSentence(worst)} (overall ${slope})${leanClause}` };
+  if (lean) return { kind: 'leans', text: `${lean} (intercept ${f2(fit.intercept)}, ${ci(a)}; ${slope})` };
   return { kind: 'matches', text: `stated confidence matches realised hit rates within the noise (${slope}; no band's interval excludes the diagonal)` };
 }

@@ -149,32 +149,42 @@ export const FORECASTS_SQL = `
     AND confidence BETWEEN 0 AND 1
     AND json_extract(header, '$.hit') IN ('true', 'false')`;
 
+// MATERIALIZED: grouping by a header expression directly makes SQLite fetch every row; grouping
+// the few columns copied out of the index does not. Identical forecasts (same category,
+// confidence and result) come back as one row with their count: confidences are stated to a few
+// decimals, so 50,000 forecasts are a few hundred rows, and every figure below is exact on them.
+const GROUPED_SQL = `
+  WITH f AS MATERIALIZED (${FORECASTS_SQL})
+  SELECT coalesce(cat, '${UNCATEGORISED}') AS cat, p, hit, count(*) AS n, sum(kind = 'counterfactuals') AS cfs, max(exit_date) AS as_of
+  FROM f
+  GROUP BY 1, 2, 3`;
+
 /**
  * Holding period per forecast, in whole days from entry (an Outcome's entry_date, a declined idea's
- * reference_date) to exit_date, for the same forecasts. Outcomes carry no horizon field of their
- * own, so this is the horizon. It reads the record rows (the entry date is not in the index).
+ * reference_date) to exit_date, bucketed as HORIZONS (-1: no readable dates). Outcomes carry no
+ * horizon field of their own, so this is the horizon. The entry date is not in the index, so this
+ * reads the record rows: its result is cached per store until the data changes (horizonsOf).
  */
 const HORIZON_SQL = `
-  WITH f AS (${FORECASTS_SQL.replace('AS exit_date', "AS exit_date, coalesce(json_extract(header, '$.entry_date'), json_extract(header, '$.reference_date')) AS entry_date")})
-  SELECT p, hit, CAST(julianday(substr(exit_date, 1, 10)) - julianday(substr(entry_date, 1, 10)) AS INTEGER) AS days FROM f`;
+  WITH f AS (${FORECASTS_SQL.replace('AS exit_date', "AS exit_date, coalesce(json_extract(header, '$.entry_date'), json_extract(header, '$.reference_date')) AS entry_date")}),
+  d AS (SELECT p, hit, CAST(julianday(substr(exit_date, 1, 10)) - julianday(substr(entry_date, 1, 10)) AS INTEGER) AS days FROM f)
+  SELECT p, hit, CASE WHEN days IS NULL OR days < 0 THEN -1 WHEN days <= 7 THEN 0 WHEN days <= 30 THEN 1 WHEN days <= 90 THEN 2 ELSE 3 END AS h,
+         count(*) AS n
+  FROM d GROUP BY 1, 2, 3`;
 
 /** Horizon buckets (days held, inclusive upper bounds). */
-export const HORIZONS: readonly { horizon: string; max: number }[] = [
-  { horizon: '≤ 7 days', max: 7 },
-  { horizon: '8–30 days', max: 30 },
-  { horizon: '31–90 days', max: 90 },
-  { horizon: '> 90 days', max: Number.POSITIVE_INFINITY },
-];
+export const HORIZONS: readonly string[] = ['≤ 7 days', '8–30 days', '31–90 days', '> 90 days'];
 
 const r4 = (x: number) => Math.round(x * 10_000) / 10_000;
 const r4i = (i: Interval): Interval => ({ lo: r4(i.lo), hi: r4(i.hi) });
 
 interface Row {
-  cat: string | null;
+  cat: string;
   p: number;
   hit: string;
-  kind: string;
-  exit_date: string | null;
+  n: number;
+  cfs: number;
+  as_of: string | null;
 }
 
 export interface CalibrationOptions {
@@ -184,22 +194,26 @@ export interface CalibrationOptions {
   seed?: number;
 }
 
-/** Accumulates one group's forecasts: cells for the decomposition, raw p/y for the slope. */
+/** Accumulates one group's forecasts: cells for the decomposition, (p, y, count) for the slope. */
 class Group {
   readonly cells: Cells;
   readonly cfs: Float64Array;
   readonly ps: number[] = [];
   readonly ys: number[] = [];
+  readonly ws: number[] = [];
+  sumP = 0;
   asOf: string | null = null;
   constructor(readonly bins: number) {
     this.cells = emptyCells(bins);
     this.cfs = new Float64Array(bins);
   }
-  add(p: number, hit: boolean, counterfactual: boolean, exitDate: string | null): void {
-    addForecast(this.cells, p, hit);
-    if (counterfactual) this.cfs[bandOf(p, this.bins)]! += 1;
+  add(p: number, hit: boolean, count: number, counterfactuals: number, exitDate: string | null): void {
+    addForecast(this.cells, p, hit, count);
+    this.cfs[bandOf(p, this.bins)]! += counterfactuals;
     this.ps.push(p);
     this.ys.push(hit ? 1 : 0);
+    this.ws.push(count);
+    this.sumP += count * p;
     if (exitDate && (!this.asOf || exitDate > this.asOf)) this.asOf = exitDate;
   }
 }
@@ -232,7 +246,7 @@ function statsOf(g: Group, o: Required<CalibrationOptions>): GroupStats & { band
       sparse: n < o.minBandCount,
     });
   }
-  const recalibration = d.n ? logisticRecalibration(g.ps, g.ys) : null;
+  const recalibration = d.n ? logisticRecalibration(g.ps, g.ys, g.ws) : null;
   const decomposition: DecompositionView | null =
     boot && d.n
       ? {
@@ -260,7 +274,7 @@ function statsOf(g: Group, o: Required<CalibrationOptions>): GroupStats & { band
 export function groupCalibration(ps: ArrayLike<number>, ys: ArrayLike<number>, options: CalibrationOptions = {}): GroupStats & { bands: CalibrationBand[] } {
   const o = withDefaults(options);
   const g = new Group(o.bins);
-  for (let i = 0; i < ps.length; i++) g.add(ps[i]!, ys[i] === 1, false, null);
+  for (let i = 0; i < ps.length; i++) g.add(ps[i]!, ys[i] === 1, 1, 0, null);
   const { d: _d, ...stats } = statsOf(g, o);
   return stats;
 }
@@ -278,27 +292,26 @@ function withDefaults(options: CalibrationOptions): Required<CalibrationOptions>
 /** Calibration of every category, overall and per horizon, from the resolved record. */
 export function computeCalibration(store: Pick<Store, 'db'>, options: CalibrationOptions = {}): Calibration {
   const o = withDefaults(options);
-  const rows = store.db.prepare(FORECASTS_SQL).all() as Row[];
+  const rows = store.db.prepare(GROUPED_SQL).all() as Row[];
   const all = new Group(o.bins);
   const byCat = new Map<string, Group>();
   for (const row of rows) {
-    const cat = row.cat ?? UNCATEGORISED;
+    const cat = row.cat;
     let g = byCat.get(cat);
     if (!g) {
       g = new Group(o.bins);
       byCat.set(cat, g);
     }
     const hit = row.hit === 'true';
-    const cf = row.kind === 'counterfactuals';
-    g.add(row.p, hit, cf, row.exit_date);
-    all.add(row.p, hit, cf, row.exit_date);
+    g.add(row.p, hit, row.n, row.cfs, row.as_of);
+    all.add(row.p, hit, row.n, row.cfs, row.as_of);
   }
 
   const categories: CategoryCalibration[] = [];
   let worst: Calibration['worst'] = null;
   for (const [category, g] of [...byCat].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const { d, bands, ...stats } = statsOf(g, o);
-    const stated = g.ps.reduce((a, b) => a + b, 0) / d.n;
+    const stated = g.sumP / d.n;
     categories.push({
       category,
       n: d.n,
@@ -328,17 +341,30 @@ export function computeCalibration(store: Pick<Store, 'db'>, options: Calibratio
   };
 }
 
+/**
+ * Horizon rows, cached per store and keyed by its data version: SQLite's total_changes() (every
+ * write through this connection) and PRAGMA data_version (commits by any other connection) plus
+ * the options. Any write, related or not, drops the cache, so a horizon is never older than the
+ * record; between writes (the screen re-opened, the prompt rebuilt) the row scan is not repeated.
+ */
+const horizonCache = new WeakMap<object, { key: string; horizons: HorizonCalibration[] }>();
+
 function horizonsOf(store: Pick<Store, 'db'>, o: Required<CalibrationOptions>): HorizonCalibration[] {
+  const version = store.db.prepare('SELECT total_changes() AS t').get() as { t: number };
+  const key = `${version.t}|${String(store.db.pragma('data_version', { simple: true }))}|${JSON.stringify(o)}`;
+  const hit = horizonCache.get(store.db);
+  if (hit?.key === key) return hit.horizons;
   const groups = HORIZONS.map(() => new Group(o.bins));
-  for (const row of store.db.prepare(HORIZON_SQL).all() as { p: number; hit: string; days: number | null }[]) {
-    if (row.days === null || row.days < 0) continue; // no readable entry date: not placed in any horizon
-    groups[HORIZONS.findIndex((h) => row.days! <= h.max)]!.add(row.p, row.hit === 'true', false, null);
+  for (const row of store.db.prepare(HORIZON_SQL).all() as { p: number; hit: string; h: number; n: number }[]) {
+    if (row.h >= 0) groups[row.h]!.add(row.p, row.hit === 'true', row.n, 0, null); // -1: no readable entry date, in no horizon
   }
-  return groups.flatMap((g, i) => {
+  const horizons = groups.flatMap((g, i) => {
     if (!g.ps.length) return [];
     const { d, bands: _b, ...stats } = statsOf(g, o);
-    return [{ horizon: HORIZONS[i]!.horizon, n: d.n, brier: r4(d.brier), ...stats }];
+    return [{ horizon: HORIZONS[i]!, n: d.n, brier: r4(d.brier), ...stats }];
   });
+  horizonCache.set(store.db, { key, horizons });
+  return horizons;
 }
 
 /**
