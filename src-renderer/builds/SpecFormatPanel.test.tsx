@@ -5,7 +5,7 @@ import type { SpecInspection } from '../../src-main/api/builds';
 import type { ForgeClient } from '../api/client';
 import { ApiError } from '../api/errors';
 import { ForgeProvider, procedureKey } from '../api/hooks';
-import { isFullPath, SpecFormatPanel } from './SpecFormatPanel';
+import { isFullPath, SpecFormatPanel, SpecInspectionView } from './SpecFormatPanel';
 
 /**
  * The start form's format panel: once a folder's full path is entered it shows what builds/inspect
@@ -51,16 +51,17 @@ function fakeClient(answer: (input: { dir: string }) => Promise<unknown>) {
 }
 
 /** Renders the panel after the client's answer (or refusal) for `dir` is in the query cache, as it is once the request returns. */
-async function renderWith(dir: string, answer: (input: { dir: string }) => Promise<unknown>) {
+async function renderWith(dir: string, answer: (input: { dir: string }) => Promise<unknown>, feature?: string) {
   const { client, calls } = fakeClient(answer);
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, retryOnMount: false } } });
+  const input = feature ? { dir, feature } : { dir };
   if (isFullPath(dir))
     await queryClient
-      .fetchQuery({ queryKey: procedureKey('builds/inspect', { dir }), queryFn: () => client.call('builds/inspect', { dir }) })
+      .fetchQuery({ queryKey: procedureKey('builds/inspect', input), queryFn: () => client.call('builds/inspect', input) })
       .catch(() => undefined);
   const html = renderToStaticMarkup(
     <ForgeProvider client={client} queryClient={queryClient}>
-      <SpecFormatPanel dir={`  ${dir} `} />
+      {feature ? <SpecFormatPanel dir={`  ${dir} `} feature={feature} onFeature={() => undefined} /> : <SpecFormatPanel dir={`  ${dir} `} />}
     </ForgeProvider>,
   );
   return { html, calls };
@@ -80,6 +81,20 @@ describe('the format panel on the start form', () => {
     expect(html).toContain('Phase 3.2 — Tests First: 1 task<');
     expect(html).toContain('4 lines before the first phase are carried with every phase.');
     expect(html).toContain('notes.txt is not Markdown; it was left out.');
+  });
+
+  it("offers a chooser of the folder's features, on inspect's pick, and reads the one chosen", async () => {
+    // Without a chooser (no onFeature) the others are only named.
+    const plain = renderToStaticMarkup(<SpecInspectionView inspection={SPEC_KIT} />);
+    expect(plain).not.toContain('build-feature');
+    const { html, calls } = await renderWith(DIR, async () => ({ ...SPEC_KIT, feature: '001-team-accounts' }), '001-team-accounts');
+    expect(calls).toEqual([{ name: 'builds/inspect', input: { dir: DIR, feature: '001-team-accounts' } }]);
+    expect(html).toContain('data-testid="build-feature"');
+    expect(html).toContain('Feature to build');
+    expect(html).toMatch(/<option value="001-team-accounts" selected="">001-team-accounts<\/option><option value="002-link-shortener">/);
+    // A folder with one feature has nothing to choose.
+    const one = renderToStaticMarkup(<SpecInspectionView inspection={{ ...SPEC_KIT, features: ['002-link-shortener'] }} onFeature={() => undefined} />);
+    expect(one).not.toContain('build-feature');
   });
 
   it('warns when the folder holds no phases a build could follow', async () => {

@@ -21,10 +21,17 @@ function useSettled(value: string, ms: number): string {
  * will read there (builds/inspect) — so a PM sees that their spec-kit feature was found with its
  * phases 3.1, 3.2 …, or that nothing was, before a model runs.
  */
-export function SpecFormatPanel(props: { dir: string }) {
+export function SpecFormatPanel(props: { dir: string; feature?: string; onFeature?: (feature: string) => void }) {
   const dir = useSettled(props.dir.trim(), 400);
   const enabled = isFullPath(dir);
-  const q = useProcedure('builds/inspect', { dir }, { enabled, retry: false, staleTime: 10_000 });
+  const feature = props.feature?.trim() ?? '';
+  const q = useProcedure('builds/inspect', feature ? { dir, feature } : { dir }, {
+    enabled,
+    retry: false,
+    staleTime: 10_000,
+    // While another feature of the same folder is read, keep showing the last one (the chooser stays put).
+    placeholderData: (previous) => (previous && sameDir(previous.dir, dir) ? previous : undefined),
+  });
   if (!enabled || dir !== props.dir.trim()) return null;
   if (q.error) return <ErrorPanel error={q.error} inline testId="build-inspect-error" />;
   if (!q.data)
@@ -33,13 +40,28 @@ export function SpecFormatPanel(props: { dir: string }) {
         Reading the specs in this folder…
       </p>
     );
-  return <SpecInspectionView inspection={q.data} />;
+  return <SpecInspectionView inspection={q.data} chosen={feature} onFeature={props.onFeature} />;
 }
+
+/** The inspected folder is the one typed (the core answers with the resolved path, without a trailing slash). */
+const sameDir = (a: string, b: string): boolean => a.replace(/[\\/]+$/, '') === b.replace(/[\\/]+$/, '');
 
 const plural = (n: number, one: string) => `${n.toLocaleString('en-US')} ${one}${n === 1 ? '' : 's'}`;
 
-export function SpecInspectionView({ inspection: r }: { inspection: SpecInspection }) {
+export function SpecInspectionView({
+  inspection: r,
+  chosen,
+  onFeature,
+}: {
+  inspection: SpecInspection;
+  /** The feature picked in the chooser ('' = inspect's own pick), shown at once while its reading loads. */
+  chosen?: string;
+  onFeature?: (feature: string) => void;
+}) {
   const others = r.features.filter((f) => f !== r.feature);
+  const what = r.format === 'openspec' ? 'change' : 'feature';
+  // A folder with several features or changes: the PM picks the one to build (inspect's pick first).
+  const chooser = onFeature && r.feature && r.features.length > 1;
   return (
     <section className="builds-inspect" aria-label="What Forge found in this folder" data-testid="build-inspect">
       <p>
@@ -52,7 +74,20 @@ export function SpecInspectionView({ inspection: r }: { inspection: SpecInspecti
         )}
       </p>
       {r.why && <p className="hint">{r.why}</p>}
-      {others.length > 0 && <p className="hint">Also in this folder: {others.join(', ')}.</p>}
+      {chooser ? (
+        <div className="field">
+          <label htmlFor="build-feature">{what === 'change' ? 'Change to build' : 'Feature to build'}</label>
+          <select id="build-feature" data-testid="build-feature" value={chosen || (r.feature ?? '')} onChange={(e) => onFeature(e.target.value)}>
+            {r.features.map((f) => (
+              <option key={f} value={f}>
+                {f}
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : (
+        others.length > 0 && <p className="hint">Also in this folder: {others.join(', ')}.</p>
+      )}
       <details>
         <summary>
           {plural(r.documents.length, 'document')}, {plural(r.totalTokens, 'token')}

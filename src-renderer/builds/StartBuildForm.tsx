@@ -13,7 +13,7 @@ const modes: { value: BuildMode; label: string; hint: string }[] = [
   { value: 'dump', label: 'Contract dump', hint: 'Every contract in the first message (the older flow, kept to compare on the same project).' },
 ];
 
-/** Starts a build in a project folder that holds Forge/Contracts/; the API's refusal is shown right here. */
+/** Starts a build in a project folder of specs (a feature of it, where it has several); the API's refusal is shown right here. */
 export function StartBuildForm(props: { onStarted: (id: string) => void }) {
   const queryClient = useQueryClient();
   const settings = useProcedure('settings/get', {});
@@ -72,7 +72,11 @@ export function StartBuildForm(props: { onStarted: (id: string) => void }) {
             value={form.workDir}
             aria-invalid={shown.workDir ? true : undefined}
             aria-describedby={shown.workDir ? 'build-workdir-error' : 'build-workdir-hint'}
-            onChange={(e) => set('workDir', e.target.value)}
+            onChange={(e) => {
+              set('workDir', e.target.value);
+              // Another folder has other features: start again from the one Forge picks there.
+              set('feature', '');
+            }}
           />
           {shown.workDir ? (
             <p className="field-error" id="build-workdir-error" data-testid="build-workdir-error">
@@ -85,7 +89,12 @@ export function StartBuildForm(props: { onStarted: (id: string) => void }) {
             </p>
           )}
         </div>
-        <SpecFormatPanel dir={form.workDir} />
+        <SpecFormatPanel dir={form.workDir} feature={form.feature} onFeature={(f) => set('feature', f)} />
+        {shown.feature && (
+          <p className="field-error" data-testid="build-feature-error">
+            {shown.feature}
+          </p>
+        )}
         <div className={field('model')}>
           <label htmlFor="build-model">Model</label>
           <input

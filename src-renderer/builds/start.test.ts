@@ -7,14 +7,14 @@ describe('the Start-a-build form', () => {
   });
 
   it('sends every choice the user made', () => {
-    expect(startInput({ workDir: '/p', model: 'claude-sonnet-5-5', mode: 'dump', mini: true, projectId: 'todo-app' })).toEqual({
+    expect(startInput({ workDir: '/p', model: 'claude-sonnet-5-5', mode: 'dump', mini: true, projectId: 'todo-app', feature: '001-team-accounts' })).toEqual({
       ok: true,
-      input: { workDir: '/p', model: 'claude-sonnet-5-5', mode: 'dump', mini: true, projectId: 'todo-app' },
+      input: { workDir: '/p', model: 'claude-sonnet-5-5', mode: 'dump', mini: true, projectId: 'todo-app', feature: '001-team-accounts' },
     });
   });
 
   it('refuses an empty folder, a malformed model id and a project id with spaces, naming each field', () => {
-    const r = startInput({ workDir: ' ', model: 'Claude Opus', mode: null, mini: false, projectId: 'my project' });
+    const r = startInput({ workDir: ' ', model: 'Claude Opus', mode: null, mini: false, projectId: 'my project', feature: '' });
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(Object.keys(r.errors).sort()).toEqual(['model', 'projectId', 'workDir']);

@@ -15,9 +15,11 @@ export interface StartForm {
   mode: BuildMode | null;
   mini: boolean;
   projectId: string;
+  /** '' = the feature builds/inspect picks (the newest); else the one chosen in the format panel. */
+  feature: string;
 }
 
-export const emptyStartForm: StartForm = { workDir: '', model: '', mode: null, mini: false, projectId: '' };
+export const emptyStartForm: StartForm = { workDir: '', model: '', mode: null, mini: false, projectId: '', feature: '' };
 
 /** The mode Settings choose when the form does not: MCP unless the user switched it off. */
 export function settingsMode(settings: Pick<Settings, 'builder'> | undefined): BuildMode {
@@ -53,6 +55,7 @@ export function startInput(form: StartForm): StartResult {
     errors.model = 'A model id has lowercase letters, digits, dots and dashes, e.g. claude-sonnet-5-5.';
   const projectId = form.projectId.trim();
   if (projectId.length > 64 || /\s/.test(projectId)) errors.projectId = 'A planner project id is one word of at most 64 characters, e.g. todo-app.';
+  const feature = form.feature.trim();
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return {
     ok: true,
@@ -62,6 +65,7 @@ export function startInput(form: StartForm): StartResult {
       ...(form.mode ? { mode: form.mode } : {}),
       ...(form.mini ? { mini: true } : {}),
       ...(projectId ? { projectId } : {}),
+      ...(feature ? { feature } : {}),
     },
   };
 }
