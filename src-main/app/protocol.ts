@@ -1,4 +1,4 @@
-import { extname } from 'node:path';
+import { contentTypeOf } from '../common/content-type';
 import { resolveStatic } from '../host/http/static';
 
 /**
@@ -29,19 +29,6 @@ export const APP_CSP = [
   "form-action 'none'",
   "frame-ancestors 'none'",
 ].join('; ');
-
-const types: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.ttf': 'font/ttf',
-};
 
 export const appResponseHeaders: Readonly<Record<string, string>> = {
   'content-security-policy': APP_CSP,
@@ -74,7 +61,7 @@ export function resolveAppAsset(method: string, url: string, rendererDir: string
   if (/%2f|%5c/i.test(parsed.pathname)) return { status: 404, reason: 'Not found.', headers };
   const file = resolveStatic(rendererDir, parsed.pathname === '/' ? '/index.html' : parsed.pathname);
   if (!file) return { status: 404, reason: 'Not found.', headers };
-  const type = types[extname(file).toLowerCase()] ?? 'application/octet-stream';
+  const type = contentTypeOf(file);
   return { status: 200, file, headers: { ...headers, 'content-type': type, 'cache-control': 'no-cache' } };
 }
 

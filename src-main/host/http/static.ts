@@ -2,21 +2,8 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { stat as statAsync } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, relative, resolve, sep } from 'node:path';
+import { contentTypeOf } from '../../common/content-type';
 import { chooseEncoding, type CompressedFiles } from './compress';
-
-const types: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.ttf': 'font/ttf',
-  '.map': 'application/json; charset=utf-8',
-};
 
 /** Resolve a URL path inside the renderer folder; undefined when it would escape or is missing. */
 export function resolveStatic(root: string, urlPath: string): string | undefined {
@@ -89,7 +76,7 @@ export async function sendFile(
     res.end();
     return;
   }
-  headers['content-type'] = types[ext] ?? 'application/octet-stream';
+  headers['content-type'] = contentTypeOf(file);
   const encoding = canCompress ? chooseEncoding(req.headers['accept-encoding']) : 'identity';
   const body = encoding === 'identity' ? null : await options.compressed.get(file, stat, encoding);
   if (encoding !== 'identity' && body) {
