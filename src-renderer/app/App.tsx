@@ -4,6 +4,7 @@ import { routeTask, taskRoute } from '../tasks/model';
 import { routeSkill, skillRoute } from '../skills/model';
 import { routeProposal } from '../proposals/model';
 import { recordPageOf } from '../records/route';
+import { lineageRouteOf } from '../lineage/model';
 import { CommandPalette } from '../palette';
 import { HomeScreen } from '../home';
 import { lazyScreen, ScreenLoading } from './lazy-screen';
@@ -35,6 +36,7 @@ const ScheduleScreen = lazyScreen(() => import('../schedule/ScheduleScreen').the
 const ContractsScreen = lazyScreen(() => import('../contracts/ContractsScreen').then((m) => m.ContractsScreen));
 const ViewPage = lazyScreen(() => import('../records/ViewPage').then((m) => m.ViewPage));
 const ExpressionPage = lazyScreen(() => import('../records/ExpressionPage').then((m) => m.ExpressionPage));
+const LineagePage = lazyScreen(() => import('../lineage/LineagePage').then((m) => m.LineagePage));
 
 export function App() {
   const [route, go] = useRoute();
@@ -49,7 +51,12 @@ export function App() {
   let screen: ReactNode;
   // `#/views/V-001` / `#/expressions/E-004` (a bare id) open the record's full page.
   const page = recordPageOf(route);
-  switch (page ? 'record-page' : route.screen) {
+  // `#/expressions/E-004/lineage`: everything that shaped E-004 (src-renderer/lineage).
+  const lineageId = lineageRouteOf(route);
+  switch (lineageId ? 'lineage' : page ? 'record-page' : route.screen) {
+    case 'lineage':
+      screen = <LineagePage id={lineageId ?? ''} />;
+      break;
     case 'record-page':
       screen = page?.kind === 'view' ? <ViewPage id={page.id} /> : <ExpressionPage id={page?.id ?? ''} />;
       break;

@@ -31,6 +31,12 @@ export function ExpressionPage(props: { id: string }) {
   return (
     <article className="record-page" data-testid="expression-page" aria-label={`Expression ${r.id}`}>
       <RecordHeader record={r} noun="Expression" />
+      <p className="muted">
+        <a className="record-link" href={`#/expressions/${r.id}/lineage`} data-testid="trace-decision">
+          Trace this decision
+        </a>{' '}
+        — everything that shaped it, in time order
+      </p>
       {decided && (
         <p className={`approval-done is-${decided.kind}`} role="status" data-testid="approval-done">
           {decided.message}
