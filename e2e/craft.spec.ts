@@ -125,3 +125,53 @@ test('Chat names the Expression it wrote by id, as a link, and shows a blocked w
   await expect.poll(() => decodeURIComponent(page.url())).toMatch(new RegExp(`#/expressions/${id}(\\.md)?$`));
   await expect(page.getByRole('button', { name: `Approve ${id}` })).toBeVisible();
 });
+
+test('Settings refuses an unknown time zone and an ftp:// base URL at their fields, names fields by their labels, and forgets an error once fixed', async ({
+  page,
+  forge,
+}) => {
+  await page.goto(`${forge.url}#/settings`);
+  await page.getByTestId('setting-timezone').fill('Mars/Olympus_Mons');
+  await page.getByTestId('setting-anthropicBaseUrl').fill('ftp://gateway.example.com');
+  await page.getByTestId('setting-models.agent').fill('');
+  // The core answers 400 on purpose here: three fields are wrong.
+  const refused = page.waitForResponse((r) => r.url().includes('settings') && r.status() === 400);
+  await page.getByTestId('settings-save').click();
+  await refused;
+  await expect(page.getByTestId('setting-error-timezone')).toContainText('not a time zone Forge knows');
+  await expect(page.getByTestId('setting-error-anthropicBaseUrl')).toContainText('https://');
+  // The field is labelled "Analyst"; its error must not call it "Agent".
+  await expect(page.getByTestId('setting-error-models.agent')).toContainText('Analyst');
+  await expect(page.getByTestId('setting-error-models.agent')).not.toContainText('Agent');
+
+  // Fixing one field clears its error at once; the others stay until they are fixed too.
+  await page.getByTestId('setting-timezone').fill('Europe/London');
+  await expect(page.getByTestId('setting-error-timezone')).toBeHidden();
+  await expect(page.getByTestId('setting-error-anthropicBaseUrl')).toBeVisible();
+});
+
+test('the sticky Save bar never covers the field the PM is typing in', async ({ page, forge }) => {
+  await page.setViewportSize({ width: 1280, height: 700 });
+  await page.goto(`${forge.url}#/settings`);
+  const last = page.getByTestId('setting-models.planner');
+  await expect(last).toBeVisible();
+  // Tabbing down brings each field in at the bottom edge of the page, as scrollIntoView does;
+  // the field must land above the bar, not under it.
+  await page.evaluate(`document.querySelector('[data-testid="setting-models.planner"]').scrollIntoView({ block: 'end' })`);
+  const field = await last.boundingBox();
+  const bar = await page.getByTestId('settings-form').locator('.form-actions').boundingBox();
+  expect(field && bar).toBeTruthy();
+  expect(field!.y + field!.height).toBeLessThanOrEqual(bar!.y);
+});
+
+test('headless Chat without a key says where a pasted key is kept, in the same words as Settings', async ({ page, forge }) => {
+  await page.goto(`${forge.url}#/chat`);
+  const card = page.getByTestId('chat-nokey');
+  await expect(card).toBeVisible();
+  // forge serve keeps a pasted key in memory for this run only; "stored encrypted" would be false.
+  await expect(page.getByTestId('chat-nokey-storage')).toContainText('kept in memory for this run only');
+  await expect(card).not.toContainText('encrypted');
+  const storage = await page.getByTestId('chat-nokey-storage').innerText();
+  await page.goto(`${forge.url}#/settings`);
+  await expect(page.getByTestId('screen-settings')).toContainText(storage.trim());
+});

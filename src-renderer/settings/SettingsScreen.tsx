@@ -4,7 +4,7 @@ import type { ProcedureOutput } from '../../src-main/api';
 import { procedureKey, useProcedure, useProcedureMutation } from '../api/hooks';
 import { fieldErrors, readableMessage, errorHeadline } from '../api/errors';
 import { modelRoleInfo } from './models';
-import { draftFrom, draftValue, patchFrom, sameDraft, withValue, type DraftField } from './form';
+import { draftFrom, draftValue, patchFrom, sameDraft, settingsLabels, visibleErrors, withValue, type DraftField } from './form';
 import { SecretsSection } from './SecretsSection';
 import { SearchIndexCard } from './SearchIndexCard';
 import { SkillScriptsSection } from './SkillScriptsSection';
@@ -12,6 +12,7 @@ import { BuilderSection } from './BuilderSection';
 import { useUnsavedGuard } from '../app/useUnsavedGuard';
 import { inputLimits, TextInput } from '../app/TextField';
 import './builder.css';
+import './settings.css';
 
 type SettingsView = ProcedureOutput<'settings/get'>;
 
@@ -80,6 +81,8 @@ function SettingsForm(props: { view: SettingsView }) {
   const [draft, setDraft] = useState(serverDraft);
   const [localErrors, setLocalErrors] = useState<Partial<Record<DraftField, string>>>({});
   const [savedAt, setSavedAt] = useState<Date | null>(null);
+  // Fields changed since the last Save: their old server error no longer describes what is there.
+  const [edited, setEdited] = useState<ReadonlySet<string>>(new Set());
 
   // Settings changed elsewhere (another window, the CLI): follow them unless the PM is mid-edit.
   useEffect(() => {
@@ -94,13 +97,15 @@ function SettingsForm(props: { view: SettingsView }) {
     setDraft(base);
     setLocalErrors({});
   });
-  const serverErrors = fieldErrors(save.error, 'settings');
-  const errors: Record<string, string | undefined> = { ...serverErrors, ...localErrors };
-  const formError = save.error && Object.keys(serverErrors).length === 0 ? `${errorHeadline(save.error)}: ${readableMessage(save.error)}` : null;
+  const serverErrors = fieldErrors(save.error, 'settings', settingsLabels);
+  const errors = visibleErrors(serverErrors, localErrors, edited);
+  const formError =
+    save.error && Object.keys(serverErrors).length === 0 ? `${errorHeadline(save.error)}: ${readableMessage(save.error, settingsLabels)}` : null;
 
   const set = (field: DraftField) => (value: string) => {
     setDraft((d) => withValue(d, field, value));
     setSavedAt(null);
+    setEdited((e) => (e.has(field) ? e : new Set([...e, field])));
     if (localErrors[field]) setLocalErrors((e) => ({ ...e, [field]: undefined }));
   };
 
@@ -112,6 +117,7 @@ function SettingsForm(props: { view: SettingsView }) {
       return;
     }
     setLocalErrors({});
+    setEdited(new Set());
     save.mutate(
       { settings: patch.settings },
       {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { draftFrom, draftValue, patchFrom, sameDraft, withValue } from './form';
+import { ApiError, fieldErrors } from '../api/errors';
+import { draftFrom, draftValue, patchFrom, sameDraft, settingsLabels, visibleErrors, withValue } from './form';
 
 const saved = {
   theme: 'system' as const,
@@ -50,5 +51,32 @@ describe('settings form', () => {
     expect(draftValue(d, 'models.compact')).toBe(' claude-sonnet-5-5 ');
     const patch = patchFrom(d);
     expect(patch.settings?.models).toEqual({ ...saved.models, compact: 'claude-sonnet-5-5' });
+  });
+});
+
+describe('settings errors at the fields', () => {
+  const refusal = () =>
+    new ApiError({
+      code: 'invalid_input',
+      message: 'Invalid input for settings/set',
+      issues: [
+        { path: ['settings', 'models', 'agent'], message: 'Enter a model id, e.g. claude-sonnet-5-5.', code: 'too_small' },
+        { path: ['settings', 'timezone'], message: 'not a time zone Forge knows; use an IANA name such as Europe/London', code: 'custom' },
+      ],
+    });
+
+  // If this fails the PM reads "Agent: …" under a field labelled "Analyst" and cannot find it.
+  it('names a model field by the label the form shows', () => {
+    const errors = fieldErrors(refusal(), 'settings', settingsLabels);
+    expect(errors['models.agent']).toMatch(/^Analyst/);
+    expect(errors.timezone).toBe('Time zone: not a time zone Forge knows; use an IANA name such as Europe/London.');
+  });
+
+  // If this fails a field the PM has already fixed keeps shouting its old error until the next Save.
+  it('drops the error of a field changed since the Save, keeps the others', () => {
+    const server = fieldErrors(refusal(), 'settings', settingsLabels);
+    const shown = visibleErrors(server, {}, new Set(['timezone']));
+    expect(Object.keys(shown)).toEqual(['models.agent']);
+    expect(visibleErrors(server, { sessionTimeoutMinutes: 'Enter a number.' }, new Set()).sessionTimeoutMinutes).toBe('Enter a number.');
   });
 });

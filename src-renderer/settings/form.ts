@@ -1,4 +1,6 @@
 import type { ModelRole, Settings } from '../../src-main/api';
+import { type FieldLabels, withLabels } from '../api/plain-errors';
+import { modelRoleInfo } from './models';
 
 /**
  * The settings form keeps what the PM is typing as strings (so "0." is a valid moment in typing
@@ -72,4 +74,23 @@ export function sameDraft(a: SettingsDraft, b: SettingsDraft): boolean {
   const keys = Object.keys(a) as (keyof SettingsDraft)[];
   const roles = new Set([...Object.keys(a.models), ...Object.keys(b.models)]) as Set<ModelRole>;
   return keys.every((k) => k === 'models' || a[k] === b[k]) && [...roles].every((r) => a.models[r] === b.models[r]);
+}
+
+/**
+ * The names the form shows, for the server's problems: `models.agent` is the field labelled
+ * "Analyst", so its error must say "Analyst", not the role's internal name "Agent".
+ */
+export const settingsLabels: FieldLabels = withLabels(Object.fromEntries(modelRoleInfo.map((r) => [`models.${r.role}`, r.label])));
+
+/**
+ * The errors to show now: the server's answer to the last Save, less the fields the PM has
+ * changed since (a fixed field must not keep its old error), then the form's own checks.
+ */
+export function visibleErrors(
+  server: Record<string, string>,
+  local: Partial<Record<DraftField, string>>,
+  editedSinceSave: ReadonlySet<string>,
+): Record<string, string | undefined> {
+  const kept = Object.fromEntries(Object.entries(server).filter(([field]) => !editedSinceSave.has(field)));
+  return { ...kept, ...local };
 }
