@@ -193,13 +193,22 @@ export function ChatScreen() {
 }
 
 function NoKey(props: { onDemo: () => void; busy: boolean }) {
+  // Where a pasted key is kept depends on the mode (keychain on the desktop, memory for this run
+  // headless): the secret store says it, here as in Settings, so the two can never disagree.
+  const view = useProcedure('settings/get', {});
   return (
-    <div className="card chat-nokey">
+    <div className="card chat-nokey" data-testid="chat-nokey">
       <h2>Connect the analyst to Claude</h2>
       <p>The analyst needs an Anthropic API key. Nothing is answered by a stand-in model.</p>
       <ol>
         <li>
-          Open <a href="#/settings">Settings → API keys</a> and paste your Anthropic key (it is stored encrypted, never shown again).
+          Open <a href="#/settings">Settings → API keys</a> and paste your Anthropic key.
+          {view.data && (
+            <span className="hint" data-testid="chat-nokey-storage">
+              {' '}
+              {view.data.secretStorage}
+            </span>
+          )}
         </li>
         <li>
           Or set the <code>ANTHROPIC_API_KEY</code> environment variable and restart Forge.
