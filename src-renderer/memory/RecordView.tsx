@@ -8,6 +8,7 @@ import { Markdown } from '../markdown';
 import { headerValue, recordBody, relativeTime, screenOfId } from './format';
 import { awaitsDecision, expressionIdOf, isDemoRecord } from './approval';
 import { ApprovalPanel } from './ApprovalPanel';
+import { SeriesProvenanceLine } from '../records/SeriesProvenance';
 import { canEdit } from './draft';
 import { ErrorPanel } from '../app/ErrorPanel';
 
@@ -139,6 +140,8 @@ function RecordContent({ data, path, decided, onDecided }: { data: ReadData; pat
           </dl>
         )}
       </header>
+      {/* Outcomes and Counterfactuals: the series, provider, file or URL and as-of they were priced from. */}
+      <SeriesProvenanceLine header={r.header} />
       <Markdown source={recordBody(data.content)} />
     </div>
   );

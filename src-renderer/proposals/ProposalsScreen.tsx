@@ -7,6 +7,7 @@ import { screenInfo } from '../app/screens';
 import { relativeTime } from '../memory/format';
 import { decisionLine, sortProposals, statusLabel, targetLabel } from './model';
 import { ProposalDetail } from './ProposalDetail';
+import { RunMetaOptimizer } from './RunMetaOptimizer';
 import './proposals.css';
 
 type Filter = 'all' | 'pending' | 'decided';
@@ -60,6 +61,7 @@ export function ProposalsScreen(props: { selected: string | null; onSelect: (id:
             </button>
           ))}
         </div>
+        <RunMetaOptimizer />
         <div className="list-summary" aria-live="polite" data-testid="proposals-summary">
           {summary}
           {list.isFetching && !list.isPending && <span className="spinner" role="img" aria-label="Updating" />}
