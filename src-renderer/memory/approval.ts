@@ -10,9 +10,14 @@ export type Violation = ProcedureOutput<'expressions/approve'>['violations'][num
 /** Statuses the core accepts for approve/reject (tools/approval.ts). */
 const decidable = new Set(['proposed', 'review_required']);
 
+/** True for a status Approve / Reject still applies to (proposed, sent back for review). */
+export function awaitsApproval(status: string | null | undefined): boolean {
+  return decidable.has(String(status ?? ''));
+}
+
 /** True for a live Expression (not an archived copy) waiting on the PM's decision. */
 export function awaitsDecision(path: string, status: string | null | undefined): boolean {
-  return /^\/memory\/expressions\/E-\d{3,}\.md$/.test(path) && decidable.has(String(status ?? ''));
+  return /^\/memory\/expressions\/E-\d{3,}\.md$/.test(path) && awaitsApproval(status);
 }
 
 /** The Expression id of a record path, e.g. `/memory/expressions/E-004.md` → `E-004`. */

@@ -93,7 +93,7 @@ function Checks(props: { id: string; reviewReason: unknown }) {
       <Section title="Guardrail checks" id="expression-guardrails">
         {checks.isPending && <p className="muted">Checking the limits against the book…</p>}
         {checks.isError && <ErrorPanel error={checks.error} inline onRetry={() => void checks.refetch()} />}
-        {checks.data && <GuardrailTable checks={checks.data.checks} basis={checks.data.basis} bookAsOf={checks.data.bookAsOf} />}
+        {checks.data && <GuardrailTable checks={checks.data.checks} basis={checks.data.basis} bookAsOf={checks.data.bookAsOf} status={checks.data.status} />}
       </Section>
       <Section title="Review verdict" id="expression-review">
         {checks.isPending && <p className="muted">Looking for the reviewer’s verdict…</p>}

@@ -25,6 +25,16 @@ describe('the Expression page’s guardrail table', () => {
     expect(html).toContain('as Approve will check it');
   });
 
+  // If this fails a rejected Expression's page promises an approval check that will never happen.
+  it('does not say "as Approve will check it" on a rejected Expression', () => {
+    const rejected = renderToStaticMarkup(<GuardrailTable basis="approval" status="rejected" bookAsOf="2026-11-20" checks={[]} />);
+    expect(rejected).not.toContain('Approve will check');
+    expect(rejected).toContain('This Expression is rejected and will not be approved');
+    expect(renderToStaticMarkup(<GuardrailTable basis="approval" status="review_required" bookAsOf="2026-11-20" checks={[]} />)).toContain(
+      'as Approve will check it',
+    );
+  });
+
   it('says a live trade’s figures are as it stands in the book', () => {
     expect(renderToStaticMarkup(<GuardrailTable basis="book" bookAsOf="2026-11-20" checks={[]} />)).toContain(
       'as it stands in the book (positions as of 2026-11-20)',

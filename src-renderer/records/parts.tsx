@@ -1,7 +1,7 @@
 import type { GuardrailCheck, ReviewVerdictView } from '../../src-main/api/expression-checks';
 import type { MemoryRecordFields } from '../../src-main/api/memory';
 import { relativeTime } from '../memory/format';
-import { ruleLabel, withUnit } from '../memory/approval';
+import { awaitsApproval, ruleLabel, withUnit } from '../memory/approval';
 import type { ConditionStatus, SizingField } from './model';
 import { recordHref, verdictLabel } from './model';
 
@@ -91,13 +91,18 @@ export function SizingTable(props: { fields: SizingField[] }) {
   );
 }
 
-export function GuardrailTable(props: { checks: GuardrailCheck[]; basis: 'approval' | 'book'; bookAsOf: string }) {
+export function GuardrailTable(props: { checks: GuardrailCheck[]; basis: 'approval' | 'book'; bookAsOf: string; status?: string }) {
+  const asOf = props.bookAsOf.slice(0, 10);
+  // Only a pending Expression will meet Approve; a rejected or closed one is checked for the record.
+  const pending = props.status === undefined || awaitsApproval(props.status);
   return (
     <>
-      <p className="hint">
-        {props.basis === 'approval'
-          ? `Checked now as Approve will check it: the book (positions as of ${props.bookAsOf.slice(0, 10)}) plus this trade.`
-          : `This trade as it stands in the book (positions as of ${props.bookAsOf.slice(0, 10)}).`}
+      <p className="hint" data-testid="guardrail-basis">
+        {props.basis === 'book'
+          ? `This trade as it stands in the book (positions as of ${asOf}).`
+          : pending
+            ? `Checked now as Approve will check it: the book (positions as of ${asOf}) plus this trade.`
+            : `This Expression is ${props.status?.replace(/_/g, ' ')} and will not be approved; for the record, its figures against today's book (positions as of ${asOf}).`}
       </p>
       <table className="record-table" data-testid="guardrail-checks">
         <thead>
