@@ -116,6 +116,45 @@ export const reviewReportSummaryView = z.object({
 });
 export type ReviewReportSummaryView = z.infer<typeof reviewReportSummaryView>;
 
+/** Issue 29 §4: a past morning review re-run as of its date, beside the original and what followed. */
+export const scheduleReplayView = z.object({
+  /** Always REPLAY: the screen labels it so; nothing in it was written to live memory. */
+  label: z.literal('REPLAY'),
+  date: z.string(),
+  /** Memory was read as it stood at this instant (the original review's start, else the end of the date). */
+  cutoff: z.string(),
+  original: z.object({ runId: z.number().int(), report: reviewReportView }).nullable(),
+  replay: z.object({
+    report: reviewReportView,
+    answer: z.string(),
+    stop: z.string(),
+    rounds: z.number().int(),
+    toolCalls: z.array(z.object({ name: z.string(), isError: z.boolean(), result: z.string(), refusedAsOf: z.boolean() })),
+    error: z.string().nullable(),
+  }),
+  since: z.object({
+    outcomes: z.array(
+      z.object({
+        id: z.string(),
+        expression: z.string(),
+        title: z.string(),
+        recordedAt: z.string(),
+        hit: z.boolean().nullable(),
+        pnl: z.string().nullable(),
+        exitReason: z.string().nullable(),
+      }),
+    ),
+    fired: z.array(z.object({ viewId: z.string(), text: z.string(), matched: z.boolean(), reportedAt: z.string(), runId: z.number().int().nullable() })),
+  }),
+  memory: z.object({
+    records: z.number().int(),
+    earlierVersions: z.number().int(),
+    leftOut: z.array(z.object({ path: z.string(), why: z.string() })),
+  }),
+  notes: z.array(z.string()),
+});
+export type ScheduleReplayView = z.infer<typeof scheduleReplayView>;
+
 export const scheduleProcedures = {
   'schedule/list': {
     input: z.object({}).strict(),
@@ -148,6 +187,22 @@ export const scheduleProcedures = {
   'schedule/reports': {
     input: z.object({ limit: z.number().int().min(1).max(200).optional() }).strict(),
     output: z.object({ reports: z.array(reviewReportSummaryView) }),
+  },
+  /**
+   * Re-runs a past morning review as of `date` (or of run `runId`) in a scratch copy of memory;
+   * returns when it ends. Nothing is written to live memory.
+   */
+  'schedule/replay': {
+    input: z
+      .object({
+        date: z
+          .string()
+          .regex(/^\d{4}-\d{2}-\d{2}$/, 'a date YYYY-MM-DD')
+          .optional(),
+        runId: z.number().int().min(1).optional(),
+      })
+      .strict(),
+    output: z.object({ replay: scheduleReplayView }),
   },
 } as const;
 

@@ -33,7 +33,7 @@ import { lineageHandlers } from './handlers/lineage';
 import { contractsHandlers } from './handlers/contracts';
 import { standaloneDemoHandlers } from './handlers/demo';
 import { trackingRunner } from './tracking';
-import { scheduleHandlers, toScheduleJobView } from './handlers/schedule';
+import { replayRunner, scheduleHandlers, toScheduleJobView } from './handlers/schedule';
 import { analystRunner, liveViewDates, morningReviewReporter, ReviewReports, Scheduler } from '../scheduler';
 import { marketPortFromRegistry } from '../tracking';
 import type { BuildManager } from '../builder';
@@ -245,7 +245,21 @@ export function createCore(config: CoreConfig): Core {
     dataFolderHandlers(analyst.providers, { demo: !!config.demo }),
     analyticsHandlers,
     buildHandlers(buildManager),
-    scheduleHandlers(scheduler, reviewReports),
+    scheduleHandlers(
+      scheduler,
+      reviewReports,
+      // Issue 29 §4: a past morning re-run as of its date on a scratch copy; live memory is only read.
+      replayRunner({
+        fs: memory.fs,
+        reports: reviewReports,
+        providers: analyst.providers,
+        model: () => claude.require(),
+        settings: () => context.settings.get(),
+        zone: () => scheduler.zone().zone,
+        fredKey: () => !!context.secrets.get('fredApiKey'),
+        nativeBinding: config.nativeBinding,
+      }),
+    ),
     proposalsHandlers({ fs: () => memory.fs, skills: () => skills, metaOptimizer }),
     calibrationHandlers({ fs: () => memory.fs, track: () => track(), market: () => marketPortFromRegistry(analyst.providers) }),
     lineageHandlers({ fs: () => memory.fs, skills: () => skills }),

@@ -1,16 +1,11 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Analyst } from '../agent';
-import { ForgeFS } from '../fs';
-import { defaultGuardrailLimits } from '../guardrails';
-import { ScriptedModel, type ScenarioInput } from '../llm';
-import { plainRecord } from '../store/testing';
-import { openTestWorkspace, type TestWorkspace } from '../tools/testing';
-import { marketPortFromRegistry } from '../tracking';
-import { replayMorning, type ReplayOptions } from './replay';
-import { buildReviewReport } from './review-report';
-import { ReviewReports } from './review-reports';
-import { ScheduleLog } from './run-log';
+import { ForgeFS } from '../../fs';
+import { type Model, ScriptedModel, type ScenarioInput } from '../../llm';
+import { buildReviewReport, ReviewReports, ScheduleLog } from '../../scheduler';
+import { plainRecord } from '../../store/testing';
+import { openTestWorkspace, type TestWorkspace } from '../../tools/testing';
+import { type ReplayRunner, replayRunner } from './schedule';
 
 const ZONE = 'America/New_York';
 const MORNING = '2026-10-10T11:00:00.000Z'; // 07:00 in New York, the original review's start
@@ -115,41 +110,33 @@ const scenario: ScenarioInput = {
   ],
 };
 
-function options(model: ScriptedModel, sent: string[]): ReplayOptions {
-  return {
-    live: t.ws.fs,
-    reports,
-    runs: log,
-    openAnalyst: (fs, now) =>
-      new Analyst({
-        fs,
-        providers: t.providers,
-        model: () => ({
-          id: model.id,
-          isScripted: true,
-          call: (r) => model.call(r),
-          stream: (r, on) => {
-            sent.push(JSON.stringify(r.messages));
-            return model.stream(r, on);
-          },
-        }),
-        limits: () => defaultGuardrailLimits,
-        settings: () => ({ sessionTimeoutMinutes: 30, timezone: ZONE }),
-        emit: () => undefined,
-        now,
-      }),
-    market: marketPortFromRegistry(t.providers),
-    fredKey: () => false,
-    zone: () => ZONE,
-    now: () => new Date('2026-11-27T12:00:00Z'),
+/** The app's wiring (host/core.ts) with the scripted model, recording every message the analyst is sent. */
+function runner(model: ScriptedModel, sent: string[], fredKey = false): ReplayRunner {
+  const recording: Model = {
+    id: model.id,
+    isScripted: true,
+    call: (r) => model.call(r),
+    stream: (r, on) => {
+      sent.push(JSON.stringify(r.messages));
+      return model.stream(r, on);
+    },
   };
+  return replayRunner({
+    fs: t.ws.fs,
+    reports,
+    providers: t.providers,
+    model: () => recording,
+    settings: () => ({ sessionTimeoutMinutes: 30, timezone: ZONE }),
+    zone: () => ZONE,
+    fredKey: () => fredKey,
+  });
 }
 
 describe('replaying a past morning review', () => {
   it('sees memory as it stood that morning, is refused later data, sits beside the original and what followed, and leaves live memory untouched', async () => {
     const before = dump(t);
     const sent: string[] = [];
-    const r = await replayMorning(options(new ScriptedModel(scenario), sent), { date: '2026-10-10' });
+    const r = await runner(new ScriptedModel(scenario), sent)({ date: '2026-10-10' });
 
     // If the replay read the live latest, the PM would be shown a morning judged with hindsight.
     expect(r.replay.error).toBeNull();
@@ -179,13 +166,13 @@ describe('replaying a past morning review', () => {
 
   it('finds the morning by its run, and refuses a run that is not a morning review, a future date or a malformed one', async () => {
     const sent: string[] = [];
-    const byRun = await replayMorning(options(new ScriptedModel(scenario), sent), { runId: 1 });
+    const byRun = await runner(new ScriptedModel(scenario), sent)({ runId: 1 });
     expect(byRun.date).toBe('2026-10-10');
     expect(byRun.original?.runId).toBe(1);
-    const o = options(new ScriptedModel(scenario), sent);
-    await expect(replayMorning(o, { date: '2026-12-01' })).rejects.toMatchObject({ code: 'invalid_input' });
-    await expect(replayMorning(o, { date: '2026-02-30' })).rejects.toMatchObject({ code: 'invalid_input' });
-    await expect(replayMorning(o, { runId: 99 })).rejects.toMatchObject({ code: 'not_found' });
-    await expect(replayMorning(o, { runId: 1, date: '2026-10-11' })).rejects.toMatchObject({ code: 'invalid_input' });
+    const o = runner(new ScriptedModel(scenario), sent);
+    await expect(o({ date: '2999-01-01' })).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(o({ date: '2026-02-30' })).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(o({ runId: 99 })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(o({ runId: 1, date: '2026-10-11' })).rejects.toMatchObject({ code: 'invalid_input' });
   });
 });

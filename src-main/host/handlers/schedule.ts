@@ -1,6 +1,22 @@
+import { Analyst } from '../../agent';
 import type { ScheduleJobView, ScheduleRunView } from '../../api/schedule';
 import { AppError, NotFoundError } from '../../common/errors';
-import { formatLocal, type JobStatus, type ReviewReports, type Scheduler, type ScheduleRun } from '../../scheduler';
+import type { ForgeFS } from '../../fs';
+import type { Model } from '../../llm';
+import type { ProviderRegistry } from '../../providers';
+import {
+  formatLocal,
+  JOBS,
+  type JobStatus,
+  type ReplayResult,
+  replayMorning,
+  type ReviewReports,
+  type Scheduler,
+  ScheduleLog,
+  type ScheduleRun,
+} from '../../scheduler';
+import { limitsFromConstraints } from '../../tools';
+import { marketPortFromRegistry } from '../../tracking';
 import type { PartialHandlerMap } from './types';
 
 /** A run as the Schedule screen shows it. */
@@ -43,11 +59,59 @@ export function toScheduleJobView(s: JobStatus, now: Date = new Date()): Schedul
 
 type SchedulePort = Pick<Scheduler, 'list' | 'history' | 'pause' | 'resume' | 'runNow' | 'zone'>;
 
+export type ReplayRunner = (input: { date?: string; runId?: number }) => Promise<ReplayResult>;
+
+export interface ReplayWiring {
+  /** The live workspace: copied and read, never written. */
+  fs: ForgeFS;
+  reports: Pick<ReviewReports, 'get'>;
+  providers: ProviderRegistry;
+  /** Claude (throws the missing-key error without a key: a replay never runs on a stand-in). */
+  model: () => Model;
+  settings: () => { timezone: string; sessionTimeoutMinutes: number };
+  zone: () => string;
+  fredKey: () => boolean;
+  nativeBinding?: string;
+}
+
+/**
+ * schedule/replay: an analyst of its own over the scratch copy (no sub-agents, reviewer or search
+ * index — each of those would read or write the live workspace), its events kept off the bus so the
+ * Chat screen never shows a replay as the PM's conversation.
+ */
+export function replayRunner(w: ReplayWiring): ReplayRunner {
+  const runs = new ScheduleLog(w.fs.store.db);
+  const maxRounds = JOBS.find((j) => j.name === 'morning_review')!.budget.maxRounds;
+  return (input) =>
+    replayMorning(
+      {
+        live: w.fs,
+        reports: w.reports,
+        runs,
+        market: marketPortFromRegistry(w.providers),
+        fredKey: w.fredKey,
+        zone: w.zone,
+        nativeBinding: w.nativeBinding,
+        openAnalyst: (fs, now) =>
+          new Analyst({
+            fs,
+            providers: w.providers,
+            model: w.model,
+            limits: () => limitsFromConstraints(fs.exists('/portfolio/constraints.md') ? fs.readFile('/portfolio/constraints.md') : null),
+            settings: () => ({ ...w.settings(), maxRounds }),
+            emit: () => undefined,
+            now,
+          }),
+      },
+      input,
+    );
+}
+
 /**
  * Handlers for schedule/list, history, pause, resume and run-now over one core's scheduler, and
  * schedule/report(s) over the morning review reports.
  */
-export function scheduleHandlers(scheduler: SchedulePort, reports?: Pick<ReviewReports, 'get' | 'list'>): PartialHandlerMap {
+export function scheduleHandlers(scheduler: SchedulePort, reports?: Pick<ReviewReports, 'get' | 'list'>, replay?: ReplayRunner): PartialHandlerMap {
   const reportStore = () => {
     if (!reports) throw new AppError('unavailable', 'Morning review reports are not wired in this build.');
     return reports;
@@ -67,5 +131,9 @@ export function scheduleHandlers(scheduler: SchedulePort, reports?: Pick<ReviewR
       return { report };
     },
     'schedule/reports': (input) => ({ reports: reportStore().list(input.limit ?? 20) }),
+    'schedule/replay': async (input) => {
+      if (!replay) throw new AppError('unavailable', 'Replaying a past morning is not wired in this build.');
+      return { replay: await replay({ date: input.date, runId: input.runId }) };
+    },
   };
 }
