@@ -56,6 +56,10 @@ describe('builds/inspect on the example packages', () => {
     expect(snapshot(dir)).toEqual(before);
     // Another feature, when asked for.
     expect((await ok({ dir, feature: '001-team-accounts' })).feature).toBe('001-team-accounts');
+    // One the folder does not hold: bad input on that field (the start form shows it there), naming those it does.
+    const unknown = await inspect({ dir, feature: '009-billing' });
+    expect(unknown).toMatchObject({ ok: false, error: { code: 'invalid_input', issues: [{ path: ['feature'] }] } });
+    expect(JSON.stringify(unknown)).toContain('001-team-accounts, 002-link-shortener');
   });
 
   it.each(['kiro', 'openspec', 'plain', 'forge'])('names the %s format and its phases', async (format) => {
