@@ -1,3 +1,4 @@
+import { retryAfterMs } from '../common/retry-after';
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import { toAnthropicParams } from './anthropic-request';
 import { ModelError, missingApiKeyError } from './errors';
@@ -269,24 +270,12 @@ export function toModelError(e: unknown, signal: AbortSignal | undefined, stream
     const [kind, text] = classify(status, type);
     // The API's own wording helps only when the request itself was wrong; otherwise it is noise.
     const detail = (kind === 'bad_request' || kind === 'not_found') && e.message ? ` Details: ${e.message}` : '';
-    return new ModelError(kind, text + detail, { status, requestId: id, cause: e, retryAfterMs: retryAfterOf(e.headers) });
+    return new ModelError(kind, text + detail, { status, requestId: id, cause: e, retryAfterMs: retryAfterMs(e.headers) });
   }
   if (streaming) {
     return new ModelError('stream_interrupted', 'The connection to Claude broke while it was answering. Try again.', { requestId, cause: e });
   }
   return new ModelError('connection', `The call to Claude failed: ${e instanceof Error ? e.message : String(e)}`, { requestId, cause: e });
-}
-
-/** The server's retry-after (ms, or seconds, or an HTTP date), as the SDK reads it. */
-function retryAfterOf(headers: { get(name: string): string | null } | undefined): number | undefined {
-  const ms = Number.parseFloat(headers?.get('retry-after-ms') ?? '');
-  if (Number.isFinite(ms)) return ms;
-  const raw = headers?.get('retry-after');
-  if (!raw) return undefined;
-  const secs = Number.parseFloat(raw);
-  if (Number.isFinite(secs)) return secs * 1000;
-  const at = Date.parse(raw);
-  return Number.isFinite(at) ? Math.max(0, at - Date.now()) : undefined;
 }
 
 function errorTypeOf(body: unknown): string | undefined {

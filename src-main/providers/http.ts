@@ -1,3 +1,4 @@
+import { retryAfterMs } from '../common/retry-after';
 import { ProviderError } from './provider';
 
 /**
@@ -160,7 +161,7 @@ async function attemptOnce(req: HttpGetRequest, url: URL, where: string, redact:
     if (status < 200 || status > 299) {
       const body = redact(bytes.subarray(0, 2048).toString('utf8'));
       if (status === 429) {
-        const after = retryAfterMs(res.headers.get('retry-after'));
+        const after = retryAfterMs(res.headers);
         const max = req.maxRetryAfterMs ?? 30_000;
         const tooLong = after !== undefined && after > max;
         const msg = `${where} is rate limiting requests (HTTP 429${after !== undefined ? `, retry after ${Math.ceil(after / 1000)} s` : ''}).`;
@@ -225,14 +226,6 @@ function statusKind(status: number): [ProviderError['kind'], string] {
 }
 
 /** Retry-After as seconds or an HTTP date; undefined when absent or unreadable. */
-function retryAfterMs(header: string | null): number | undefined {
-  if (!header) return undefined;
-  const secs = Number(header.trim());
-  if (Number.isFinite(secs) && secs >= 0) return secs * 1000;
-  const at = Date.parse(header);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
-}
-
 function errorCode(e: unknown): string | undefined {
   for (let cur: unknown = e, depth = 0; cur && depth < 4; depth++) {
     const code = (cur as { code?: unknown }).code;

@@ -1,3 +1,4 @@
+import { retryAfterMs } from '../common/retry-after';
 import { EmbedderError, l2normalize, type EmbedKind, type Embedder } from './embedder';
 
 export interface HttpEmbedderOptions {
@@ -117,12 +118,10 @@ abstract class HttpEmbedder implements Embedder {
   }
 }
 
+/** The server's wait, capped: a provider asking for more than a minute is not waited out here. */
 function retryAfter(h: Headers): number | undefined {
-  const ms = Number(h.get('retry-after-ms'));
-  if (ms > 0) return Math.min(ms, 60_000);
-  const s = Number(h.get('retry-after'));
-  if (s > 0) return Math.min(s * 1000, 60_000);
-  return undefined;
+  const ms = retryAfterMs(h);
+  return ms !== undefined && ms > 0 ? Math.min(ms, 60_000) : undefined;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
