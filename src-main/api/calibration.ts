@@ -6,6 +6,8 @@ import { priceSourceProcedure } from './price-source';
  * rates, computed from resolved Outcomes and completed Counterfactuals — never typed in. Pure zod.
  */
 
+const interval = z.object({ lo: z.number(), hi: z.number() });
+
 export const calibrationBand = z.object({
   band: z.string(),
   lower: z.number(),
@@ -14,10 +16,47 @@ export const calibrationBand = z.object({
   counterfactuals: z.number().int(),
   stated: z.number(),
   realised: z.number(),
-  /** stated − realised: positive = overconfident. */
+  /** stated − realised: above 0.5 positive = overconfident; below 0.5 negative = too extreme toward No. */
   bias: z.number(),
   brier: z.number(),
+  /** 95% interval of the bias, family-wise across the bands judged; null when not computed. */
+  biasInterval: interval.nullable(),
+  /** Fewer than minBandCount forecasts: drawn lighter, never quoted. */
+  sparse: z.boolean(),
 });
+
+/** Brier = reliability − resolution + uncertainty + withinBin, each with a bootstrap 95% interval. */
+export const decompositionView = z.object({
+  n: z.number().int(),
+  brier: z.number(),
+  reliability: z.number(),
+  resolution: z.number(),
+  uncertainty: z.number(),
+  withinBin: z.number(),
+  baseRate: z.number(),
+  intervals: z.object({ brier: interval, reliability: interval, resolution: interval, uncertainty: interval }),
+});
+
+/** Logistic recalibration logit P(hit) = intercept + slope·logit(p), with 95% Wald intervals. */
+export const recalibrationView = z.object({
+  intercept: z.number(),
+  interceptInterval: interval,
+  slope: z.number(),
+  slopeInterval: interval,
+  iterations: z.number().int(),
+});
+
+export const calibrationVerdictView = z.object({
+  kind: z.enum(['none', 'not_enough', 'no_skill', 'overconfident', 'underconfident', 'band_off', 'leans', 'matches']),
+  /** The sentence the screen, the analyst's prompt, the reviewer and the category files all use. */
+  text: z.string(),
+});
+
+const groupStats = {
+  decomposition: decompositionView.nullable(),
+  recalibration: recalibrationView.nullable(),
+  verdict: calibrationVerdictView,
+};
 
 export const categoryCalibration = z.object({
   category: z.string(),
@@ -29,14 +68,22 @@ export const categoryCalibration = z.object({
   brier: z.number(),
   bands: z.array(calibrationBand),
   asOf: z.string().nullable(),
+  ...groupStats,
 });
 
 export const calibrationView = z.object({
   n: z.number().int(),
   brier: z.number().nullable(),
   categories: z.array(categoryCalibration),
+  /** All categories together. */
+  overall: z.object({ bands: z.array(calibrationBand), ...groupStats }),
+  /** By holding period (days from entry to exit, in buckets). */
+  horizons: z.array(z.object({ horizon: z.string(), n: z.number().int(), brier: z.number(), ...groupStats })),
+  /** The band furthest from the diagonal among those whose interval excludes it; null when none does. */
   worst: calibrationBand.extend({ category: z.string() }).nullable(),
   minBandCount: z.number().int(),
+  bins: z.number().int(),
+  bootstrap: z.object({ resamples: z.number().int(), seed: z.number().int() }),
   /** The line the analyst's prompt and the reviewer read. */
   summary: z.string(),
   /** Brier score per month of exit (all categories, and per category), oldest first. */

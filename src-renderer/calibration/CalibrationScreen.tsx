@@ -4,14 +4,16 @@ import { useProcedure, useProcedureMutation } from '../api/hooks';
 import { ErrorPanel } from '../app/ErrorPanel';
 import { screenInfo } from '../app/screens';
 import { BrierChart } from './BrierChart';
-import { biasWords, categoryLabel, largestBand, pct, trackingLines, worstLine } from './chart-data';
+import { bandBiasWords, biasWords, categoryLabel, figureRows, intervalPts, largestBand, pct, sentence, trackingLines, worstLine } from './chart-data';
 import { ReliabilityChart } from './ReliabilityChart';
 import './calibration.css';
 
 /**
  * Stated confidence against what happened, computed from resolved Outcomes and completed
- * Counterfactuals: per category a reliability diagram and its figures, the Brier score over time,
- * the worst band (the line the analyst and the reviewer read), and "Check exits now".
+ * Counterfactuals: what the numbers allow to be said (the same sentence the analyst, the reviewer
+ * and the category files use), the Brier decomposition and calibration slope with 95% intervals,
+ * by holding period, the Brier score over time, per category a ten-band reliability diagram and
+ * its figures, and "Check exits now".
  */
 export function CalibrationScreen() {
   const info = screenInfo.calibration;
@@ -50,19 +52,30 @@ function CalibrationBody(props: { view: CalibrationView }) {
     <>
       <section className="card calibration-summary" aria-labelledby="calibration-summary-title" data-testid="calibration-summary">
         <h2 id="calibration-summary-title">Overall</h2>
+        <p className="calibration-verdict" data-testid="calibration-verdict" data-kind={v.overall.verdict.kind}>
+          {sentence(v.overall.verdict.text)}
+        </p>
         <dl className="facts">
           <dt>Resolved forecasts</dt>
           <dd>{v.n}</dd>
           <dt>Brier score</dt>
           <dd>{v.brier === null ? '—' : v.brier.toFixed(3)}</dd>
           <dt>Worst band</dt>
-          <dd data-testid="calibration-worst">{worst ?? <span className="muted">no band has the {v.minBandCount} forecasts needed to be quoted yet</span>}</dd>
+          <dd data-testid="calibration-worst">
+            {worst ?? <span className="muted">no band with {v.minBandCount}+ forecasts is told apart from the diagonal by its 95% interval</span>}
+          </dd>
         </dl>
+        <FiguresTable decomposition={v.overall.decomposition} recalibration={v.overall.recalibration} testId="calibration-figures" />
+        <p className="hint">
+          Intervals: {v.bootstrap.resamples} bootstrap resamples (seeded, so the same record always reads the same); slope and intercept by logistic
+          recalibration, Wald 95%. Band intervals are family-wise across the bands judged. A band is judged from {v.minBandCount} forecasts.
+        </p>
         <p className="calibration-line" data-testid="calibration-line">
           <span className="muted">What the analyst and the reviewer read: </span>
           {v.summary}
         </p>
       </section>
+      {v.horizons.length > 0 && <HorizonCard horizons={v.horizons} />}
       {v.history.length > 0 && (
         <section className="card" aria-labelledby="calibration-brier-title">
           <h2 id="calibration-brier-title">Brier score over time</h2>
@@ -93,8 +106,11 @@ function CategoryCard(props: { category: CalibrationView['categories'][number]; 
       <h2 id={id}>{categoryLabel(c.category)}</h2>
       <p className="hint">
         {c.n} resolved ({c.counterfactuals} counterfactual{c.counterfactuals === 1 ? '' : 's'}) · stated {pct(c.stated)}, hit {pct(c.realised)} ·{' '}
-        {biasWords(c.bias)} · Brier {c.brier.toFixed(3)}
+        {biasWords(c.bias)} on average · Brier {c.brier.toFixed(3)}
         {c.asOf ? ` · as of ${c.asOf.slice(0, 10)}` : ''}
+      </p>
+      <p className="calibration-verdict" data-testid="category-verdict" data-kind={c.verdict.kind}>
+        {sentence(c.verdict.text)}
       </p>
       <div className="calibration-pair">
         <ReliabilityChart category={c} maxN={props.maxN} />
@@ -113,6 +129,7 @@ function CategoryCard(props: { category: CalibrationView['categories'][number]; 
                 Came true
               </th>
               <th scope="col">Bias</th>
+              <th scope="col">95% interval</th>
               <th scope="col" className="num">
                 Brier
               </th>
@@ -122,7 +139,11 @@ function CategoryCard(props: { category: CalibrationView['categories'][number]; 
             {c.bands
               .filter((b) => b.n > 0)
               .map((b) => (
-                <tr key={b.band} className={b.band === props.worstBand ? 'is-worst' : undefined} data-band={b.band}>
+                <tr
+                  key={b.band}
+                  className={[b.band === props.worstBand ? 'is-worst' : '', b.sparse ? 'is-sparse' : ''].join(' ').trim() || undefined}
+                  data-band={b.band}
+                >
                   <th scope="row">{b.band}</th>
                   <td className="num" title={b.counterfactuals ? `${b.counterfactuals} of them counterfactuals` : undefined}>
                     {b.n}
@@ -134,13 +155,97 @@ function CategoryCard(props: { category: CalibrationView['categories'][number]; 
                   </td>
                   <td className="num">{pct(b.stated)}</td>
                   <td className="num">{pct(b.realised)}</td>
-                  <td className={b.bias > 0.05 ? 'bias over' : b.bias < -0.05 ? 'bias under' : 'bias'}>{biasWords(b.bias)}</td>
+                  <td className={bandBiasWords(b).includes('(') || b.sparse ? 'bias' : b.bias > 0 === b.stated >= 0.5 ? 'bias over' : 'bias under'}>
+                    {bandBiasWords(b)}
+                  </td>
+                  <td>{intervalPts(b.biasInterval)}</td>
                   <td className="num">{b.brier.toFixed(3)}</td>
                 </tr>
               ))}
           </tbody>
         </table>
       </div>
+      <FiguresTable decomposition={c.decomposition} recalibration={c.recalibration} testId="category-figures" />
+    </section>
+  );
+}
+
+type Group = CalibrationView['overall'];
+
+/** Brier decomposition and calibration slope, each with its 95% interval. */
+function FiguresTable(props: { decomposition: Group['decomposition']; recalibration: Group['recalibration']; testId: string }) {
+  const rows = figureRows(props.decomposition, props.recalibration);
+  if (!rows.length) return null;
+  return (
+    <table className="calibration-table calibration-figures" data-testid={props.testId}>
+      <caption className="visually-hidden">Brier decomposition and calibration slope with 95% intervals</caption>
+      <thead>
+        <tr>
+          <th scope="col">Figure</th>
+          <th scope="col" className="num">
+            Value
+          </th>
+          <th scope="col" className="num">
+            95% interval
+          </th>
+          <th scope="col">Reads as</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr key={r.name}>
+            <th scope="row">{r.name}</th>
+            <td className="num">{r.value}</td>
+            <td className="num">{r.interval}</td>
+            <td className="muted">{r.hint}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Calibration by holding period (days from entry to exit). */
+function HorizonCard(props: { horizons: CalibrationView['horizons'] }) {
+  return (
+    <section className="card" aria-labelledby="calibration-horizon-title" data-testid="calibration-horizons">
+      <h2 id="calibration-horizon-title">By holding period</h2>
+      <p className="hint">Days from entry (a declined idea's decision day) to exit.</p>
+      <table className="calibration-table">
+        <thead>
+          <tr>
+            <th scope="col">Held</th>
+            <th scope="col" className="num">
+              n
+            </th>
+            <th scope="col" className="num">
+              Brier (95%)
+            </th>
+            <th scope="col" className="num">
+              Slope (95%)
+            </th>
+            <th scope="col">What it says</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.horizons.map((h) => (
+            <tr key={h.horizon} data-horizon={h.horizon}>
+              <th scope="row">{h.horizon}</th>
+              <td className="num">{h.n}</td>
+              <td className="num">
+                {h.brier.toFixed(3)}
+                {h.decomposition && ` (${h.decomposition.intervals.brier.lo.toFixed(3)}–${h.decomposition.intervals.brier.hi.toFixed(3)})`}
+              </td>
+              <td className="num">
+                {h.recalibration
+                  ? `${h.recalibration.slope.toFixed(2)} (${h.recalibration.slopeInterval.lo.toFixed(2)} to ${h.recalibration.slopeInterval.hi.toFixed(2)})`
+                  : '—'}
+              </td>
+              <td>{sentence(h.verdict.text)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </section>
   );
 }

@@ -6,21 +6,32 @@ import { categoryLabel, pct, reliabilityDescription, reliabilityPoints, type Rel
 
 type Category = CalibrationView['categories'][number];
 
-/** Writes "n=12" beside each band's point, so the count is read without hovering. */
-const countLabels = (colour: string): Plugin<'scatter'> => ({
+/**
+ * Writes "n=12" beside each band's point, so the count is read without hovering. A label that
+ * would run past the plot's right edge (the 0.9–1.0 band) is written on the left of its point,
+ * and one near the top or bottom is kept inside: no label is clipped.
+ */
+const countLabels = (colour: string, faint: string): Plugin<'scatter'> => ({
   id: 'bandCounts',
   afterDatasetsDraw(chart: Chart<'scatter'>) {
     const meta = chart.getDatasetMeta(1);
     const points = chart.data.datasets[1]?.data as unknown as ReliabilityPoint[] | undefined;
     if (!points) return;
     const ctx = chart.ctx;
+    const area = chart.chartArea;
     ctx.save();
-    ctx.fillStyle = colour;
     ctx.font = '11px system-ui, sans-serif';
     ctx.textBaseline = 'middle';
     meta.data.forEach((el, i) => {
       const p = points[i];
-      if (p) ctx.fillText(`n=${p.n}`, el.x + p.r + 3, el.y);
+      if (!p) return;
+      const label = `n=${p.n}`;
+      const width = ctx.measureText(label).width;
+      const right = el.x + p.r + 3 + width <= area.right;
+      ctx.fillStyle = p.sparse ? faint : colour;
+      ctx.textAlign = right ? 'left' : 'right';
+      const y = Math.min(area.bottom - 6, Math.max(area.top + 6, el.y));
+      ctx.fillText(label, right ? el.x + p.r + 3 : el.x - p.r - 3, y);
     });
     ctx.restore();
   },
@@ -29,7 +40,8 @@ const countLabels = (colour: string): Plugin<'scatter'> => ({
 /**
  * A reliability diagram: each confidence band's mean stated confidence (x) against how often it
  * came true (y), the point's size growing with the band's count; the diagonal is perfect
- * calibration, so points below it are overconfidence.
+ * calibration. Ten equal bands over 0–1: above 50% a point below the diagonal is overconfidence;
+ * below 50% a point above it is too extreme toward No. Sparse bands are drawn faint.
  */
 export function ReliabilityChart(props: { category: Category; maxN: number }) {
   const canvas = useRef<HTMLCanvasElement>(null);
@@ -57,8 +69,9 @@ export function ReliabilityChart(props: { category: Category; maxN: number }) {
           data: points,
           pointRadius: points.map((p) => p.r),
           pointHoverRadius: points.map((p) => p.r + 2),
-          backgroundColor: `${c.accent}99`,
-          borderColor: c.accent,
+          // A band under the per-band minimum is drawn faint: it is shown, not judged.
+          backgroundColor: points.map((p) => (p.sparse ? `${c.muted}33` : `${c.accent}99`)),
+          borderColor: points.map((p) => (p.sparse ? `${c.muted}99` : c.accent)),
           borderWidth: 1.5,
         },
       ],
@@ -67,6 +80,8 @@ export function ReliabilityChart(props: { category: Category; maxN: number }) {
       responsive: true,
       maintainAspectRatio: false,
       animation: false,
+      // Room for the largest point and its label at the plot's edges (0% and 100%).
+      layout: { padding: { top: 12, right: 12, bottom: 4, left: 4 } },
       scales: {
         x: {
           type: 'linear',
@@ -92,16 +107,16 @@ export function ReliabilityChart(props: { category: Category; maxN: number }) {
           callbacks: {
             label: (item) => {
               const p = item.raw as ReliabilityPoint;
-              return `${p.band}: stated ${pct(p.x)}, hit ${pct(p.y)}, n=${p.n}`;
+              return `${p.band}: stated ${pct(p.x)}, hit ${pct(p.y)}, n=${p.n}${p.sparse ? ' (too few to judge)' : ''}`;
             },
           },
         },
       },
     },
-    plugins: [countLabels(c.text) as unknown as Plugin],
+    plugins: [countLabels(c.text, c.muted) as unknown as Plugin],
   }));
   return (
-    <div className="reliability-chart" data-testid="reliability-chart" data-points={points.length}>
+    <div className="reliability-chart" data-testid="reliability-chart" data-points={points.length} data-sparse={points.filter((p) => p.sparse).length}>
       <canvas ref={canvas} role="img" aria-label={reliabilityDescription(props.category)}>
         {categoryLabel(props.category.category)}: the figures are in the table beside the chart.
       </canvas>

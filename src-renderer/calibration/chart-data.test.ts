@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CalibrationView } from '../../src-main/api/calibration';
 import {
+  bandBiasWords,
   biasWords,
   brierSeries,
   categoryLabel,
@@ -9,6 +10,7 @@ import {
   pointRadius,
   reliabilityDescription,
   reliabilityPoints,
+  figureRows,
   trackingLines,
   worstLine,
 } from './chart-data';
@@ -23,7 +25,11 @@ const band = (b: string, n: number, stated: number, realised: number) => ({
   realised,
   bias: stated - realised,
   brier: 0.2,
+  biasInterval: { lo: stated - realised - 0.05, hi: stated - realised + 0.05 },
+  sparse: n < 5,
 });
+
+const noStats = { decomposition: null, recalibration: null, verdict: { kind: 'not_enough' as const, text: 'not enough resolved forecasts yet' } };
 
 const thematic: CalibrationView['categories'][number] = {
   category: 'thematic',
@@ -35,6 +41,7 @@ const thematic: CalibrationView['categories'][number] = {
   brier: 0.21,
   bands: [band('0.0–0.5', 0, 0, 0), band('0.6–0.7', 40, 0.65, 0.6), band('0.8–0.9', 12, 0.85, 0.67)],
   asOf: '2026-03-06',
+  ...noStats,
 };
 
 describe('the reliability diagram', () => {
@@ -93,9 +100,44 @@ describe('bias and the worst band in words', () => {
     expect(biasWords(0.001)).toBe('on target');
   });
 
-  it('quotes the worst band with its category, figures and count', () => {
+  it('below 0.5 names the departure toward No: a 0.2 that comes true 40% is too extreme, one that comes true 5% too timid', () => {
+    expect(biasWords(0.2 - 0.4, 0.2)).toBe('−20 pts too extreme toward No');
+    expect(biasWords(0.2 - 0.05, 0.2)).toBe('+15 pts too timid toward No');
+  });
+
+  it('a band whose interval holds 0 is "within noise", a sparse one "too few to judge" — never over/underconfident', () => {
+    expect(bandBiasWords({ ...band('0.6–0.7', 400, 0.65, 0.63), biasInterval: { lo: -0.01, hi: 0.05 } })).toBe('+2 pts (within noise)');
+    expect(bandBiasWords(band('0.8–0.9', 3, 0.85, 0.33))).toBe('too few to judge');
+    expect(bandBiasWords(band('0.8–0.9', 300, 0.85, 0.67))).toBe('+18 pts overconfident');
+  });
+
+  it('lists the decomposition and the slope with their 95% intervals', () => {
+    const rows = figureRows(
+      {
+        n: 100,
+        brier: 0.2,
+        reliability: 0.01,
+        resolution: 0.05,
+        uncertainty: 0.24,
+        withinBin: 0,
+        baseRate: 0.6,
+        intervals: { brier: { lo: 0.18, hi: 0.22 }, reliability: { lo: 0, hi: 0.02 }, resolution: { lo: 0.03, hi: 0.07 }, uncertainty: { lo: 0.23, hi: 0.25 } },
+      },
+      { intercept: 0, interceptInterval: { lo: -0.1, hi: 0.1 }, slope: 0.5, slopeInterval: { lo: 0.4, hi: 0.6 }, iterations: 5 },
+    );
+    expect(rows.map((r) => [r.name, r.value, r.interval])).toEqual([
+      ['Brier score', '0.200', '0.180 to 0.220'],
+      ['Reliability', '0.010', '0.000 to 0.020'],
+      ['Resolution', '0.050', '0.030 to 0.070'],
+      ['Uncertainty', '0.240', '0.230 to 0.250'],
+      ['Calibration slope', '0.50', '0.40 to 0.60'],
+      ['Calibration intercept', '0.00', '-0.10 to 0.10'],
+    ]);
+  });
+
+  it('quotes the worst band with its category, figures, interval and count', () => {
     expect(worstLine({ ...band('0.8–0.9', 12, 0.85, 0.67), category: 'thematic' })).toBe(
-      'Thematic, 0.8–0.9 band: stated 85%, hit 67% (+18 pts overconfident, n=12).',
+      'Thematic, 0.8–0.9 band: stated 85%, hit 67% (+18 pts overconfident; 95% +13 pts to +23 pts, n=12).',
     );
     expect(worstLine(null)).toBeNull();
     expect(categoryLabel('relative_value')).toBe('Relative value');

@@ -8,6 +8,8 @@ import type { CalibrationView, TrackingRunView } from '../../src-main/api/calibr
 type Category = CalibrationView['categories'][number];
 type Band = Category['bands'][number];
 type HistoryRow = CalibrationView['history'][number];
+type Decomposition = NonNullable<Category['decomposition']>;
+type Recalibration = NonNullable<Category['recalibration']>;
 
 const LABELS: Record<string, string> = {
   all: 'All categories',
@@ -37,6 +39,8 @@ export interface ReliabilityPoint {
   band: string;
   /** Point radius in px: the area grows with the count, so a band of 40 outweighs a band of 3 on sight. */
   r: number;
+  /** Fewer forecasts than the per-band minimum: drawn lighter. */
+  sparse: boolean;
 }
 
 const MIN_R = 4;
@@ -50,7 +54,7 @@ export function pointRadius(n: number, maxN: number): number {
 
 /** One point per band that has forecasts; bands with none are left off rather than drawn at 0. */
 export function reliabilityPoints(bands: readonly Band[], maxN = Math.max(0, ...bands.map((b) => b.n))): ReliabilityPoint[] {
-  return bands.filter((b) => b.n > 0).map((b) => ({ x: b.stated, y: b.realised, n: b.n, band: b.band, r: pointRadius(b.n, maxN) }));
+  return bands.filter((b) => b.n > 0).map((b) => ({ x: b.stated, y: b.realised, n: b.n, band: b.band, r: pointRadius(b.n, maxN), sparse: b.sparse }));
 }
 
 /** The fullest band across every category, so point sizes compare across the charts. */
@@ -101,24 +105,115 @@ export function pct(x: number): string {
   return `${Math.round(x * 100)}%`;
 }
 
-/** Bias (stated − realised) in words: "+18 pts overconfident", "−5 pts underconfident", "on target". */
-export function biasWords(bias: number): string {
+/**
+ * Bias (stated − realised) in words, both halves meaningful: above 0.5 "+18 pts overconfident" /
+ * "−5 pts underconfident"; below 0.5 (stated < 0.5) a negative bias is "too extreme toward No"
+ * (a 0.2 forecast that came true 40% of the time), a positive one "too timid toward No".
+ */
+export function biasWords(bias: number, stated = 1): string {
   const pts = Math.round(bias * 100);
   if (pts === 0) return 'on target';
-  return pts > 0 ? `+${pts} pts overconfident` : `−${-pts} pts underconfident`;
+  const size = pts > 0 ? `+${pts} pts` : `−${-pts} pts`;
+  if (stated < 0.5) return `${size} ${pts < 0 ? 'too extreme toward No' : 'too timid toward No'}`;
+  return `${size} ${pts > 0 ? 'overconfident' : 'underconfident'}`;
 }
 
-/** The worst band as a sentence, or null when no band has enough forecasts to be quoted. */
+/** A band's bias as the table shows it: the words only when its interval excludes 0 and it has enough forecasts. */
+export function bandBiasWords(b: Band): string {
+  if (b.sparse) return 'too few to judge';
+  const i = b.biasInterval;
+  if (i && i.lo <= 0 && i.hi >= 0) return `${signedPts(b.bias)} (within noise)`;
+  return biasWords(b.bias, b.stated);
+}
+
+const signedPts = (x: number) => {
+  const pts = Math.round(x * 100);
+  return pts > 0 ? `+${pts} pts` : pts < 0 ? `−${-pts} pts` : '0 pts';
+};
+
+/** "−3 to +6 pts" for a band's 95% interval of stated − realised. */
+export function intervalPts(i: { lo: number; hi: number } | null): string {
+  return i ? `${signedPts(i.lo)} to ${signedPts(i.hi)}` : '—';
+}
+
+/** The worst band as a sentence (only bands whose interval excludes the diagonal are ever given), or null. */
 export function worstLine(worst: CalibrationView['worst']): string | null {
   if (!worst) return null;
-  return `${categoryLabel(worst.category)}, ${worst.band} band: stated ${pct(worst.stated)}, hit ${pct(worst.realised)} (${biasWords(worst.bias)}, n=${worst.n}).`;
+  const range = worst.biasInterval ? `; 95% ${intervalPts(worst.biasInterval)}` : '';
+  return `${categoryLabel(worst.category)}, ${worst.band} band: stated ${pct(worst.stated)}, hit ${pct(worst.realised)} (${biasWords(worst.bias, worst.stated)}${range}, n=${worst.n}).`;
+}
+
+/** The verdict sentence with its first letter capitalised (the core words it in lower case to follow a label). */
+export function sentence(text: string): string {
+  const t = text.charAt(0).toUpperCase() + text.slice(1);
+  return /[.!?]$/.test(t) ? t : `${t}.`;
+}
+
+export interface FigureRow {
+  name: string;
+  hint: string;
+  value: string;
+  interval: string;
+}
+
+const f3 = (x: number) => x.toFixed(3);
+const f2 = (x: number) => x.toFixed(2);
+
+/** Decomposition and slope as table rows: value and 95% interval, with what "good" looks like. */
+export function figureRows(d: Decomposition | null, fit: Recalibration | null): FigureRow[] {
+  const rows: FigureRow[] = [];
+  if (d) {
+    rows.push(
+      {
+        name: 'Brier score',
+        hint: '0 is perfect; 0.25 is always saying 50%',
+        value: f3(d.brier),
+        interval: `${f3(d.intervals.brier.lo)} to ${f3(d.intervals.brier.hi)}`,
+      },
+      {
+        name: 'Reliability',
+        hint: 'gap between stated and realised; lower is better',
+        value: f3(d.reliability),
+        interval: `${f3(d.intervals.reliability.lo)} to ${f3(d.intervals.reliability.hi)}`,
+      },
+      {
+        name: 'Resolution',
+        hint: 'how far hit rates move with confidence; higher is better',
+        value: f3(d.resolution),
+        interval: `${f3(d.intervals.resolution.lo)} to ${f3(d.intervals.resolution.hi)}`,
+      },
+      {
+        name: 'Uncertainty',
+        hint: `base rate ${pct(d.baseRate)} hit; not up to the forecaster`,
+        value: f3(d.uncertainty),
+        interval: `${f3(d.intervals.uncertainty.lo)} to ${f3(d.intervals.uncertainty.hi)}`,
+      },
+    );
+  }
+  if (fit) {
+    rows.push(
+      {
+        name: 'Calibration slope',
+        hint: '1 is calibrated; below 1 too extreme; 0 no skill',
+        value: f2(fit.slope),
+        interval: `${f2(fit.slopeInterval.lo)} to ${f2(fit.slopeInterval.hi)}`,
+      },
+      {
+        name: 'Calibration intercept',
+        hint: '0 is no lean; below 0 states too high',
+        value: f2(fit.intercept),
+        interval: `${f2(fit.interceptInterval.lo)} to ${f2(fit.interceptInterval.hi)}`,
+      },
+    );
+  }
+  return rows;
 }
 
 /** What a screen reader hears for a reliability chart: each band's stated and realised figures. */
 export function reliabilityDescription(category: Category): string {
   const parts = category.bands
     .filter((b) => b.n > 0)
-    .map((b) => `${b.band}: stated ${pct(b.stated)}, hit ${pct(b.realised)}, n=${b.n}`)
+    .map((b) => `${b.band}: stated ${pct(b.stated)}, hit ${pct(b.realised)}, n=${b.n}${b.sparse ? ' (too few to judge)' : ''}`)
     .join('; ');
   return `${categoryLabel(category.category)}, stated confidence against realised hit rate. ${parts || 'No resolved forecasts.'}`;
 }
