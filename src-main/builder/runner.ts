@@ -228,7 +228,7 @@ export class BuildManager {
     this.log(
       prepared.id,
       'status',
-      `Build started in ${prepared.workDir} (${mode === 'mcp' ? 'contracts fetched on demand' : 'contracts in the first message'}, model ${model}).`,
+      `Build started in ${prepared.workDir} (${plan.feature ? `${plan.package?.format === 'openspec' ? 'change' : 'feature'} ${plan.feature}, ` : ''}${mode === 'mcp' ? 'contracts fetched on demand' : 'contracts in the first message'}, model ${model}).`,
     );
     this.launch(prepared.id);
     return this.changed(prepared.id);

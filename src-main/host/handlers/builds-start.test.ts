@@ -94,6 +94,7 @@ describe('builds/start with a feature (handler + builder)', () => {
     // What the Builds screen shows: feature 001's two phases, the first one under way — not 002's 3.1 … 3.3.
     expect(detail.phases.map((p) => p.name)).toEqual(['Accounts schema', 'Invitations']);
     expect(detail.phases[0]!.status).toBe('in_progress');
+    expect(detail.log.find((l) => l.kind === 'status')?.text).toContain('feature 001-team-accounts');
     await m.close();
 
     // The app restarts: a new manager over the same database answers the STOP and reads the window again.
