@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
+import { screenshotsInBothThemes } from './shots';
 
 /**
  * Decision lineage in the app the PM uses: the demo proposes E-004 through two sub-agents, a
@@ -45,6 +46,7 @@ test('an approved demo Expression traces to its sub-agents, skill versions, guar
   // The PM's approval is the last step: nothing after it shaped the decision.
   await expect(steps.last()).toHaveAttribute('data-kind', 'decision');
   await expect(steps.last()).toContainText('PM approved E-004');
+  await screenshotsInBothThemes(page, 'lineage-demo-expression');
 
   const [download] = await Promise.all([page.waitForEvent('download'), lineage.getByTestId('lineage-export').click()]);
   expect(download.suggestedFilename()).toBe('lineage-E-004.md');

@@ -105,7 +105,7 @@ function Step(props: { step: LineageStep }) {
             {s.figures.map((f) => (
               <div key={`${f.label}=${f.value}`}>
                 <dt>{f.label}</dt>
-                <dd className="num">{f.value}</dd>
+                <dd>{f.value}</dd>
               </div>
             ))}
           </dl>

@@ -22,7 +22,7 @@ export const kindLabel: Record<LineageStep['kind'], string> = {
   task: 'Sub-agent',
   skill: 'Skill version',
   review: 'Review',
-  guardrail: 'Guardrails',
+  guardrail: 'Guardrail check',
   write: 'Write',
   proposal: 'Proposal',
   decision: 'PM decision',
