@@ -42,7 +42,7 @@ describe('expressions/price-source on the demo workspace', () => {
     if (!after.ok) throw new Error(after.error.message);
     expect(after.value.recorded).toEqual({
       series: 'ust_yields.sofr_2y_swap',
-      source: `datasets: ${followed.source}`,
+      source: `datasets: ${followed.source!.replace(/^csv /, '')}`,
       asOf: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
     });
   });
