@@ -12,7 +12,7 @@ const PAGE = 50;
  * Every run, newest first: which job, why it ran (on time, caught up, Run now), the slot it was
  * for, how it ended, the session it started, its cost and what it found or why it failed.
  */
-export function HistoryTable(props: { jobs: ScheduleJobView[] }) {
+export function HistoryTable(props: { jobs: ScheduleJobView[]; onReplay?: (runId: number) => void }) {
   const client = useClient();
   const [job, setJob] = useState<ScheduleJobView['job'] | ''>('');
   // The morning review whose structured report (what moved, which invalidation conditions fired) is open.
@@ -111,6 +111,17 @@ export function HistoryTable(props: { jobs: ScheduleJobView[] }) {
                           >
                             {openReport === r.id ? 'Hide report' : 'What changed'}
                           </button>
+                          {props.onReplay && (
+                            <button
+                              type="button"
+                              className="button small"
+                              title="Re-run this morning as of its date, beside what was said and what happened since"
+                              onClick={() => props.onReplay?.(r.id)}
+                              data-testid="schedule-run-replay"
+                            >
+                              Replay
+                            </button>
+                          )}
                         </div>
                       )}
                     </td>

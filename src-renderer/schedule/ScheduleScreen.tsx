@@ -6,6 +6,7 @@ import { ErrorPanel } from '../app/ErrorPanel';
 import { screenInfo } from '../app/screens';
 import { formatCost } from '../tasks/model';
 import { HistoryTable } from './HistoryTable';
+import { ReplayPanel, type ReplayRequest } from './ReplayPanel';
 import { budgetLine, cronInWords, jobState, localTime, runStatusLabel } from './model';
 import './schedule.css';
 
@@ -25,6 +26,8 @@ const browserZone = (() => {
 export function ScheduleScreen() {
   const info = screenInfo.schedule;
   const list = useProcedure('schedule/list', {}, { staleTime: 30_000 });
+  // A new object per press, so replaying the same run twice runs it twice.
+  const [replay, setReplay] = useState<ReplayRequest | null>(null);
   return (
     <section className="screen screen-scroll schedule-screen" data-testid="screen-schedule" aria-labelledby="title-schedule">
       <header className="screen-header">
@@ -52,7 +55,8 @@ export function ScheduleScreen() {
               </li>
             ))}
           </ul>
-          <HistoryTable jobs={list.data.jobs} />
+          <ReplayPanel request={replay} today={new Date().toISOString().slice(0, 10)} />
+          <HistoryTable jobs={list.data.jobs} onReplay={(runId) => setReplay({ runId })} />
         </>
       )}
     </section>

@@ -124,3 +124,15 @@ export function upsertJob(jobs: readonly ScheduleJobView[], next: ScheduleJobVie
   out[at] = next;
   return out;
 }
+
+/** How a replay request reads in "Replaying …". */
+export function replayRequestLabel(r: { date?: string; runId?: number }): string {
+  if (r.runId !== undefined) return `the morning review of run ${r.runId}`;
+  return `the morning of ${r.date ?? '?'}`;
+}
+
+/** One Outcome recorded after a replayed morning, in words: when, hit or miss, P&L, why it closed. */
+export function replayOutcomeLine(o: { recordedAt: string; hit: boolean | null; pnl: string | null; exitReason: string | null }): string {
+  const verdict = o.hit === true ? 'hit' : o.hit === false ? 'missed' : 'unresolved';
+  return [`recorded ${o.recordedAt.slice(0, 10)}`, verdict, o.pnl, o.exitReason && `closed on ${o.exitReason}`].filter(Boolean).join(' · ');
+}
