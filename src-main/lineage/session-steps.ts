@@ -122,7 +122,9 @@ function taskSteps(store: Store, sessionId: string, until: string, skillVersion?
         at: ev.find((e) => e.kind === 'dispatched')?.at ?? t.created_at,
         kind: 'task',
         title: `Sub-agent task ${t.id} (${t.skill}) — ${t.status}`,
-        summary: `Objective: ${clip(t.objective, 300)}\nOutput: ${t.summary ? clip(t.summary, 400) : t.error ? `failed: ${clip(t.error, 200)}` : 'not recorded'}`,
+        summary: `Objective: ${clip(t.objective, 300)}\nOutput: ${t.summary ? clip(t.summary, 400) : t.error ? `failed: ${clip(t.error, 200)}` : 'not recorded'}${
+          tools.some((n) => n === 'read' || n === 'search') ? '\nWhat it read or searched: not recorded (only the tool names are kept for sub-agents).' : ''
+        }`,
         figures: [
           { label: 'status', value: t.status },
           { label: 'tool calls', value: counts || 'none' },
