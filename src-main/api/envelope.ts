@@ -8,7 +8,7 @@ export const errorCodes = [
   'not_found',
   'conflict',
   'unauthorized',
-  /** No model API key is set: the PM adds one in Settings → API keys. Not `unauthorized`, which means the page's own access token was refused. */
+  /** No usable model API key (none set, or the provider refused it): the PM fixes it in Settings → API keys. Not `unauthorized`, which means the page's own access token was refused. */
   'missing_key',
   'forbidden',
   'unavailable',

@@ -152,7 +152,7 @@ export async function readBuildPlan(input: {
       throw new InvalidInputError(msg, [{ path: ['feature'], message: msg }]);
     }
     phasesText = (await (await input.projects()).getProjectContract(input.projectId, 'phases')).content;
-    phases = parsePhases(phasesText).map((p) => ({ number: p.number, id: String(p.number), name: p.name || `Phase ${p.number}` }));
+    phases = parsePhases(phasesText).map((p) => ({ number: p.number, id: p.id, name: p.name || `Phase ${p.id}` }));
     if (!phases.length) {
       throw new InvalidInputError(`The plan of project "${input.projectId}" has no "## Phase N — name" headings, so there is nothing to build. Plan it again.`);
     }

@@ -86,11 +86,11 @@ describe('AnthropicModel against the mock Anthropic server', () => {
     expect(none.headers.get('request-id')).toMatch(/^req_mock_/);
   });
 
-  it('a wrong key becomes an "unauthorized" error telling the PM to check Settings', async () => {
+  it('a wrong key becomes a "missing_key" error telling the PM to check Settings (not the page\'s access-link alarm)', async () => {
     const m = new AnthropicModel({ apiKey: () => 'sk-wrong', env: {}, baseURL: mock.url, defaultModel: MODEL });
     const err = await m.call({ system: 's', messages: [{ role: 'user', content: 'hi' }], maxTokens: 16 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ModelError);
-    expect((err as ModelError).code).toBe('unauthorized');
+    expect((err as ModelError).code).toBe('missing_key');
     expect((err as ModelError).status).toBe(401);
     expect((err as ModelError).message).toContain('Settings');
     expect((err as ModelError).requestId).toMatch(/^req_mock_/);

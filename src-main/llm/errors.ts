@@ -19,7 +19,8 @@ export type ModelErrorKind =
 const codeOf: Record<ModelErrorKind, ErrorCode> = {
   // Its own code: as `unauthorized` the page would ask the PM to reopen its access link (#29).
   missing_key: 'missing_key',
-  auth: 'unauthorized',
+  // A key Anthropic refused is the PM's key to fix in Settings, not the page's access link either.
+  auth: 'missing_key',
   bad_request: 'invalid_input',
   not_found: 'not_found',
   too_large: 'too_large',

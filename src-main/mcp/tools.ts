@@ -291,7 +291,7 @@ export const TOOLS: Tool[] = [
   }),
   tool({
     name: 'forge_get_build_contracts',
-    description: 'The contracts pinned when a build started. They never change, even when the project is edited later.',
+    description: 'The contracts and spec documents pinned when a build started. They never change, even when the project is edited later.',
     input: z.object({ build_id: z.string().min(1).max(100).optional() }).strict(),
     annotations: READ,
     run: async (i, ctx) => {
