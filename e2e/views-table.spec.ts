@@ -99,3 +99,37 @@ test('figures line up in the Portfolio too: right-aligned, tabular digits', asyn
   await expect(figure).toHaveCSS('font-variant-numeric', 'tabular-nums');
   await expect(page.getByTestId('book-open').locator('th.num').first()).toHaveCSS('text-align', 'right');
 });
+
+test('with nothing open the table takes the width: titles and status chips are whole, and Title sorts', async ({ page, forge }) => {
+  await page.setViewportSize({ width: 1440, height: 800 });
+  // Strings, not functions: the e2e files type-check without the DOM library.
+  const cut = `[...document.querySelectorAll('[data-testid="memory-row"] [role="gridcell"]:nth-child(2), [data-testid="memory-row"] .chip')]
+    .filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => c.textContent)`;
+  for (const screen of ['views', 'expressions'] as const) {
+    await page.goto(`${forge.url}#/${screen}`);
+    // A lazy screen can take a while to open on a busy machine.
+    await expect(page.getByTestId('memory-row').first()).toBeVisible({ timeout: 45_000 });
+    // An empty detail pane gives its room to the table instead of a third of the screen.
+    const pane = await page.locator('.detail-pane').boundingBox();
+    expect(pane!.width).toBeLessThan(1440 / 5);
+    // No title and no status chip ends in an ellipsis.
+    expect(await page.evaluate(cut)).toEqual([]);
+    // The longest status a record can carry fits its chip too.
+    const longest = `(() => { const c = document.querySelector('[data-testid="memory-row"] .chip'); c.textContent = 'review_required'; return c.scrollWidth <= c.clientWidth + 1; })()`;
+    expect(await page.evaluate(longest)).toBe(true);
+  }
+
+  // The Title header sorts A to Z, then Z to A.
+  await page.reload();
+  await expect(page.getByTestId('memory-row')).toHaveCount(3);
+  await page.getByTestId('sort-title').click();
+  await expect(page.getByRole('columnheader', { name: 'Title' })).toHaveAttribute('aria-sort', 'ascending');
+  await expect.poll(() => ids(page)).toEqual(['E-002', 'E-001', 'E-003']);
+  await page.getByTestId('sort-title').click();
+  await expect.poll(() => ids(page)).toEqual(['E-003', 'E-001', 'E-002']);
+
+  // Opening a record brings the detail pane back at full size.
+  await page.getByTestId('memory-row').first().click();
+  await expect(page.getByTestId('record-view')).toBeVisible();
+  expect((await page.locator('.detail-pane').boundingBox())!.width).toBeGreaterThan(400);
+});

@@ -149,7 +149,11 @@ export function MemoryScreen(props: {
   else if (!list.isError) summary = query ? `${total.toLocaleString()} ${total === 1 ? 'match' : 'matches'}` : `${total.toLocaleString()} ${noun}`;
 
   return (
-    <section className="screen memory-screen has-table" data-testid={`screen-${props.screen}`} aria-labelledby={`title-${props.screen}`}>
+    <section
+      className={editing || passage || selectedPath ? 'screen memory-screen has-table' : 'screen memory-screen has-table nothing-open'}
+      data-testid={`screen-${props.screen}`}
+      aria-labelledby={`title-${props.screen}`}
+    >
       <div className="list-pane">
         <header className="screen-header compact memory-header">
           <div className="memory-header-line">

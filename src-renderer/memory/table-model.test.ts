@@ -69,12 +69,12 @@ describe('table columns', () => {
   });
 
   it('lines the header and rows up on one grid template', () => {
-    expect(gridTemplate(tableColumns.views)).toBe('60px minmax(120px, 1.4fr) 84px 44px 80px 100px 84px 72px');
+    expect(gridTemplate(tableColumns.views)).toBe('60px minmax(160px, 2fr) 112px 44px 80px 100px 84px 72px');
   });
 
   it('knows the narrowest width the table can take before it scrolls sideways (columns plus gaps and padding)', () => {
-    // 60+120+84+44+80+100+84+72 = 644, 7 gaps of 8, 28 of padding.
-    expect(minTableWidth(tableColumns.views)).toBe(728);
+    // 60+160+112+44+80+100+84+72 = 712, 7 gaps of 8, 28 of padding.
+    expect(minTableWidth(tableColumns.views)).toBe(796);
   });
 });
 

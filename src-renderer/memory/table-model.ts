@@ -30,8 +30,10 @@ const fixed = (digits: number) => (v: number | null) => (v === null ? '' : v.toF
 const plain = (v: string | null) => v ?? '';
 
 const ID: TableColumn = { key: 'id', label: 'ID', width: '60px', numeric: false, text: (r) => r.id };
-const TITLE: TableColumn = { key: 'title', label: 'Title', width: 'minmax(120px, 1.4fr)', numeric: false, text: (r) => r.title, title: (r) => r.title };
-const STATUS: TableColumn = { key: 'status', label: 'Status', width: '84px', numeric: false, text: (r) => plain(r.status) };
+// The title is what a PM reads a row by: it takes twice the share of any other flexible column.
+const TITLE: TableColumn = { key: 'title', label: 'Title', width: 'minmax(160px, 2fr)', numeric: false, text: (r) => r.title, title: (r) => r.title };
+// Wide enough for the longest status a record carries (review_required) as a whole chip.
+const STATUS: TableColumn = { key: 'status', label: 'Status', width: '112px', numeric: false, text: (r) => plain(r.status), title: (r) => plain(r.status) };
 const CONFIDENCE: TableColumn = { key: 'confidence', label: 'Conf.', width: '44px', numeric: true, text: (r) => fixed(2)(r.confidence) };
 const UPDATED: TableColumn = {
   key: 'updated',
