@@ -30,6 +30,8 @@ interface Forecast {
   category?: string;
   p?: number;
   hit?: boolean;
+  /** entry_date (Outcome) or reference_date (declined idea): the start of its holding period. */
+  entry?: string;
 }
 
 const doc = (f: Forecast) => {
@@ -39,6 +41,7 @@ const doc = (f: Forecast) => {
   if (f.category) lines.push(`category: ${f.category}`);
   if (f.p !== undefined) lines.push(`confidence: ${f.p}`);
   if (f.hit !== undefined) lines.push(`hit: ${f.hit}`);
+  if (f.entry) lines.push(f.kind === 'outcome' ? `entry_date: ${f.entry}` : `reference_date: ${f.entry}`);
   lines.push('exit_date: 2026-05-01', '---', '## SUMMARY', 'x', '');
   return lines.join('\n');
 };
@@ -139,6 +142,28 @@ describe('computed calibration', () => {
     expect(second.unchanged).toHaveLength(6);
   });
 
+  it("puts each forecast in its holding period, from entry (or a declined idea's reference date) to exit", async () => {
+    const fs = workspace(false);
+    // exit_date is 2026-05-01 for all: held 1, 30, 31 and 200 days; one without an entry date is in no horizon.
+    await write(fs, [
+      { kind: 'outcome', status: 'resolved', category: 'thematic', p: 0.7, hit: true, entry: '2026-04-30' },
+      { kind: 'outcome', status: 'resolved', category: 'thematic', p: 0.7, hit: false, entry: '2026-04-01' },
+      { kind: 'rejected_expression', status: 'completed', category: 'thematic', p: 0.6, hit: true, entry: '2026-03-31' },
+      { kind: 'outcome', status: 'resolved', category: 'thematic', p: 0.8, hit: true, entry: '2025-10-13' },
+      { kind: 'outcome', status: 'resolved', category: 'thematic', p: 0.8, hit: true },
+    ]);
+    const c = computeCalibration(fs.store);
+    expect(c.horizons.map((h) => [h.horizon, h.n])).toEqual([
+      ['≤ 7 days', 1],
+      ['8–30 days', 1],
+      ['31–90 days', 1],
+      ['> 90 days', 1],
+    ]);
+    // Cached until the record changes: a new forecast shows up at once.
+    await write(fs, [{ kind: 'outcome', status: 'resolved', category: 'thematic', p: 0.7, hit: true, entry: '2026-04-29' }]);
+    expect(computeCalibration(fs.store).horizons[0]).toMatchObject({ horizon: '≤ 7 days', n: 2 });
+  });
+
   it('reads only the index migration 010 built, never the records (the bench depends on it)', () => {
     workspace(false);
     const plan = (store.db.prepare(`EXPLAIN QUERY PLAN ${FORECASTS_SQL}`).all() as { detail: string }[]).map((r) => r.detail).join(' | ');
@@ -190,5 +215,53 @@ describe('computed calibration', () => {
     // Ten equal bins: below 0.5 is five bands, not one (0.2 and 0.45 are different forecasts).
     expect([0, 0.2, 0.45, 0.49, 0.5, 0.59, 0.6, 0.7, 0.8, 0.9, 0.99, 1].map((p) => bandOf(p))).toEqual([0, 2, 4, 4, 5, 5, 6, 7, 8, 9, 9, 9]);
     expect(bandOf(0.45, 5)).toBe(2);
+  });
+});
+
+describe('the words from the record itself: three seeded categories written through the real write path', () => {
+  /**
+   * One workspace, three categories of 10,000 resolved Outcomes each: macro_regime perfectly
+   * calibrated, flow_driven no skill, thematic twice overconfident. If this fails, the category
+   * file, the analyst's prompt line or the reviewer's line tell the PM a coin-flipper "matches"
+   * or call a calibrated record overconfident (issue #29: the no-skill set was said to match).
+   */
+  it('the category files and the prompt/reviewer line say matches, no better than a coin, and overconfident', { timeout: 180_000 }, async () => {
+    const fs = workspace(false);
+    const rand = (() => {
+      let s = 29;
+      return () => {
+        s = (s + 0x6d2b79f5) | 0;
+        let t = Math.imul(s ^ (s >>> 15), 1 | s);
+        t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+      };
+    })();
+    const forecasts: Forecast[] = [];
+    for (let i = 0; i < 10_000; i++) {
+      const q = rand();
+      forecasts.push({ kind: 'outcome', status: 'resolved', category: 'macro_regime', p: Math.round(q * 1000) / 1000, hit: rand() < q });
+      forecasts.push({ kind: 'outcome', status: 'resolved', category: 'flow_driven', p: Math.round(rand() * 1000) / 1000, hit: rand() < 0.5 });
+      const q2 = rand();
+      const p2 = (q2 * q2) / (q2 * q2 + (1 - q2) ** 2);
+      forecasts.push({ kind: 'outcome', status: 'resolved', category: 'thematic', p: Math.round(p2 * 1000) / 1000, hit: rand() < q2 });
+    }
+    for (let i = 0; i < forecasts.length; i += 2000) await write(fs, forecasts.slice(i, i + 2000));
+    const c = computeCalibration(fs.store);
+    const kind = (name: string) => c.categories.find((x) => x.category === name)!.verdict.kind;
+    expect([kind('macro_regime'), kind('flow_driven'), kind('thematic')]).toEqual(['matches', 'no_skill', 'overconfident']);
+
+    await regenerateCalibrationFiles(fs, { calibration: c });
+    const summaryOf = (name: string) => parseRecord(fs.readFile(`/memory/calibration/${name}.md`)).body.split('\n')[1]!;
+    expect(summaryOf('macro_regime')).toMatch(/Stated confidence matches realised hit rates within the noise/);
+    expect(summaryOf('flow_driven')).toMatch(/No better than a coin/);
+    expect(summaryOf('flow_driven')).not.toMatch(/matches/);
+    expect(summaryOf('thematic')).toMatch(/Overconfident: stated confidence is too extreme \(slope 0\.\d\d/);
+
+    // The line the analyst's prompt (agent/workspace.ts) and the reviewer (agent/delegation.ts) read.
+    const line = summaryLineOf(c);
+    expect(line).toContain('| flow_driven (n=10000): no better than a coin');
+    expect(line).toContain('| macro_regime (n=10000): stated confidence matches realised hit rates within the noise');
+    expect(line).toContain('| thematic (n=10000): overconfident');
+    expect(c.horizons).toEqual([]); // these records state no entry date: no horizon is invented
   });
 });
