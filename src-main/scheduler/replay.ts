@@ -67,6 +67,28 @@ function isDay(s: string): boolean {
   return DATE.test(s) && !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 }
 
+/** The last instant of a day as the PM's clock reads it (the date picker's day, in the schedule's zone). */
+export function endOfLocalDay(date: string, zone: string): Date {
+  const guess = Date.parse(`${date}T23:59:59.999Z`);
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    })
+      .formatToParts(new Date(guess))
+      .map((p) => [p.type, p.value]),
+  );
+  // What the zone's wall clock reads at `guess`, taken as UTC: the difference is the zone's offset then.
+  const wall = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second), 999);
+  return new Date(guess - (wall - guess));
+}
+
 /** The morning review saved that day (the latest, if it ran twice), found by SQL on the live database. */
 function originalOn(live: ForgeFS, date: string, zone: string): number | null {
   const from = new Date(Date.parse(`${date}T00:00:00Z`) - DAY_MS).toISOString();
@@ -89,7 +111,8 @@ function originalOn(live: ForgeFS, date: string, zone: string): number | null {
  */
 export async function replayMorning(o: ReplayOptions, input: { date?: string; runId?: number }): Promise<ReplayResult> {
   const zone = o.zone();
-  const today = localDate((o.now ?? (() => new Date()))(), zone);
+  const nowAt = (o.now ?? (() => new Date()))();
+  const today = localDate(nowAt, zone);
   let runId = input.runId ?? null;
   let date = input.date ?? null;
   if (date !== null && !isDay(date)) throw new InvalidInputError(`The replay date must be a day YYYY-MM-DD (got "${date.slice(0, 30)}").`);
@@ -106,7 +129,8 @@ export async function replayMorning(o: ReplayOptions, input: { date?: string; ru
   if (date > today) throw new InvalidInputError(`${date} has not happened yet; a replay looks back (today is ${today}).`);
   runId ??= originalOn(o.live, date, zone);
   const originalReport = runId !== null ? o.reports.get(runId) : null;
-  const cutoff = originalReport?.at ?? startedAt ?? new Date(Date.parse(`${date}T23:59:59.999Z`)).toISOString();
+  // A replay of today stops at now: the rest of the day has not happened.
+  const cutoff = originalReport?.at ?? startedAt ?? new Date(Math.min(endOfLocalDay(date, zone).getTime(), nowAt.getTime())).toISOString();
   const at = new Date(cutoff);
 
   const scratch = openReplayWorkspace(o.live, cutoff, { nativeBinding: o.nativeBinding });
