@@ -12,3 +12,6 @@ export { readBook, STATE_PATH } from './read-book';
 export { parsePositionsCsv } from './positions-csv';
 export type { PositionsCsvOptions } from './positions-csv';
 export { formatBook } from './format-book';
+export { shownFigure } from './figures';
+export { measureChecks, recordGuardrailCheck, guardrailChecksFor } from './check-log';
+export type { RuleCheck, GuardrailCheckRecord, CheckToRecord, CheckStage, CheckOutcome } from './check-log';

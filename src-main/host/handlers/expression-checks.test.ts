@@ -58,6 +58,9 @@ describe('expressions/checks — the guardrail table and review verdict on the E
     expect(byRule.max_duration_contribution).toMatchObject({ value: 1.1, limit: 5 });
     expect(r.value.status).toBe('active');
     expect(r.value.review).toBeNull();
+    // The page prints a share the PM can read (one decimal), not 31.893688%.
+    for (const c of r.value.checks) expect(c.message).not.toMatch(/\d\.\d{3,}%/);
+    expect(byRule.max_factor_concentration!.message).toMatch(/^us_rates is \d+(\.\d)?% of gross exposure\.$/);
   });
 
   it('fails exactly the rows that Approve refuses on, with the same figures', async () => {

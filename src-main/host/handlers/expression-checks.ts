@@ -3,7 +3,7 @@ import { NotFoundError } from '../../common/errors';
 import { isDecidable } from '../../common/expression-status';
 import { reviewKey } from '../../executor';
 import { parseRecord, type ForgeFS } from '../../fs';
-import { factorKey, readBook, type GuardrailLimits } from '../../guardrails';
+import { factorKey, readBook, shownFigure, type GuardrailLimits } from '../../guardrails';
 import { checkExpressionHeader } from '../../tools';
 
 /**
@@ -62,7 +62,7 @@ export function expressionChecks(
     'max_single_risk',
     loss,
     limits.maxSingleRisk,
-    loss === null ? 'Max loss cannot be read.' : `Max loss ${loss}% of NAV.`,
+    loss === null ? 'Max loss cannot be read.' : `Max loss ${shownFigure(loss, limits.maxSingleRisk)}% of NAV.`,
     above(loss, limits.maxSingleRisk),
   );
   const notional = num(header.notional);
@@ -71,7 +71,9 @@ export function expressionChecks(
     'max_gross_exposure',
     gross,
     limits.maxGross,
-    gross === null ? 'Notional cannot be read.' : `Gross exposure ${inBook ? 'of the book' : 'with this trade'}: ${gross}% of NAV.`,
+    gross === null
+      ? 'Notional cannot be read.'
+      : `Gross exposure ${inBook ? 'of the book' : 'with this trade'}: ${shownFigure(gross, limits.maxGross)}% of NAV.`,
     above(gross, limits.maxGross),
   );
   const factor = typeof header.factor === 'string' && header.factor.trim() ? factorKey(header.factor) : null;
@@ -91,7 +93,7 @@ export function expressionChecks(
       'max_factor_concentration',
       share,
       limits.maxFactorConcentration,
-      `${factor} is ${share ?? '—'}% of gross exposure.`,
+      `${factor} is ${share === null ? '—' : shownFigure(share, limits.maxFactorConcentration)}% of gross exposure.`,
       above(share, limits.maxFactorConcentration),
     );
   }
@@ -101,7 +103,7 @@ export function expressionChecks(
     'max_duration_contribution',
     duration,
     limits.maxDuration,
-    duration === null ? 'Duration impact cannot be read.' : `Duration contribution ${duration}.`,
+    duration === null ? 'Duration impact cannot be read.' : `Duration contribution ${shownFigure(duration, limits.maxDuration, 2)}.`,
     above(duration, limits.maxDuration),
   );
   return { status, basis: inBook ? 'book' : 'approval', bookAsOf: book.asOf, checks };
