@@ -4,7 +4,7 @@ import { useProcedure, useProcedureMutation } from '../api/hooks';
 import { ErrorPanel } from '../app/ErrorPanel';
 import { screenInfo } from '../app/screens';
 import { BrierChart } from './BrierChart';
-import { bandBiasWords, biasWords, categoryLabel, figureRows, intervalPts, largestBand, pct, sentence, trackingLines, worstLine } from './chart-data';
+import { bandBiasWords, categoryLabel, figureRows, intervalPts, largestBand, pct, sentence, trackingLines, worstLine } from './chart-data';
 import { ReliabilityChart } from './ReliabilityChart';
 import './calibration.css';
 
@@ -106,7 +106,9 @@ function CategoryCard(props: { category: CalibrationView['categories'][number]; 
       <h2 id={id}>{categoryLabel(c.category)}</h2>
       <p className="hint">
         {c.n} resolved ({c.counterfactuals} counterfactual{c.counterfactuals === 1 ? '' : 's'}) · stated {pct(c.stated)}, hit {pct(c.realised)} ·{' '}
-        {biasWords(c.bias)} on average · Brier {c.brier.toFixed(3)}
+        {/* No over/underconfident here: those words are the verdict's, and only where the intervals allow them. */}
+        {c.bias >= 0 ? '+' : '−'}
+        {Math.abs(Math.round(c.bias * 100))} pts stated − hit on average · Brier {c.brier.toFixed(3)}
         {c.asOf ? ` · as of ${c.asOf.slice(0, 10)}` : ''}
       </p>
       <p className="calibration-verdict" data-testid="category-verdict" data-kind={c.verdict.kind}>
