@@ -18,6 +18,7 @@ import { localDate } from './time';
 export interface ReplayAnalyst {
   send(input: { message: string; trigger?: TriggerType; asOf?: string }): Promise<{ runId: string; sessionId: string }>;
   wait(runId: string): Promise<RunOutcome>;
+  cancel(runId: string): boolean;
   close(): Promise<void>;
 }
 
@@ -34,6 +35,8 @@ export interface ReplayOptions {
   zone: () => string;
   now?: () => Date;
   nativeBinding?: string;
+  /** Stop the replay after this long (default: the morning review's budget). */
+  maxMinutes?: number;
 }
 
 export interface ReplayToolCall {
@@ -166,7 +169,14 @@ export async function replayMorning(o: ReplayOptions, input: { date?: string; ru
     });
     const message = `REPLAY — the morning review of ${date}, re-run as of then. Use only what was known on ${date}.\n\n${trigger}`;
     const started = await analyst.send({ message, trigger: 'schedule', asOf: date });
-    const out = await analyst.wait(started.runId);
+    // The morning review's own time budget: a replay that runs on is stopped, and says so.
+    const limitMs = (o.maxMinutes ?? job.budget.maxMinutes) * 60_000;
+    let stopped = false;
+    const timer = setTimeout(() => {
+      stopped = analyst.cancel(started.runId);
+    }, limitMs);
+    const out = await analyst.wait(started.runId).finally(() => clearTimeout(timer));
+    if (stopped) warnings.push(`Stopped after ${Math.round(limitMs / 60_000)} minutes, the morning review's time budget.`);
     const report = buildReviewReport({
       sessionId: null,
       at,

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ForgeFS } from '../../fs';
-import { type Model, ScriptedModel, type ScenarioInput } from '../../llm';
+import { type Model, ModelError, ScriptedModel, type ScenarioInput } from '../../llm';
 import { buildReviewReport, ReviewReports, ScheduleLog } from '../../scheduler';
 import { plainRecord } from '../../store/testing';
 import { openTestWorkspace, type TestWorkspace } from '../../tools/testing';
@@ -111,7 +111,7 @@ const scenario: ScenarioInput = {
 };
 
 /** The app's wiring (host/core.ts) with the scripted model, recording every message the analyst is sent. */
-function runner(model: ScriptedModel, sent: string[], fredKey = false): ReplayRunner {
+function runner(model: Model, sent: string[], fredKey = false, maxMinutes?: number): ReplayRunner {
   const recording: Model = {
     id: model.id,
     isScripted: true,
@@ -129,6 +129,7 @@ function runner(model: ScriptedModel, sent: string[], fredKey = false): ReplayRu
     settings: () => ({ sessionTimeoutMinutes: 30, timezone: ZONE }),
     zone: () => ZONE,
     fredKey: () => fredKey,
+    maxMinutes,
   });
 }
 
@@ -174,5 +175,21 @@ describe('replaying a past morning review', () => {
     await expect(o({ date: '2026-02-30' })).rejects.toMatchObject({ code: 'invalid_input' });
     await expect(o({ runId: 99 })).rejects.toMatchObject({ code: 'not_found' });
     await expect(o({ runId: 1, date: '2026-10-11' })).rejects.toMatchObject({ code: 'invalid_input' });
+  });
+
+  it('stops a replay that runs past its time budget and says so, instead of holding the PM forever', async () => {
+    // A model that never answers until it is stopped.
+    const silent: Model = {
+      id: 'scripted:silent',
+      isScripted: true,
+      call: () => new Promise(() => undefined),
+      stream: (r) =>
+        new Promise((_, reject) => {
+          r.signal?.addEventListener('abort', () => reject(new ModelError('cancelled', 'Stopped.')), { once: true });
+        }),
+    };
+    const r = await runner(silent, [], false, 0.002)({ date: '2026-10-10' });
+    expect(r.replay.stop).toBe('cancelled');
+    expect(r.replay.report.warnings.join(' ')).toContain("the morning review's time budget");
   });
 });

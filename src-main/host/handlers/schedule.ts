@@ -72,6 +72,8 @@ export interface ReplayWiring {
   zone: () => string;
   fredKey: () => boolean;
   nativeBinding?: string;
+  /** Stop a replay after this long (default: the morning review's time budget). */
+  maxMinutes?: number;
 }
 
 /**
@@ -92,6 +94,7 @@ export function replayRunner(w: ReplayWiring): ReplayRunner {
         fredKey: w.fredKey,
         zone: w.zone,
         nativeBinding: w.nativeBinding,
+        maxMinutes: w.maxMinutes,
         openAnalyst: (fs, now) =>
           new Analyst({
             fs,
