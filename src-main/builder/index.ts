@@ -1,8 +1,10 @@
 // The lead's part: the build runner, its store and the forge tools.
-export { BuildManager, DEFAULT_BUILDER_SETTINGS, toolsFor, systemFor, fixedTokens } from './runner';
+export { BuildManager } from './runner';
+export { DEFAULT_BUILDER_SETTINGS } from './build-host';
+export { toolsFor, systemFor, fixedTokens } from './build-context';
 export { DEFAULT_ALLOWED_COMMANDS, PROJECT_TOOLS, runProjectTests, workspaceListing } from './workspace';
 export type { ProjectToolContext } from './workspace';
-export type { BuilderDeps, BuilderSettings } from './runner';
+export type { BuilderDeps, BuilderSettings } from './build-host';
 export { BuildStore } from './store';
 export type { BuildRun, RunnerState } from './store';
 export { forgeTools, BUILDER_FORGE_TOOLS } from './forge-tools';

@@ -6,7 +6,8 @@ import { ScriptedModel } from '../llm/scripted-model';
 import type { Model, ModelCallRequest, ModelResult, ModelStreamEvent } from '../llm/types';
 import { ArtifactStore, ProjectStore } from '../mcp';
 import { type Db, openDatabase } from '../store';
-import { BuildManager, type BuilderSettings, DEFAULT_BUILDER_SETTINGS } from './runner';
+import { type BuilderSettings, DEFAULT_BUILDER_SETTINGS } from './build-host';
+import { BuildManager } from './runner';
 import { BuildStore } from './store';
 
 /**

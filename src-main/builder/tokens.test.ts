@@ -7,7 +7,9 @@ import { ScriptedModel } from '../llm/scripted-model';
 import { ArtifactStore, ProjectStore } from '../mcp';
 import { type Db, openDatabase } from '../store';
 import { type ToolDefinition, toModelTool } from '../tools/define';
-import { BuildManager, DEFAULT_BUILDER_SETTINGS, fixedTokens, systemFor, toolsFor } from './runner';
+import { fixedTokens, systemFor, toolsFor } from './build-context';
+import { DEFAULT_BUILDER_SETTINGS } from './build-host';
+import { BuildManager } from './runner';
 import { BuildStore } from './store';
 import { builderTokens, countBuilderContext } from './tokens';
 

@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ScriptedModel } from '../llm/scripted-model';
 import { ArtifactStore, ProjectStore } from '../mcp';
 import { type Db, openDatabase } from '../store';
-import { BuildManager, DEFAULT_BUILDER_SETTINGS } from './runner';
+import { DEFAULT_BUILDER_SETTINGS } from './build-host';
+import { BuildManager } from './runner';
 import { BuildStore } from './store';
 
 /**

@@ -6,7 +6,8 @@ import { AnthropicModel } from '../../llm/anthropic-model';
 import { type MockAnthropicServer, type MockStep, type RecordedRequest, startMockAnthropicServer } from '../../llm/testing';
 import { ArtifactStore, ProjectStore } from '../../mcp';
 import { type Db, openDatabase } from '../../store';
-import { BuildManager, DEFAULT_BUILDER_SETTINGS } from '../runner';
+import { DEFAULT_BUILDER_SETTINGS } from '../build-host';
+import { BuildManager } from '../runner';
 import { BuildStore } from '../store';
 
 /**
