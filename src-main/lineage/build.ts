@@ -2,6 +2,8 @@ import type { LineageStep, LineageView } from '../api/lineage';
 import { InvalidInputError, NotFoundError } from '../common/errors';
 import { reviewKey } from '../executor';
 import { parseRecord, type ForgeFS } from '../fs';
+import type { GuardrailCheckRecord } from '../guardrails';
+import { guardrailSteps } from './guardrail-steps';
 import { sessionSteps, type SkillVersionLookup } from './session-steps';
 
 /**
@@ -106,14 +108,15 @@ function viewStep(fs: ForgeFS, viewId: string, at: string): LineageStep {
   });
 }
 
-function decisionStep(row: AuditRow, header: Record<string, unknown>, id: string): LineageStep {
+function decisionStep(row: AuditRow, header: Record<string, unknown>, id: string, approvalCheck?: GuardrailCheckRecord): LineageStep {
   if (row.operation === 'approve') {
     return step({
       at: row.at,
       kind: 'decision',
       title: `PM approved ${id}`,
-      summary:
-        'Approval re-ran every hard limit against the book at that moment and only succeeds when all pass; the figures it measured then were not recorded (see the guardrail steps for the figures checked at the proposal).',
+      summary: approvalCheck
+        ? `Approval re-ran every hard limit against the book at that moment and only succeeds when all pass: the figures it measured are in the guardrail step at ${approvalCheck.at}.`
+        : 'Approval re-ran every hard limit against the book at that moment and only succeeds when all pass; the figures it measured then were not recorded (see the guardrail steps for the figures checked at the proposal).',
       figures: [
         { label: 'decision', value: 'approve' },
         { label: 'by', value: text(header.approved_by) || row.actor },
@@ -213,6 +216,11 @@ export function buildLineage(fs: ForgeFS, id: string, options: LineageOptions = 
     );
   }
 
+  // Every recorded guardrail check, before the audit rows so a check sorts ahead of the write it allowed.
+  const checks = guardrailSteps(fs.store, path);
+  steps.push(...checks.steps);
+  const approvals = checks.records.filter((c) => c.stage === 'approve' && c.outcome === 'approved');
+  let approvalsSeen = 0;
   for (const row of audit) {
     if (row === first) {
       steps.push(
@@ -228,7 +236,9 @@ export function buildLineage(fs: ForgeFS, id: string, options: LineageOptions = 
         }),
       );
     } else if (row.operation === 'approve' || row.operation === 'reject') {
-      steps.push(decisionStep(row, header, id));
+      // Each approval wrote its own passed check in the same transaction: the n-th approval is the n-th such check.
+      const check = row.operation === 'approve' ? approvals[approvalsSeen++] : undefined;
+      steps.push(decisionStep(row, header, id, check));
     } else {
       steps.push(
         step({ at: row.at, kind: 'write', title: `${id} ${row.operation} by ${row.actor}`, summary: `The record changed (${row.operation}).`, links: [path] }),

@@ -7,7 +7,7 @@ import { SkillVersionStore } from '../evolution';
 import { findBundledDir, sha256 } from '../fs';
 import { defaultGuardrailLimits } from '../guardrails';
 import { SkillLoader } from '../skills';
-import { approveExpression, rejectExpression } from '../tools';
+import { applyWrite, approveExpression, rejectExpression } from '../tools';
 import { buildLineage } from './build';
 import { lineageMarkdown } from './markdown';
 import { skillVersionLookup } from './skill-versions';
@@ -91,17 +91,58 @@ describe('decision lineage of the demo Expression', () => {
     const decision = view.steps.find((s) => s.kind === 'decision')!;
     expect(decision.title).toBe('PM approved E-004');
 
-    // Time order: the View, then the session's work, the review, the proposal and last the PM.
+    // Time order: the View, then the session's work, the review, the proposal's own check, the
+    // proposal, approval's re-check and last the PM.
     const order = (k: string) => kinds.indexOf(k as (typeof kinds)[number]);
     expect(order('view')).toBe(0);
     expect(order('task')).toBeLessThan(order('guardrail'));
     expect(order('guardrail')).toBeLessThan(order('review'));
     expect(order('review')).toBeLessThan(order('proposal'));
-    expect(order('proposal')).toBe(kinds.length - 2);
-    expect(kinds.at(-1)).toBe('decision');
+    expect(kinds.slice(-4)).toEqual(['guardrail', 'proposal', 'guardrail', 'decision']);
     const times = view.steps.map((s) => s.at).filter((t): t is string => t !== null);
     expect(times).toEqual([...times].sort());
     expect(view.steps.every((s) => s.recorded)).toBe(true);
+  });
+
+  it('shows the guardrail check at the proposal and the one approval ran, each with every limit, its figure and its result', () => {
+    // If this failed, a PM tracing the booked E-004 would see figures only for the blocked draft, and
+    // "not recorded" for what the trade actually passed when proposed and again when approved.
+    const view = lineage();
+    const checks = view.steps.filter((s) => s.kind === 'guardrail');
+    expect(checks.map((c) => c.title)).toEqual([
+      'Guardrails blocked a write to /memory/expressions/new.md',
+      'Guardrails passed at the proposal — all 5 limits pass',
+      'Guardrails passed at approval — all 5 limits pass',
+    ]);
+    for (const check of checks.slice(1)) {
+      expect(check.links).toEqual(['/memory/expressions/E-004.md']);
+      expect(check.figures).toEqual(
+        expect.arrayContaining([
+          { label: 'expression_requires_view actual', value: 'V-001' },
+          { label: 'max_single_risk actual', value: '0.4' },
+          { label: 'max_single_risk limit', value: '5' },
+          { label: 'max_single_risk result', value: 'pass' },
+          { label: 'max_gross_exposure actual', value: '146' },
+          { label: 'max_gross_exposure limit', value: '200' },
+          { label: 'max_factor_concentration actual', value: '29.794521' },
+          { label: 'max_factor_concentration limit', value: '30' },
+          { label: 'max_duration_contribution actual', value: '0.3' },
+          { label: 'max_duration_contribution limit', value: '5' },
+          { label: 'book as of', value: '2026-11-20' },
+        ]),
+      );
+      expect(check.figures.filter((f) => f.label.endsWith(' result')).map((f) => f.value)).toEqual(['pass', 'pass', 'pass', 'pass', 'pass']);
+    }
+    const [, atProposal, atApproval] = checks;
+    const proposal = view.steps.find((s) => s.kind === 'proposal')!;
+    const decision = view.steps.find((s) => s.kind === 'decision')!;
+    expect(atProposal!.at! <= proposal.at!).toBe(true);
+    expect(atApproval!.at! <= decision.at!).toBe(true);
+    expect(proposal.at! <= atApproval!.at!).toBe(true);
+    expect(atProposal!.summary).toContain('Checked for the analyst');
+    expect(atApproval!.summary).toContain('Checked for the PM approving it');
+    expect(decision.summary).not.toContain('not recorded');
+    expect(decision.summary).toContain(`guardrail step at ${atApproval!.at}`);
   });
 
   it('exports one Markdown document with every step, its time, figures and record paths', () => {
@@ -113,6 +154,11 @@ describe('decision lineage of the demo Expression', () => {
     expect(md).toContain('· task — Sub-agent task curve_ctx (context-retrieval) — ok');
     expect(md).toContain('· skill — Task labour_ctx loaded skill context-retrieval');
     expect(md).toContain('- max_single_risk actual: 6');
+    expect(md).toContain('· guardrail — Guardrails passed at the proposal — all 5 limits pass');
+    expect(md).toContain('· guardrail — Guardrails passed at approval — all 5 limits pass');
+    expect(md).toContain('- max_gross_exposure actual: 146');
+    expect(md).toContain('- max_factor_concentration limit: 30');
+    expect(md).toContain('- max_duration_contribution result: pass');
     expect(md).toContain('· review — Reviewer: approve_with_notes');
     expect(md).toContain('· decision — PM approved E-004');
     expect(md).toContain(`- \`/session/${view.sessionId}/results/curve_ctx.md\``);
@@ -143,5 +189,39 @@ describe('decision lineage of the demo Expression', () => {
     const cf = view.steps.filter((s) => s.kind === 'counterfactual');
     expect(cf).toHaveLength(1);
     expect(cf[0]!.links[0]).toMatch(/^\/memory\/counterfactuals\/CF-\d+\.md$/);
+  });
+
+  it('keeps the figures each check measured then: an approval refused under tighter limits shows its failing figure, the proposal keeps its own', async () => {
+    // If this failed, a trace would recompute the figures against today's book and limits (rewriting what
+    // the PM saw), or a refused approval would leave no trace of the limit that stopped it.
+    const fs = run.workspace.fs;
+    const content =
+      '# new — Small FX hedge\nstatus: proposed\nview_id: V-001\ninstrument: EURUSD forward\nnotional: 1\nmax_loss_pct: 0.3\nduration_impact: 0\nfactor: fx\nconfidence: 0.7\n---\n## SUMMARY\nA small hedge.\n';
+    // Through the write pipeline, as the PM's memory/write does: the proposal is checked there.
+    const written = await applyWrite(fs, '/memory/expressions/new.md', content, { actor: 'pm' }, { limits: defaultGuardrailLimits });
+    expect(written.ok).toBe(true);
+    const id = written.path!.match(/E-\d+/)![0];
+    const tighter = { ...defaultGuardrailLimits, maxSingleRisk: 0.25 };
+    const refused = await approveExpression(fs, id, tighter);
+    expect(refused.approved).toBe(false);
+    const checks = lineage(id).steps.filter((s) => s.kind === 'guardrail');
+    expect(checks.map((c) => c.title)).toEqual([
+      'Guardrails passed at the proposal — all 5 limits pass',
+      'Guardrails refused the approval — 1 of 5 limits failed',
+    ]);
+    expect(checks[0]!.figures).toEqual(
+      expect.arrayContaining([
+        { label: 'max_single_risk limit', value: '5' },
+        { label: 'max_single_risk result', value: 'pass' },
+      ]),
+    );
+    expect(checks[1]!.figures).toEqual(
+      expect.arrayContaining([
+        { label: 'max_single_risk actual', value: '0.3' },
+        { label: 'max_single_risk limit', value: '0.25' },
+        { label: 'max_single_risk result', value: 'fail' },
+      ]),
+    );
+    expect(checks[1]!.summary).toContain('max_single_risk: 0.3 against 0.25 — fail');
   });
 });

@@ -1,8 +1,9 @@
 import { ConflictError, InvalidInputError, NotFoundError } from '../common/errors';
 import { isDecidable } from '../common/expression-status';
 import { parseRecord, renderRecord, type ForgeFS } from '../fs';
-import { readBook, type GuardrailLimits, type Violation } from '../guardrails';
-import { checkExpressionHeader, statusOf } from './expressions';
+import { recordGuardrailCheck, type GuardrailLimits, type Violation } from '../guardrails';
+import { statusOf } from './expressions';
+import { runGuardrails } from './guardrail-run';
 import { rewriteRecord } from './rewrite';
 
 const ID = /^E-\d{3,}$/;
@@ -38,9 +39,14 @@ export async function approveExpression(fs: ForgeFS, id: string, limits: Guardra
     }
     // The book as committed so far, read under the write lock this transaction holds: a second
     // approval racing this one waits for it and then sees this trade in the book.
-    const book = readBook(fs, limits, { exclude: id });
-    const violations = checkExpressionHeader(doc.header, book, limits, (v) => /^V-\d+$/.test(v) && tx.exists(`/memory/views/${v}.md`));
+    const at = now().toISOString();
+    const ran = runGuardrails(fs, doc.header, limits, (v) => /^V-\d+$/.test(v) && tx.exists(`/memory/views/${v}.md`), id);
+    const violations = ran.violations;
+    // Kept with its figures either way, in this transaction: the lineage shows what approval measured.
+    const keep = (outcome: 'approved' | 'refused') =>
+      recordGuardrailCheck(fs.store.db, { at, path, stage: 'approve', outcome, actor: 'pm', checks: ran.checks, bookAsOf: ran.bookAsOf });
     if (violations.length) {
+      keep('refused');
       return {
         id,
         approved: false,
@@ -49,7 +55,7 @@ export async function approveExpression(fs: ForgeFS, id: string, limits: Guardra
         message: `${id} was not approved: ${violations.map((v) => `${v.rule} ${v.actual} (limit ${v.limit})`).join('; ')}.`,
       };
     }
-    const at = now().toISOString();
+    keep('approved');
     // A trade back from review keeps when it first went live (the snapshot may hold it); a proposal goes live now.
     const activatedAt = status === 'review_required' && doc.header.activated_at ? doc.header.activated_at : at;
     const header = { ...doc.header, status: 'active', approved_by: 'pm', approved_at: at, activated_at: activatedAt };

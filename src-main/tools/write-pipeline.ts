@@ -1,10 +1,19 @@
 import { InvalidInputError } from '../common/errors';
 import { categoryInfo, parseRecord, renderRecord, routePath, trackerWriter, type ForgeFS, type ForgeTx, type MemoryDocument, type WriteContext } from '../fs';
 import { withAssignedId } from '../fs/memory-backend';
-import { CONSTRAINTS_PATH, formatViolations, readBook, readConstraints, type GuardrailLimits, type Violation } from '../guardrails';
+import {
+  CONSTRAINTS_PATH,
+  formatViolations,
+  readConstraints,
+  recordGuardrailCheck,
+  type CheckOutcome,
+  type GuardrailLimits,
+  type Violation,
+} from '../guardrails';
 import { rejectionCounterfactual } from '../tracking';
 import { checkedAgainstLimits, countsInBook, isOpenProposal } from '../common/expression-status';
-import { checkExpressionHeader, isTrustedActor, landingStatus, statusOf } from './expressions';
+import { isTrustedActor, landingStatus, statusOf } from './expressions';
+import { runGuardrails, type GuardrailRun } from './guardrail-run';
 
 export interface WriteOutcome {
   ok: boolean;
@@ -165,12 +174,20 @@ export async function applyWrite(fs: ForgeFS, rawPath: string, content: string, 
       if (p.refused) {
         return { ok: false, message: `Not written: ${path} — ${p.refused}`, sideEffects: [] } satisfies WriteOutcome;
       }
+      // Every check is kept with its figures, whatever came of it (guardrails/check-log.ts).
+      let ran: GuardrailRun | null = null;
+      const keep = (where: string, outcome: CheckOutcome) => {
+        if (!ran) return;
+        const { checks, bookAsOf } = ran;
+        recordGuardrailCheck(fs.store.db, { at: at.toISOString(), path: where, stage: 'write', outcome, checks, bookAsOf, ...who(writer) });
+      };
       if (p.category === 'expressions' && checkedAgainstLimits(p.status)) {
         const limits = typeof options.limits === 'function' ? options.limits() : options.limits;
         // The book read in this transaction, without this Expression wherever it counted: what it would join.
-        const book = readBook(fs, limits, { exclude: p.doc.id });
-        const violations = checkExpressionHeader(p.doc.header, book, limits, (id) => /^V-\d+$/.test(id) && tx.exists(`/memory/views/${id}.md`));
+        ran = runGuardrails(fs, p.doc.header, limits, (id) => /^V-\d+$/.test(id) && tx.exists(`/memory/views/${id}.md`), p.doc.id);
+        const violations = ran.violations;
         if (violations.length) {
+          keep(path, 'blocked');
           return {
             ok: false,
             message: `Not written: ${path}\n${formatViolations(violations)}\nChange the Expression so every limit passes, or drop it.`,
@@ -183,6 +200,7 @@ export async function applyWrite(fs: ForgeFS, rawPath: string, content: string, 
       if (options.review && p.category === 'expressions' && p.status === 'proposed' && !isTrustedActor(writer.actor) && !unchangedRecord(tx, path, p.doc)) {
         const gate = options.review(content);
         if (!gate.approved) {
+          keep(path, 'not_written');
           return {
             ok: false,
             message: `Not written: ${path} — review required before the PM is asked.\n${gate.message}`,
@@ -191,6 +209,7 @@ export async function applyWrite(fs: ForgeFS, rawPath: string, content: string, 
         }
       }
       const r = tx.writeFile(path, p.content, writer);
+      keep(r.path, 'written');
       const side: string[] = [];
       if (r.archivedTo) side.push(`previous version archived to ${r.archivedTo}`);
       // An audit override (e.g. 'reject') names the PM's act on this record, not the records it creates.
@@ -220,6 +239,9 @@ export async function applyWrite(fs: ForgeFS, rawPath: string, content: string, 
     { prepare },
   );
 }
+
+/** Who ran a check, as the audit row of the same write names them. */
+const who = (w: WriteContext) => ({ actor: w.actor, sessionId: w.sessionId ?? null, taskId: w.taskId ?? null });
 
 /** True when the record at `path` already says exactly this (a re-save needs no new review). */
 function unchangedRecord(tx: ForgeTx, path: string, doc: MemoryDocument): boolean {

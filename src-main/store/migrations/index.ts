@@ -13,6 +13,7 @@ import { reviewReports } from './012_review_reports';
 import { recordTables } from './013_record_tables';
 import { searchBlocks } from './014_search_blocks';
 import { buildDocuments } from './015_build_documents';
+import { guardrailChecks } from './016_guardrail_checks';
 import type { Migration } from './types';
 
 /** Every schema version in order; version N is at index N-1. Version 2 is the search index. */
@@ -32,6 +33,7 @@ export const migrations: readonly Migration[] = [
   recordTables,
   searchBlocks,
   buildDocuments,
+  guardrailChecks,
 ];
 
 export type { Migration } from './types';
