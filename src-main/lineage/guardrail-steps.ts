@@ -1,5 +1,5 @@
 import type { LineageStep } from '../api/lineage';
-import { guardrailChecksFor, type GuardrailCheckRecord, type RuleCheck } from '../guardrails';
+import { guardrailChecksFor, shownFigure, type GuardrailCheckRecord, type RuleCheck } from '../guardrails';
 import type { Store } from '../store';
 
 /**
@@ -8,7 +8,13 @@ import type { Store } from '../store';
  * measured when the check ran, read back as stored — never recomputed against today's book.
  */
 
-const shown = (v: RuleCheck['value']) => (v === null ? 'not measured' : String(v));
+/** Printed as the guardrail messages and the Expression page print it (shownFigure); stored unrounded. */
+const shown = (x: RuleCheck) =>
+  x.value === null
+    ? 'not measured'
+    : typeof x.value === 'number'
+      ? shownFigure(x.value, typeof x.limit === 'number' ? x.limit : undefined, x.rule === 'max_duration_contribution' ? 2 : 1)
+      : x.value;
 
 const STAGE: Record<string, string> = {
   written: 'passed at the write',
@@ -27,12 +33,12 @@ function title(c: GuardrailCheckRecord, first: boolean): string {
 
 export function guardrailCheckStep(c: GuardrailCheckRecord, first: boolean): LineageStep {
   const figures = c.checks.flatMap((x) => [
-    { label: `${x.rule} actual`, value: shown(x.value) },
+    { label: `${x.rule} actual`, value: shown(x) },
     { label: `${x.rule} limit`, value: String(x.limit) },
     { label: `${x.rule} result`, value: x.pass ? 'pass' : 'fail' },
   ]);
   if (c.bookAsOf) figures.push({ label: 'book as of', value: c.bookAsOf });
-  const lines = c.checks.map((x) => `${x.rule}: ${shown(x.value)} against ${x.limit} — ${x.pass ? 'pass' : `fail${x.message ? ` (${x.message})` : ''}`}`);
+  const lines = c.checks.map((x) => `${x.rule}: ${shown(x)} against ${x.limit} — ${x.pass ? 'pass' : `fail${x.message ? ` (${x.message})` : ''}`}`);
   const by = c.stage === 'approve' ? 'the PM approving it' : c.actor === 'agent' ? 'the analyst' : c.actor;
   return {
     at: c.at,

@@ -124,7 +124,7 @@ describe('decision lineage of the demo Expression', () => {
           { label: 'max_single_risk result', value: 'pass' },
           { label: 'max_gross_exposure actual', value: '146' },
           { label: 'max_gross_exposure limit', value: '200' },
-          { label: 'max_factor_concentration actual', value: '29.794521' },
+          { label: 'max_factor_concentration actual', value: '29.8' }, // stored unrounded, printed as the page prints it
           { label: 'max_factor_concentration limit', value: '30' },
           { label: 'max_duration_contribution actual', value: '0.3' },
           { label: 'max_duration_contribution limit', value: '5' },
