@@ -25,6 +25,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import * as sqliteVec from 'sqlite-vec';
 import { hasRankExtension, rankExtensionProblem, Store } from '../src-main/store';
 import { plainRecord } from '../src-main/store/testing';
 import { type Embedder, HashNgramEmbedder, reindex, SearchIndex, writeEntryBatch } from '../src-main/search';
@@ -72,6 +73,8 @@ class TimedEmbedder implements Embedder {
  * after reopening reads a file laid out as a user's would be.
  */
 function attachBaseline(db: Store['db'], dir: string): void {
+  // The app no longer loads sqlite-vec (it is a dev dependency, this baseline's only user).
+  sqliteVec.load(db);
   db.prepare('ATTACH DATABASE ? AS baseline').run(join(dir, 'baseline.db'));
   db.pragma('baseline.journal_mode = WAL');
 }

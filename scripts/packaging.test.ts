@@ -50,11 +50,27 @@ describe('the packaging configuration matches the distribution plan', () => {
   });
 
   it('unpacks the native modules from the asar so they can load, and rebuilds them for Electron', () => {
-    // Without these the packaged app opens no database (better-sqlite3) and has no vector search (sqlite-vec).
-    expect(config.asarUnpack).toEqual(expect.arrayContaining(['node_modules/better-sqlite3/**/*.node', 'node_modules/sqlite-vec-*/**']));
+    // Without these the packaged app opens no database (better-sqlite3) and cannot run the local model (onnxruntime).
+    expect(config.asarUnpack).toEqual(expect.arrayContaining(['node_modules/better-sqlite3/**/*.node', 'node_modules/onnxruntime-node/bin/**']));
     expect(config.npmRebuild).toBe(true);
     expect(pkg.dependencies['better-sqlite3']).toBeDefined();
-    expect(pkg.dependencies['sqlite-vec']).toBeDefined();
+  });
+
+  it("ships no sqlite-vec: it is the benchmarks' baseline only, so a dev dependency", () => {
+    // If this fails, every installer carries a loadable extension nothing at run time uses.
+    expect(pkg.dependencies['sqlite-vec']).toBeUndefined();
+    expect(pkg.devDependencies['sqlite-vec']).toBeDefined();
+    expect(config.asarUnpack.join('\n')).not.toContain('sqlite-vec');
+  });
+
+  it('builds no Intel macOS installer, since onnxruntime-node has no darwin-x64 binary (the plan says why)', () => {
+    expect(builtTargets(config.mac).arch).toEqual(['arm64']);
+    expect(plan).toContain('No Intel macOS build');
+  });
+
+  it('checks the installers in npm test, after the build (so the entry points are real)', () => {
+    expect(pkg.scripts['package:check']).toBe('tsx scripts/package-check.ts');
+    expect(pkg.scripts.test).toMatch(/npm run build && npm run package:check/);
   });
 
   it('ships the built app, the bundled skills, contracts and the sample workspace — and no tests', () => {

@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import * as sqliteVec from 'sqlite-vec';
 import { AppError } from '../common/errors';
 import { createPrivateFile, makePrivate } from '../common/private-files';
 import { migrations, type Migration } from './migrations';
@@ -13,7 +12,7 @@ export type Db = Database.Database;
 export interface OpenDatabaseOptions {
   /** Path to a better_sqlite3.node built for another ABI (the Electron shell passes its rebuild). */
   nativeBinding?: string;
-  /** Skip loading sqlite-vec (only for tools that must run where the extension is missing). */
+  /** No effect (kept for callers): sqlite-vec is never loaded at run time since the legacy table is dropped without it. */
   withoutVectors?: boolean;
   /** Rank keywords with FTS5's bm25() even where `forge_bm25` is built (tests and the bench compare the two). */
   withoutRankExtension?: boolean;
@@ -22,7 +21,7 @@ export interface OpenDatabaseOptions {
 }
 
 /**
- * Opens (or creates) a workspace database: pragmas, sqlite-vec and migrations in one place.
+ * Opens (or creates) a workspace database: pragmas, extensions, legacy clean-up and migrations in one place.
  *
  * synchronous=NORMAL: in WAL mode this never corrupts the database and never loses a commit when
  * the app crashes or is killed (the WAL is in the OS cache); only a power cut or OS crash can roll
@@ -62,7 +61,7 @@ function openAt(path: string, options: OpenDatabaseOptions, onDisk: boolean): Db
     db.pragma('wal_autocheckpoint = 4000');
     db.pragma('journal_size_limit = 67108864');
     db.pragma('cache_size = -32000');
-    if (!options.withoutVectors) sqliteVec.load(db);
+    dropLegacyVecTable(db);
     if (!options.withoutRankExtension) loadRankExtension(db);
     const list = options.migrations ?? migrations;
     if (onDisk) backupBeforeUpgrade(db, path, list);
@@ -72,6 +71,35 @@ function openAt(path: string, options: OpenDatabaseOptions, onDisk: boolean): Db
     db.close();
     throw e;
   }
+}
+
+/** The sqlite-vec `vec0` table that held candidate codes before migration 014 (src-main/search/vectors.ts). */
+const LEGACY_VEC_TABLE = 'search_vec';
+
+/**
+ * Removes the legacy `vec0` table without sqlite-vec, so the app need not ship the extension: a
+ * DROP would need the module ("no such module: vec0"), so its schema row is deleted (writable_schema,
+ * SQLite's documented way to remove a virtual table whose module is unavailable) and its shadow
+ * tables, plain tables, are dropped — all in one transaction. Nothing happens when it is absent.
+ */
+export function dropLegacyVecTable(db: Db): boolean {
+  const legacy = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ? AND sql LIKE '%USING vec0%'").get(LEGACY_VEC_TABLE);
+  if (!legacy) return false;
+  const prefix = `${LEGACY_VEC_TABLE}_`;
+  const shadows = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND substr(name, 1, ?) = ?").pluck().all(prefix.length, prefix) as string[];
+  // better-sqlite3 runs in SQLite's defensive mode, which refuses writable_schema; lifted for this step only.
+  db.unsafeMode(true);
+  try {
+    db.transaction(() => {
+      db.pragma('writable_schema = ON');
+      db.prepare("DELETE FROM sqlite_master WHERE type = 'table' AND name = ?").run(LEGACY_VEC_TABLE);
+      db.pragma('writable_schema = RESET');
+      for (const name of shadows) db.exec(`DROP TABLE "${name}"`);
+    }).immediate();
+  } finally {
+    db.unsafeMode(false);
+  }
+  return true;
 }
 
 /** How many pre-upgrade copies of the database a workspace keeps in `backups/`. */
