@@ -39,9 +39,15 @@ test('an approved demo Expression traces to its sub-agents, skill versions, guar
   await expect(steps.and(page.locator('[data-kind="task"]')).first()).toContainText('Sub-agent task labour_ctx (context-retrieval)');
   await expect(steps.and(page.locator('[data-kind="skill"]'))).toHaveCount(2);
   await expect(steps.and(page.locator('[data-kind="skill"]')).first()).toContainText('SKILL.md sha256');
+  // Three checks, each with its figures: the blocked draft, the proposal as written, and approval's re-check.
   const guard = steps.and(page.locator('[data-kind="guardrail"]'));
-  await expect(guard).toContainText('max_single_risk actual');
-  await expect(guard).toContainText('217.5');
+  await expect(guard).toHaveCount(3);
+  await expect(guard.nth(0)).toContainText('max_single_risk actual');
+  await expect(guard.nth(0)).toContainText('217.5');
+  await expect(guard.nth(1)).toContainText('Guardrails passed at the proposal');
+  await expect(guard.nth(1)).toContainText('max_gross_exposure actual');
+  await expect(guard.nth(2)).toContainText('Guardrails passed at approval');
+  await expect(guard.nth(2)).toContainText('29.8');
   await expect(steps.and(page.locator('[data-kind="review"]'))).toContainText('approve_with_notes');
   // The PM's approval is the last step: nothing after it shaped the decision.
   await expect(steps.last()).toHaveAttribute('data-kind', 'decision');
@@ -54,6 +60,8 @@ test('an approved demo Expression traces to its sub-agents, skill versions, guar
   expect(text.startsWith('# Decision lineage — E-004: Receive 5y SOFR, sized from the stop\n')).toBe(true);
   expect(text).toContain('· task — Sub-agent task curve_ctx (context-retrieval) — ok');
   expect(text).toContain('- max_single_risk actual: 6');
+  expect(text).toContain('· guardrail — Guardrails passed at approval — all 5 limits pass');
+  expect(text).toContain('- max_gross_exposure actual: 146');
   expect(text).toContain('· decision — PM approved E-004');
   await expect(lineage.getByRole('status')).toHaveText('Saved as lineage-E-004.md');
   expect(problems).toEqual([]);
