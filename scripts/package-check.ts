@@ -30,6 +30,8 @@ export interface NativeFile {
 export interface TargetReport {
   target: Target;
   files: number;
+  /** Every file's path in the package (estimated packages appear as `<package>/(estimated)`). */
+  paths: string[];
   bytes: number;
   unpackedBytes: number;
   natives: NativeFile[];
@@ -245,7 +247,7 @@ export async function checkTarget(root: string, config: Any, target: Target, opt
   }
   const limit = options.limitBytes ?? LIMIT_BYTES;
   if (bytes > limit) problems.push(`${mb(bytes)} unpacked is over the ${mb(limit)} limit`);
-  return { target, files: packaged.length, bytes, unpackedBytes, natives, estimated, problems };
+  return { target, files: packaged.length, paths: packaged.map((f) => f.path), bytes, unpackedBytes, natives, estimated, problems };
 }
 
 export const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
