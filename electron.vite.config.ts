@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
@@ -25,6 +26,23 @@ function chunkBudget(exempt: RegExp): Plugin {
 }
 
 /**
+ * What `forge version` and About call the exact build (src-main/host/build-info.ts reads it as
+ * `__FORGE_BUILD__`): the commit built from, with "-modified" when the tree had uncommitted
+ * changes, and when. A build from an export without git says "unknown" rather than failing.
+ */
+function buildStamp(): { commit: string; builtAt: string } {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: __dirname, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  let commit = 'unknown';
+  try {
+    commit = git('rev-parse', '--short=12', 'HEAD');
+    if (git('status', '--porcelain', '--untracked-files=no') !== '') commit += '-modified';
+  } catch {
+    // No git here (a source archive): the version and build date still identify the build.
+  }
+  return { commit, builtAt: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') };
+}
+
+/**
  * Three builds from one config:
  * - main: the Electron shell entry (also the packaged app's stdio MCP entry, `Forge --mcp`), the
  *   headless CLI, the lean `forge mcp` entry (plain Node; never imports electron) and the utility
@@ -34,6 +52,7 @@ function chunkBudget(exempt: RegExp): Plugin {
  */
 export default defineConfig({
   main: {
+    define: { __FORGE_BUILD__: JSON.stringify(buildStamp()) },
     build: {
       outDir: 'out/main',
       rollupOptions: {

@@ -38,6 +38,18 @@ export const appInfo = z.object({
   platform: z.string(),
   nodeVersion: z.string(),
   startedAt: z.string(),
+  /** The exact build and which optional parts are active here (About, `forge version`). Optional: older hosts omit it. */
+  build: z
+    .object({
+      commit: z.string(),
+      builtAt: z.string(),
+      arch: z.string(),
+      electronVersion: z.string().nullable(),
+      parts: z.array(z.object({ name: z.string(), active: z.boolean(), detail: z.string() })),
+      /** The local search model's download, summed from its pinned manifest; null when it cannot be downloaded. */
+      modelDownload: z.object({ bytes: z.number().int().nonnegative(), label: z.string() }).nullable(),
+    })
+    .optional(),
 });
 
 export const healthCheck = z.object({

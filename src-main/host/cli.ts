@@ -31,7 +31,9 @@ Commands:
              own schema; refused if its history looks stripped (--accept-unverified-history
              imports it anyway and records why); the old workspace is kept beside it as a
              backup: forge import <file> [--data DIR] [--accept-unverified-history]
-  version    Print the version.
+  version    The exact build (version, commit, build date), platform, Node/Electron and
+             which optional parts are on: keyword ranking, search model, script confinement.
+             --data DIR    workspace folder.  (forge --version prints the version alone.)
   help       Show this text.
 `;
 
@@ -52,10 +54,12 @@ export async function main(argv: string[]): Promise<number> {
       return (await import('./build-cli')).forgeBuildCli(rest);
     case 'demo':
       return (await import('./analyst')).forgeDemoCli(rest);
-    case 'version':
     case '--version':
+      // Short and scriptable; `forge version` is the full report a support desk asks for.
       console.log(appVersion());
       return 0;
+    case 'version':
+      return versionCli(rest);
     case undefined:
     case 'help':
     case '--help':
@@ -66,6 +70,21 @@ export async function main(argv: string[]): Promise<number> {
       console.error(`forge: unknown command "${command}".\n\n${usage}`);
       return 2;
   }
+}
+
+async function versionCli(args: string[]): Promise<number> {
+  let values: { data?: string };
+  try {
+    ({ values } = parseArgs({ args, options: { data: { type: 'string' } }, strict: true }));
+  } catch (e) {
+    console.error(`forge version: ${(e as Error).message}`);
+    return 2;
+  }
+  // Loaded here: the probes (ranking library, bubblewrap, model folder) are not needed by other commands.
+  const { buildStamp, formatVersionReport, optionalParts } = await import('./build-info');
+  const dataDir = resolveDataDir(values.data);
+  console.log(formatVersionReport(buildStamp(), await optionalParts(dataDir), dataDir));
+  return 0;
 }
 
 async function serve(args: string[]): Promise<number> {

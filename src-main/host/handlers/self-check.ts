@@ -36,7 +36,7 @@ async function skillScriptCheck(skills: SkillLoader): Promise<SelfCheck> {
   }
 }
 
-async function confinementCheck(): Promise<SelfCheck> {
+export async function confinementCheck(): Promise<SelfCheck> {
   const r = await checkBubblewrap();
   return r.ok
     ? { name: 'script confinement', ok: true, detail: `Python and shell skill scripts run inside bubblewrap (${r.bwrap})` }
@@ -44,7 +44,7 @@ async function confinementCheck(): Promise<SelfCheck> {
       { name: 'script confinement', ok: true, detail: `Python and shell skill scripts are refused here: ${r.reason}` };
 }
 
-function rankingCheck(): SelfCheck {
+export function rankingCheck(): SelfCheck {
   // Optional by design: without the library keyword search ranks with FTS5's bm25(), the same order.
   const problem = rankExtensionProblem() ?? (existsSync(rankExtensionPath()) ? null : `not built for ${process.platform}-${process.arch}`);
   return {
