@@ -219,6 +219,16 @@ export function buildLineage(fs: ForgeFS, id: string, options: LineageOptions = 
   // Every recorded guardrail check, before the audit rows so a check sorts ahead of the write it allowed.
   const checks = guardrailSteps(fs.store, path);
   steps.push(...checks.steps);
+  if (!checks.records.length)
+    steps.push(
+      step({
+        at: proposedAt,
+        kind: 'gap',
+        title: 'Guardrail checks not recorded',
+        summary: `No guardrail check of ${id} is stored: it was written before Forge kept each check's figures, or not through the write pipeline (a seeded or imported record).`,
+        recorded: false,
+      }),
+    );
   const approvals = checks.records.filter((c) => c.stage === 'approve' && c.outcome === 'approved');
   let approvalsSeen = 0;
   for (const row of audit) {
