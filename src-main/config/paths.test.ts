@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -18,6 +18,8 @@ describe('preparing the data folder', () => {
     const dir = join(root, 'desk', 'forge');
     expect(prepareDataDir(dir)).toBe(dir);
     expect(existsSync(dir)).toBe(true);
+    // On a shared Mac or Linux box another account could otherwise read the PM's book, memory and keys.
+    if (process.platform !== 'win32') expect(statSync(dir).mode & 0o777).toBe(0o700);
   });
 
   // Runs as root too: a file in the way is refused whatever the account (the read-only disk case is in resource-faults.test.ts).
