@@ -28,14 +28,17 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe.runIf(shipped)('the local model loads from what this platform’s installer carries', () => {
-  it('embeds with the packaged node_modules only (transformers.js, onnxruntime-node, sharp)', async () => {
+  it('embeds with the packaged node_modules only (transformers.js, onnxruntime-node, the sharp stub)', async () => {
     const report = await checkTarget(root, config, host as Target, { requireBuilt: false });
     const staged = join(dir, 'app');
-    for (const path of report.paths) {
-      if (!path.startsWith('node_modules/') || path.endsWith('(estimated)')) continue;
+    for (const { path, source } of report.contents) {
+      if (!path.startsWith('node_modules/') || !source) continue;
       mkdirSync(dirname(join(staged, path)), { recursive: true });
-      linkSync(join(root, path), join(staged, path));
+      linkSync(source, join(staged, path));
     }
+    // sharp is the stub, and no sharp binary is there to be found instead.
+    expect(JSON.parse(readFileSync(join(staged, 'node_modules/sharp/package.json'), 'utf8')).version).toBe('0.0.0-forge');
+    expect(report.contents.filter((c) => c.path.startsWith('node_modules/@img/'))).toEqual([]);
     const transformers = join(staged, 'node_modules/@huggingface/transformers/dist/transformers.node.cjs');
     const folder = join(dir, 'tiny-model');
     writeTinyModel(folder, { words: ['cash', 'rates', 'bond'], synonyms: [] });

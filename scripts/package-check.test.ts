@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -116,6 +116,17 @@ describe('the packaging check (what an installer would contain, by electron-buil
     // If this fails, a Linux installer could ship macOS's onnxruntime (or worse, only that) unnoticed.
     const r = await checkTarget(root, config(), linuxX64, { requireBuilt: true });
     expect(r.problems).toEqual([`${ORT}/darwin/arm64/onnxruntime_binding.node is a darwin-arm64 binary in the linux-x64 installer`]);
+  });
+
+  it('fails a target that carries a package no installer may ship (onnxruntime-web)', async () => {
+    // If this fails, the 140 MB web runtime nothing imports could creep back into every installer.
+    const lockPath = join(root, 'package-lock.json');
+    const lock = JSON.parse(readFileSync(lockPath, 'utf8'));
+    lock.packages['node_modules/onnxruntime-web'] = { version: '1.0.0' };
+    writeFileSync(lockPath, JSON.stringify(lock));
+    put('node_modules/onnxruntime-web/dist/ort.js', 'x');
+    const r = await checkTarget(root, config(LINUX_ONLY), linuxX64, { requireBuilt: true });
+    expect(r.problems).toEqual([expect.stringMatching(/^node_modules\/onnxruntime-web\/dist\/ort\.js ships, but transformers\.js bundles/)]);
   });
 
   it('fails a target over the size limit, and one missing its entry point or its model binding', async () => {

@@ -30,8 +30,8 @@ export interface NativeFile {
 export interface TargetReport {
   target: Target;
   files: number;
-  /** Every file's path in the package (estimated packages appear as `<package>/(estimated)`). */
-  paths: string[];
+  /** Every file: its path in the package and where it comes from ('' for estimated packages, `<package>/(estimated)`). */
+  contents: Array<{ path: string; source: string }>;
   bytes: number;
   unpackedBytes: number;
   natives: NativeFile[];
@@ -53,6 +53,13 @@ const REBUILT = ['node_modules/better-sqlite3/build/', 'native/build/'];
 /** Parts the installed app cannot start or offer its bundled content without. */
 const REQUIRED_FILES = ['package.json', 'out/main/index.js', 'out/main/mcp.js', 'out/main/cli.js'];
 const REQUIRED_DIRS = ['skills', 'contracts', 'resources/seed', 'resources/demo', 'resources/examples'];
+/** What no installer may carry, and why (issue #31 §3). sharp's place is taken by scripts/sharp-stub. */
+const UNWANTED: Array<[string, string]> = [
+  ['node_modules/onnxruntime-web/', 'transformers.js bundles its own web runtime and nothing imports the package'],
+  ['node_modules/sqlite-vec', 'sqlite-vec is the benchmarks’ baseline only (a dev dependency)'],
+  ['node_modules/@img/', 'sharp’s binaries are never used: Forge embeds text only'],
+  ['node_modules/sharp/', 'only the stub in scripts/sharp-stub may stand in for sharp'],
+];
 /** Native parts every target must carry, by the path they have in the package. */
 const REQUIRED_NATIVE: Array<{ name: string; test: (p: string, t: Target) => boolean }> = [
   { name: 'better-sqlite3 binding', test: (p) => p === 'node_modules/better-sqlite3/build/Release/better_sqlite3.node' },
@@ -93,6 +100,9 @@ function installsOn(entry: { os?: string[]; cpu?: string[]; libc?: string[] }, t
   };
   return allows(entry.os, OS_OF[target.os]) && allows(entry.cpu, target.arch) && (target.os !== 'linux' || allows(entry.libc, 'glibc'));
 }
+
+/** Where the package's root is said to be; only paths relative to it are reported. */
+const APP = '/app';
 
 function makeContext(root: string, config: Any, target: Target) {
   const appInfo = { productName: config.productName, sanitizedProductName: config.productName, version: '0.0.0', type: 'module' };
@@ -157,18 +167,24 @@ export async function checkTarget(root: string, config: Any, target: Target, opt
   const autoUnpacked = new Set<string>();
   const estimated: string[] = [];
 
-  const [main] = fileMatcher.getMainFileMatchers(root, '/app', macroExpander, platformOptions, { info }, outDir, false);
+  const [main, ...fileSets] = fileMatcher.getMainFileMatchers(root, APP, macroExpander, platformOptions, { info }, outDir, false);
   for (const f of appFiles(root, main.createFilter())) packaged.push({ ...f, abs: join(root, f.path) });
+  // `files` entries of the form { from, to, filter }: copied from elsewhere to `to` in the package.
+  for (const set of fileSets) {
+    if (set.isEmpty() || set.containsOnlyIgnore()) set.prependPattern('**/*');
+    const to = posix(relative(APP, set.to));
+    for (const f of appFiles(set.from, set.createFilter())) packaged.push({ path: `${to}/${f.path}`, size: f.size, abs: join(set.from, f.path) });
+  }
 
   // Node modules: electron-builder applies only the `!` patterns of `files` to them, after its
   // own default excludes (READMEs, tests, .d.ts, build leftovers, and .dll/.exe off Windows).
-  const moduleMatcher = fileMatcher.getNodeModuleFileMatcher(root, '/app', macroExpander, platformOptions, info);
+  const moduleMatcher = fileMatcher.getNodeModuleFileMatcher(root, APP, macroExpander, platformOptions, info);
   const moduleFilter = moduleMatcher.isEmpty() ? null : moduleMatcher.createFilter();
   const excludedExts = ['.o', '.obj', ...fileMatcher.excludedExts.split(',').map((e: string) => `.${e}`), '.pdb'];
   if (target.os !== 'win') excludedExts.push('.dll', '.exe');
   const measure = async (key: string, name: string) => {
     const dir = join(root, key);
-    const matcher = new fileMatcher.FileMatcher(dir, join('/app', key), macroExpander, moduleMatcher.patterns);
+    const matcher = new fileMatcher.FileMatcher(dir, join(APP, key), macroExpander, moduleMatcher.patterns);
     const copier = new NodeModuleCopyHelper(matcher, info);
     const files: string[] = await copier.collectNodeModules({ dir, name }, excludedExts, key);
     if (config.asar !== false && config.smartUnpack !== false) detectUnpackedDirs({ files, metadata: copier.metadata }, autoUnpacked);
@@ -203,7 +219,7 @@ export async function checkTarget(root: string, config: Any, target: Target, opt
   }
 
   // asarUnpack: native code must be a real file on disk to be loaded.
-  const unpackMatchers = fileMatcher.getFileMatchers(config, 'asarUnpack', '/app', {
+  const unpackMatchers = fileMatcher.getFileMatchers(config, 'asarUnpack', APP, {
     macroExpander,
     customBuildOptions: platformOptions,
     globalOutDir: outDir,
@@ -231,6 +247,10 @@ export async function checkTarget(root: string, config: Any, target: Target, opt
   }
 
   const paths = new Set(packaged.map((f) => f.path));
+  for (const [prefix, why] of UNWANTED) {
+    const hit = packaged.find((f) => f.path.startsWith(prefix) && !f.abs.startsWith(join(root, 'scripts', 'sharp-stub')));
+    if (hit) problems.push(`${hit.path} ships, but ${why}`);
+  }
   for (const file of REQUIRED_FILES) {
     const built = file.startsWith('out/');
     if (paths.has(file)) continue;
@@ -247,7 +267,16 @@ export async function checkTarget(root: string, config: Any, target: Target, opt
   }
   const limit = options.limitBytes ?? LIMIT_BYTES;
   if (bytes > limit) problems.push(`${mb(bytes)} unpacked is over the ${mb(limit)} limit`);
-  return { target, files: packaged.length, paths: packaged.map((f) => f.path), bytes, unpackedBytes, natives, estimated, problems };
+  return {
+    target,
+    files: packaged.length,
+    contents: packaged.map((f) => ({ path: f.path, source: f.abs })),
+    bytes,
+    unpackedBytes,
+    natives,
+    estimated,
+    problems,
+  };
 }
 
 export const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
