@@ -6,6 +6,7 @@ import { relativeTime } from '../memory/format';
 import { awaitingApprovalInput, awaitingOrder, figure, limitFigure, reasonText, shareText, staleCutoff, usageBars, viewsNeedingAttention } from './model';
 import { ItemLink, Panel } from './Panel';
 import { MorningReviewPanel, ProposalsPanel, ScheduledPanel, TasksPanel } from './ActivityPanels';
+import { FirstRunCard } from './FirstRun';
 import './home.css';
 
 const VIEWS = '/memory/views/';
@@ -25,6 +26,7 @@ export function HomeScreen() {
         <p className="screen-purpose">{info.purpose}</p>
       </header>
       <div className="home-grid">
+        <FirstRunCard />
         <BookPanel />
         <AwaitingPanel />
         <ViewsPanel />

@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { Fragment, useEffect, useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { ProcedureOutput } from '../../src-main/api';
 import { procedureKey, useProcedure, useProcedureMutation } from '../api/hooks';
@@ -10,6 +10,7 @@ import { SearchIndexCard } from './SearchIndexCard';
 import { SkillScriptsSection } from './SkillScriptsSection';
 import { BuilderSection } from './BuilderSection';
 import { useUnsavedGuard } from '../app/useUnsavedGuard';
+import { parseHash } from '../app/routes';
 import { inputLimits, TextInput } from '../app/TextField';
 import './builder.css';
 import './settings.css';
@@ -29,6 +30,7 @@ const modelSuggestions = ['claude-opus-5-5', 'claude-sonnet-5-5', 'claude-haiku-
 export function SettingsScreen() {
   const query = useProcedure('settings/get', {});
   const info = useProcedure('app/info', {}, { staleTime: Infinity });
+  useSectionFromHash(Boolean(query.data));
   return (
     <section className="screen screen-scroll" data-testid="screen-settings" aria-labelledby="title-settings">
       <header className="screen-header">
@@ -66,10 +68,51 @@ export function SettingsScreen() {
             <dd>{info.data.mode === 'electron' ? 'Desktop app' : info.data.mode === 'headless' ? 'Headless host (browser)' : 'Test host'}</dd>
             <dt>Started</dt>
             <dd>{new Date(info.data.startedAt).toLocaleString()}</dd>
+            {info.data.build && <BuildFacts info={info.data} build={info.data.build} />}
           </dl>
         </section>
       )}
     </section>
+  );
+}
+
+/** `#/settings/keys` and `#/settings/search` (Home's first-run links) open at that section. */
+const SECTIONS: Record<string, string> = { keys: 'keys-title', search: 'index-title' };
+
+function useSectionFromHash(loaded: boolean) {
+  useEffect(() => {
+    if (!loaded) return;
+    const heading = document.getElementById(SECTIONS[parseHash(window.location.hash).rest[0] ?? ''] ?? '');
+    if (!heading) return;
+    heading.scrollIntoView({ block: 'start' });
+    // The key field is what the PM came for: put the cursor in it.
+    heading.closest('section')?.querySelector<HTMLElement>('input, button')?.focus({ preventScroll: true });
+  }, [loaded]);
+}
+
+type AppInfo = ProcedureOutput<'app/info'>;
+
+/** The exact build and the optional parts active here, as `forge version` prints them. */
+function BuildFacts(props: { info: AppInfo; build: NonNullable<AppInfo['build']> }) {
+  const { build } = props;
+  const runtime = `Node ${props.info.nodeVersion}${build.electronVersion ? `, Electron ${build.electronVersion}` : ''}`;
+  return (
+    <>
+      <dt>Build</dt>
+      <dd data-testid="about-build">{build.commit === 'source checkout' ? 'Source checkout (not built)' : `Commit ${build.commit}, built ${build.builtAt}`}</dd>
+      <dt>Platform</dt>
+      <dd data-testid="about-platform">
+        {props.info.platform}-{build.arch}, {runtime}
+      </dd>
+      {build.parts.map((p) => (
+        <Fragment key={p.name}>
+          <dt>{p.name[0]?.toUpperCase() + p.name.slice(1)}</dt>
+          <dd data-testid="about-part" data-part={p.name} data-active={p.active}>
+            <strong>{p.active ? 'On' : 'Off'}</strong> — {p.detail}
+          </dd>
+        </Fragment>
+      ))}
+    </>
   );
 }
 
