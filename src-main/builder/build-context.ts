@@ -10,7 +10,7 @@ import type { BuilderDeps } from './build-host';
 import { forgeTools, type ForgeToolHost } from './forge-tools';
 import { type WindowGateHost, withWindowGate } from './phase-gate';
 import { readBuildPackage } from './prepare';
-import type { BuildRun, RunnerState } from './store';
+import type { BuildRun, RunnerState } from './store-rows';
 import { countBuilderContext } from './tokens';
 import { PROJECT_TOOLS, type ProjectToolContext } from './workspace';
 

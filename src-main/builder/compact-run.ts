@@ -3,7 +3,7 @@ import { Scratchpad } from '../mcp';
 import type { BuildHost } from './build-host';
 import { systemFor, toolsFor } from './build-context';
 import { COMPACTION_PROMPT, compactConversation, transcriptForSummary } from './compaction';
-import type { BuildRun, RunnerState } from './store';
+import type { BuildRun, RunnerState } from './store-rows';
 import { countBuilderContext } from './tokens';
 
 /**

@@ -2,7 +2,7 @@ import type { BuildHost } from './build-host';
 import { forgeContractsDir, phaseIdOf, scratchpadEntries } from './build-context';
 import { RECOVERY_PLANNER_PROMPT, recoveryPlanMessage, recoveryRequest } from './messages';
 import { readContracts } from './prepare';
-import type { BuildRun, RunnerState } from './store';
+import type { BuildRun, RunnerState } from './store-rows';
 
 /**
  * The fix-attempt limit: every test run the builder makes is recorded, and a test that fails

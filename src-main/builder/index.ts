@@ -6,7 +6,7 @@ export { DEFAULT_ALLOWED_COMMANDS, PROJECT_TOOLS, runProjectTests, workspaceList
 export type { ProjectToolContext } from './workspace';
 export type { BuilderDeps, BuilderSettings } from './build-host';
 export { BuildStore } from './store';
-export type { BuildRun, RunnerState } from './store';
+export type { BuildRun, RunnerState } from './store-rows';
 export { forgeTools, BUILDER_FORGE_TOOLS } from './forge-tools';
 export { prepareBuild, checkWorkDir, readBuildPackage, readContracts, CONTRACTS_FOLDER } from './prepare';
 

@@ -4,7 +4,7 @@ import { forgeContractsDir, phaseIdOf, planOf, windowText } from './build-contex
 import { phaseAdvanceMessage, signOffRejected } from './messages';
 import { checkSignOff } from './phase-gate';
 import { readContracts } from './prepare';
-import type { BuildRun, RunnerState } from './store';
+import type { BuildRun, RunnerState } from './store-rows';
 import { diffSummary, diffWorkspace, snapshotWorkspace, workspaceListing } from './workspace';
 
 /**

@@ -1,129 +1,27 @@
-import type { AuditFinding, BuildDetail, BuildLogEntry, BuildMode, BuildStatus, BuildSummary, PhaseView, StopCode } from '../api/builds';
+import type { AuditFinding, BuildLogEntry, BuildStatus, BuildSummary, PhaseView, StopCode, BuildDetail } from '../api/builds';
 import { NotFoundError } from '../common/errors';
 import type { ChatMessage } from '../llm/types';
 import type { Db } from '../store';
-import type { WorkspaceSnapshot } from './workspace';
+import { buildDetailOf } from './store-detail';
+import {
+  type BuildRun,
+  COMMANDS_KEY,
+  type CommandSettings,
+  initialRunnerState,
+  type NewBuild,
+  type RunnerState,
+  type RunRow,
+  runOf,
+  summaryOf,
+} from './store-rows';
 
 /**
  * The builder's persistence (migration 008): runs, phases, tests, findings, the conversation,
  * the log, token usage per turn and compactions. Every method is synchronous and each change
  * commits on its own, so a crash leaves the build at its last completed step.
+ * The shapes of a saved build (and how a row becomes a run) live in store-rows.ts; the Builds
+ * screen's detail read in store-detail.ts. This file holds the writes and the runner's reads.
  */
-
-/** The runner's bookkeeping between turns, saved with the run (JSON) so a resume continues it. */
-export interface RunnerState {
-  /** Model turns so far (one model call each). */
-  turns: number;
-  /** Kept for builds saved before the per-phase window gate (the old first-turn reminder's flag); unused. */
-  gateChecked: boolean;
-  /** Failing test → consecutive failed runs since it last passed or since recovery was asked. */
-  fixAttempts: Record<string, number>;
-  /** Workspace snapshot (path → hash and line count) when the current phase started, for the diff summary. */
-  phaseStart: WorkspaceSnapshot | null;
-  /** Plain-text answers waiting to be sent (STOP answers, gate reminders). */
-  pending: string[];
-  /** Nudges sent in a row without progress (bounded so a stuck model cannot loop forever). */
-  idleNudges: number;
-  /** Contracts the builder has read (mirrored in the scratchpad). */
-  contractsRead: string[];
-  /** Set while compaction waits for a TASK DONE or sign-off boundary. */
-  compactionPending: boolean;
-  /** The turn count at the last Resume: the turn limit counts from there. */
-  resumedAtTurn: number;
-  /**
-   * The phase whose window has been read since that phase started (null: none yet). Writes and
-   * commands are refused while it is not the current phase; it resets at every phase start.
-   */
-  windowRead: string | null;
-  /** Stored phase number → the plan's own id ("3.1"), for plans not numbered 0, 1, 2 … */
-  phaseIds?: Record<string, string>;
-  /** The spec-kit/Kiro feature or OpenSpec change the build was started on (absent: the package's default). */
-  feature?: string;
-}
-
-export const initialRunnerState = (): RunnerState => ({
-  turns: 0,
-  gateChecked: false,
-  fixAttempts: {},
-  phaseStart: null,
-  pending: [],
-  idleNudges: 0,
-  contractsRead: [],
-  compactionPending: false,
-  resumedAtTurn: 0,
-  windowRead: null,
-});
-
-/** The PM's choices about a build's commands, kept beside the runner's state (same JSON column, its own key). */
-export interface CommandSettings {
-  /** "Allow network for this build": the sandbox keeps the host's network (package installs). Default off. */
-  allowNetwork: boolean;
-  /** Command classes (`tests`, `npm install`, `git`, …) the PM let run unconfined on a machine without the sandbox. */
-  approvedClasses: string[];
-}
-
-const COMMANDS_KEY = 'commands';
-
-function runnerStateOf(json: string): RunnerState {
-  const { [COMMANDS_KEY]: _commands, ...saved } = JSON.parse(json) as Partial<RunnerState> & { [COMMANDS_KEY]?: unknown };
-  return { ...initialRunnerState(), ...saved };
-}
-
-export interface NewBuild {
-  id: string;
-  workDir: string;
-  projectName: string;
-  projectId: string | null;
-  mode: BuildMode;
-  mini: boolean;
-  model: string;
-  limitTokens: number;
-  fixedTokens: number;
-  phases: { number: number; name: string }[];
-}
-
-interface RunRow {
-  id: string;
-  work_dir: string;
-  project_name: string;
-  project_id: string | null;
-  mode: BuildMode;
-  mini: number;
-  model: string;
-  status: BuildStatus;
-  current_phase: number;
-  stop_code: StopCode | null;
-  stop_reason: string | null;
-  stop_at: string | null;
-  error: string | null;
-  input_tokens: number;
-  output_tokens: number;
-  cost_usd: number | null;
-  fixed_tokens: number;
-  conversation_tokens: number;
-  limit_tokens: number;
-  state: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface BuildRun {
-  id: string;
-  workDir: string;
-  projectName: string;
-  projectId: string | null;
-  mode: BuildMode;
-  mini: boolean;
-  model: string;
-  status: BuildStatus;
-  currentPhase: number;
-  stop: { code: StopCode; reason: string; at: string } | null;
-  error: string | null;
-  limitTokens: number;
-  fixedTokens: number;
-  conversationTokens: number;
-  state: RunnerState;
-}
 
 const MAX_LOG_TEXT = 4000;
 const MAX_TEST_OUTPUT = 6000;
@@ -176,32 +74,15 @@ export class BuildStore {
   }
 
   get(id: string): BuildRun {
-    const r = this.row(id);
-    return {
-      id: r.id,
-      workDir: r.work_dir,
-      projectName: r.project_name,
-      projectId: r.project_id,
-      mode: r.mode,
-      mini: r.mini === 1,
-      model: r.model,
-      status: r.status,
-      currentPhase: r.current_phase,
-      stop: r.stop_code ? { code: r.stop_code, reason: r.stop_reason ?? '', at: r.stop_at ?? r.updated_at } : null,
-      error: r.error,
-      limitTokens: r.limit_tokens,
-      fixedTokens: r.fixed_tokens,
-      conversationTokens: r.conversation_tokens,
-      state: runnerStateOf(r.state),
-    };
+    return runOf(this.row(id));
   }
 
   summary(id: string): BuildSummary {
-    return this.toSummary(this.row(id));
+    return summaryOf(this.db, this.row(id));
   }
 
   list(): BuildSummary[] {
-    return (this.db.prepare('SELECT * FROM build_runs ORDER BY created_at DESC, id DESC LIMIT 200').all() as RunRow[]).map((r) => this.toSummary(r));
+    return (this.db.prepare('SELECT * FROM build_runs ORDER BY created_at DESC, id DESC LIMIT 200').all() as RunRow[]).map((r) => summaryOf(this.db, r));
   }
 
   /** Builds that were running when the app stopped (they become `interrupted`). */
@@ -215,27 +96,6 @@ export class BuildStore {
         .run(this.at());
     }
     return ids;
-  }
-
-  private toSummary(r: RunRow): BuildSummary {
-    const phases = this.db.prepare('SELECT count(*) AS n FROM build_phases WHERE build_id = ?').get(r.id) as { n: number };
-    return {
-      id: r.id,
-      workDir: r.work_dir,
-      projectName: r.project_name,
-      mode: r.mode,
-      mini: r.mini === 1,
-      model: r.model,
-      status: r.status,
-      currentPhase: r.current_phase,
-      totalPhases: phases.n,
-      createdAt: r.created_at,
-      updatedAt: r.updated_at,
-      inputTokens: r.input_tokens,
-      outputTokens: r.output_tokens,
-      costUsd: r.cost_usd,
-      error: r.error,
-    };
   }
 
   setStatus(id: string, status: BuildStatus, error: string | null = null): void {
@@ -449,73 +309,6 @@ export class BuildStore {
 
   /** Everything but `commands`, which the manager adds (a command waiting for consent lives in memory). */
   detail(id: string, scratchpad: { key: string; value: string }[]): Omit<BuildDetail, 'commands'> {
-    const r = this.row(id);
-    const phaseIds = runnerStateOf(r.state).phaseIds ?? {};
-    const phases = (
-      this.db.prepare('SELECT number, name, status, plan, sign_off, started_at, finished_at FROM build_phases WHERE build_id = ? ORDER BY number').all(id) as {
-        number: number;
-        name: string;
-        status: PhaseView['status'];
-        plan: string;
-        sign_off: string | null;
-        started_at: string | null;
-        finished_at: string | null;
-      }[]
-    ).map((p) => ({
-      number: p.number,
-      ...(phaseIds[String(p.number)] && phaseIds[String(p.number)] !== String(p.number) ? { id: phaseIds[String(p.number)] } : {}),
-      name: p.name,
-      status: p.status,
-      plan: JSON.parse(p.plan),
-      signOff: p.sign_off ? JSON.parse(p.sign_off) : null,
-      tests: (
-        this.db
-          .prepare('SELECT at, command, passed, exit_code, by, output FROM build_test_runs WHERE build_id = ? AND phase = ? ORDER BY id')
-          .all(id, p.number) as { at: string; command: string; passed: number; exit_code: number | null; by: 'builder' | 'forge'; output: string }[]
-      ).map((t) => ({ at: t.at, command: t.command, passed: t.passed === 1, exitCode: t.exit_code, by: t.by, output: t.output })),
-      findings: this.db
-        .prepare('SELECT severity, source, file, message FROM build_findings WHERE build_id = ? AND phase = ? ORDER BY id')
-        .all(id, p.number) as AuditFinding[],
-      startedAt: p.started_at,
-      finishedAt: p.finished_at,
-    }));
-    const log = (
-      this.db.prepare('SELECT seq, at, kind, text, tool, is_error FROM build_log WHERE build_id = ? ORDER BY seq DESC LIMIT 500').all(id) as {
-        seq: number;
-        at: string;
-        kind: BuildLogEntry['kind'];
-        text: string;
-        tool: string | null;
-        is_error: number;
-      }[]
-    )
-      .reverse()
-      .map((l) => ({ seq: l.seq, at: l.at, kind: l.kind, text: l.text, tool: l.tool, isError: l.is_error === 1 }));
-    const compactions = (
-      this.db.prepare('SELECT at, turn, before_tokens, after_tokens FROM build_compactions WHERE build_id = ? ORDER BY id').all(id) as {
-        at: string;
-        turn: number;
-        before_tokens: number;
-        after_tokens: number;
-      }[]
-    ).map((c) => ({ at: c.at, turn: c.turn, beforeTokens: c.before_tokens, afterTokens: c.after_tokens }));
-    const turns = (
-      this.db.prepare('SELECT turn, at, input_tokens, output_tokens, cache_read_tokens FROM build_turns WHERE build_id = ? ORDER BY turn').all(id) as {
-        turn: number;
-        at: string;
-        input_tokens: number;
-        output_tokens: number;
-        cache_read_tokens: number;
-      }[]
-    ).map((t) => ({ turn: t.turn, at: t.at, inputTokens: t.input_tokens, outputTokens: t.output_tokens, cacheReadTokens: t.cache_read_tokens }));
-    return {
-      build: this.toSummary(r),
-      phases,
-      stop: r.stop_code ? { code: r.stop_code, reason: r.stop_reason ?? '', at: r.stop_at ?? r.updated_at } : null,
-      log,
-      scratchpad,
-      context: { fixedTokens: r.fixed_tokens, conversationTokens: r.conversation_tokens, limitTokens: r.limit_tokens, compactions },
-      turns,
-    };
+    return buildDetailOf(this.db, this.row(id), scratchpad);
   }
 }

@@ -14,7 +14,7 @@ import { parseMarkers } from './markers';
 import { nudge, unknownStopCode } from './messages';
 import { type WindowGateHost, windowGateRefusal } from './phase-gate';
 import { signOff } from './sign-off';
-import type { BuildRun, RunnerState } from './store';
+import type { BuildRun, RunnerState } from './store-rows';
 import { countBuilderContext } from './tokens';
 import type { ProjectToolContext } from './workspace';
 
