@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, relative, sep } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import type { SpecDocument, SpecTask } from './types';
 import { countSpecTokens } from './tokens';
 
@@ -113,6 +113,14 @@ export function makeDocument(root: string, path: string, kind: string): SpecDocu
     return { id, kind, title: self.title || name, brief: self.brief, tokens: countSpecTokens(text), text };
   }
   return { id, kind, title: titleOf(text, name), brief: briefOf(text), tokens: countSpecTokens(text), text };
+}
+
+// Loaded on first use, not at start-up: `forge mcp` reaches this module, and an IDE times its spawn
+// (the YAML parser is ~10% of the time to `initialize`). Same pattern as the tokenizer in tokens.ts.
+let yaml: typeof import('yaml') | undefined;
+function parseYaml(text: string): unknown {
+  yaml ??= createRequire(import.meta.url)('yaml') as typeof import('yaml');
+  return yaml.parse(text);
 }
 
 /**
