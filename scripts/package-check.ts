@@ -293,7 +293,11 @@ export function formatReport(r: TargetReport): string {
     `${r.target.os}-${r.target.arch}: ${mb(r.bytes)} unpacked in ${r.files} files (${mb(r.unpackedBytes)} outside the asar) — ${r.problems.length ? 'FAIL' : 'ok'}`,
   ];
   for (const e of r.estimated) lines.push(`  estimated: ${e}`);
-  for (const n of r.natives) lines.push(`  native ${n.os}-${n.arch.join('+')}${n.rebuilt ? ' (rebuilt for the target when packaging)' : ''}: ${n.path}`);
+  const target = `${OS_OF[r.target.os]}-${r.target.arch}`;
+  for (const n of r.natives) {
+    const built = `${n.os}-${n.arch.join('+')}`;
+    lines.push(`  native ${n.rebuilt ? `${target} (compiled when packaging; this checkout's build is ${built})` : built}: ${n.path}`);
+  }
   for (const p of r.problems) lines.push(`  problem: ${p}`);
   return lines.join('\n');
 }
