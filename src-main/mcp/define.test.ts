@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineTool } from '../tools/define';
 import { connect, fixture, textOf, type Fixture } from './__tests__/fixtures';
 import { fromAnalystTool } from './define';
-import type { GovernanceTool } from './tools';
+import type { GovernanceTool } from './tool-kit';
 
 let f: Fixture;
 beforeAll(() => {

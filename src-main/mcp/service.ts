@@ -18,7 +18,7 @@ import { Scratchpad } from './scratchpad';
 import type { SharedDataPort, SharedFetchAnswer } from './shared-data';
 import type { BuildSnapshot, GovernanceSource, ProjectContext, ProjectContract, ProjectSource } from './source';
 import { TokenFile } from './token';
-import type { GovernanceTool } from './tools';
+import type { GovernanceTool } from './tool-kit';
 
 /**
  * Everything the governance server shares between its connections: the contract source (local or

@@ -9,7 +9,8 @@ import { LocalSource } from './local';
 import { Scratchpad } from './scratchpad';
 import { McpSession } from './session';
 import { samePhaseId } from './spec-package';
-import { dispatch, type ToolContext } from './tools';
+import type { ToolContext } from './tool-kit';
+import { dispatch } from './tools';
 
 /**
  * The registry tools over a user's spec package (a spec-kit feature here): what

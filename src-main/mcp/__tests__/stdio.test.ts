@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forgePackageRoot } from '../config';
-import { FETCH_NEEDS_APP } from '../tools';
+import { FETCH_NEEDS_APP } from '../tool-kit';
 import { fixture, jsonOf, textOf, type Fixture } from './fixtures';
 
 const root = forgePackageRoot();
