@@ -1,84 +1,31 @@
-import { readFileSync } from 'node:fs';
 import { AppError, ConflictError, NotFoundError } from '../common/errors';
-import { sha256 } from '../fs';
-import { ModelError } from '../llm/errors';
-import { DEFAULT_RETRY, withRetries, type RetryNotice, type RetryPolicy } from '../llm/retry';
+import { DEFAULT_RETRY, type RetryNotice, type RetryPolicy, withRetries } from '../llm/retry';
 import type { Model, Usage } from '../llm/types';
-import type { LoadedSkillWithFiles, SkillLoader } from '../skills';
-import { skillSection } from '../skills';
-import type { Db } from '../store';
-import { buildSubAgentMessage, buildSubAgentSystem, extractOutputSummary, type TaskFiles } from './context';
 import { findCycle, Semaphore } from './graph';
-import { grantTools } from './grants';
+import { runTask } from './run-task';
 import { SkillCache } from './skill-cache';
-import { abortable } from './retry';
-import { checkTaskId, freshSpec, retrySpec, type DispatchInput } from './spec';
-import { SynthesisContractError } from './synthesis';
-import { completeSynthesis, synthesisRepairMessage, type SynthesisWriter } from './synthesis-step';
-import { TaskStore, type TaskListFilter } from './task-store';
+import { checkTaskId, type DispatchInput, freshSpec, retrySpec } from './spec';
 import {
-  isTerminal,
-  type NamedTool,
-  type SubAgentLoop,
-  type TaskEvent,
-  type TaskFailure,
-  type TaskRecord,
-  type TaskSpec,
-  type TaskStatus,
-  type ToolGrant,
-} from './types';
-import { CONTRASTIVE_VALIDATION_PROMPT, parseVerdict, STANDARD_VALIDATION_PROMPT, validationUserMessage } from './validation';
-
-export interface TaskBudget {
-  /** Input + output tokens (cache reads and writes included) over the whole sub-agent run. */
-  tokens: number;
-  /** Wall time from start of the run to the end of validation. */
-  timeMs: number;
-}
-
-export interface TaskExecutorOptions<T extends NamedTool, C> {
-  db: Db;
-  /** ForgeFS (or anything with `forSession`): results go to `/session/results/<id>.md`. */
-  files: { forSession(sessionId: string): TaskFiles };
-  skills: Pick<SkillLoader, 'find' | 'loadWithFiles' | 'catalog'> & Partial<Pick<SkillLoader, 'scriptsAllowed'>>;
-  model: Model;
-  /** The agent's bounded tool loop (`runAgent`). */
-  runLoop: SubAgentLoop<T, C>;
-  /** Builds a sub-agent's tools for a grant; anything outside `grant.allowed` is dropped here anyway. */
-  toolsFor: (grant: ToolGrant) => { tools: readonly T[]; context: C };
-  /** Writes a synthesis task's memory updates through the write pipeline (absent: they are reported, not written). */
-  writeSynthesis?: SynthesisWriter;
-  concurrency?: number;
-  maxRounds?: number;
-  maxTokensPerCall?: number;
-  budget?: Partial<TaskBudget>;
-  /** Retries for a model that does not retry by itself; one that does (AnthropicModel) keeps its own policy. */
-  retry?: Partial<RetryPolicy>;
-  now?: () => Date;
-}
-
-export const DEFAULT_CONCURRENCY = 8;
-export const DEFAULT_BUDGET: TaskBudget = { tokens: 250_000, timeMs: 10 * 60_000 };
-
-type StopReason = 'cancelled' | 'budget_tokens' | 'budget_time' | 'interrupted';
-
-interface Live {
-  rec: TaskRecord;
-  controller: AbortController;
-  stopReason: StopReason | null;
-  done: Promise<TaskRecord>;
-  settle: (r: TaskRecord) => void;
-  settled: boolean;
-}
-
-export type TaskListener = (task: TaskRecord) => void;
-
-const key = (sessionId: string, id: string) => `${sessionId}\u0000${id}`;
+  DEFAULT_BUDGET,
+  DEFAULT_CONCURRENCY,
+  key,
+  type Live,
+  type StopReason,
+  type TaskBudget,
+  type TaskExecutorOptions,
+  type TaskHost,
+  type TaskListener,
+} from './task-host';
+import { type TaskListFilter, TaskStore } from './task-store';
+import { abortable } from './retry';
+import { isTerminal, type NamedTool, type TaskEvent, type TaskRecord, type TaskSpec, type TaskStatus } from './types';
 
 /**
  * TaskExecutor (seed §5): runs sub-agents in the background, bounded in number; resolves
  * `depends_on` and injects dependency summaries; retries transient model failures; validates;
  * enforces per-task budgets and tool grants; persists every state change; never drops a failure.
+ * This file is dispatch, reads, cancel and each task's bookkeeping (update, finish, budgets); the
+ * run of one sub-agent is run-task.ts, which reaches this class through TaskHost (task-host.ts).
  */
 export class TaskExecutor<T extends NamedTool = NamedTool, C = unknown> {
   readonly store: TaskStore;
@@ -95,6 +42,8 @@ export class TaskExecutor<T extends NamedTool = NamedTool, C = unknown> {
   private readonly retry: RetryPolicy;
   private readonly now: () => Date;
   private readonly skillCache: SkillCache;
+  /** What run-task.ts needs from this executor (its bookkeeping stays here, the only writer of a task's record). */
+  private readonly host: TaskHost<T, C>;
   private closed = false;
   /** How many tasks a previous run left unfinished (now failed/interrupted). */
   readonly interruptedOnStart: number;
@@ -108,6 +57,20 @@ export class TaskExecutor<T extends NamedTool = NamedTool, C = unknown> {
     this.now = opts.now ?? (() => new Date());
     this.interruptedOnStart = this.store.markInterrupted(this.iso());
     this.runAfterRowid = this.store.lastRowid();
+    this.host = {
+      opts,
+      store: this.store,
+      slots: this.slots,
+      budget: this.budget,
+      skillCache: this.skillCache,
+      liveTask: (sessionId, id) => this.live.get(key(sessionId, id)),
+      iso: () => this.iso(),
+      update: (l, patch, event) => this.update(l, patch, event),
+      finish: (l, patch, kind, detail) => this.finish(l, patch, kind, detail),
+      stop: (l, reason) => this.stop(l, reason),
+      addUsage: (l, u, round) => this.addUsage(l, u, round),
+      modelFor: (l) => this.modelFor(l),
+    };
   }
 
   private iso(): string {
@@ -210,7 +173,7 @@ export class TaskExecutor<T extends NamedTool = NamedTool, C = unknown> {
     this.live.set(key(sessionId, spec.id), live);
     this.store.save(rec, { kind: 'dispatched', detail: spec.retryOf ? `retry of ${spec.retryOf}` : '' });
     this.emit(rec);
-    this.execute(live).catch((e) => {
+    runTask(this.host, live).catch((e) => {
       // Only reachable when recording itself fails (database closed under us): settle anyway so no waiter hangs.
       if (!live.settled) {
         live.settled = true;
@@ -364,207 +327,6 @@ export class TaskExecutor<T extends NamedTool = NamedTool, C = unknown> {
     }
   }
 
-  private async execute(l: Live): Promise<void> {
-    const { sessionId, spec } = l.rec;
-    const signal = l.controller.signal;
-    let holding = false;
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      // 1. Dependencies: wait, then take their summaries (a failed one fails this task with its reason).
-      const summaries: [string, string][] = [];
-      for (const dep of spec.dependsOn) {
-        const depLive = this.live.get(key(sessionId, dep));
-        const r = depLive ? await abortable(depLive.done, signal) : this.store.get(sessionId, dep);
-        if (r?.status !== 'ok') {
-          const why = !r ? 'was not found' : r.status === 'cancelled' ? 'was cancelled' : `failed: ${r.error ?? 'no reason recorded'}`;
-          this.finish(
-            l,
-            {
-              status: 'failed',
-              failure: 'dependency',
-              error: `Dependency ${dep} ${why}. Retry ${dep} (dispatch with retry_of="${dep}"), then retry this task.`,
-            },
-            'failed',
-          );
-          return;
-        }
-        summaries.push([dep, r.summary ?? '(no summary)']);
-      }
-      if (spec.dependsOn.length) this.update(l, { status: 'queued' }, { kind: 'dependencies_met' });
-
-      // 2. A slot (bounded concurrency), then the clock for the time budget starts.
-      await this.slots.acquire(signal);
-      holding = true;
-      timer = setTimeout(() => this.stop(l, 'budget_time'), this.budget.timeMs);
-      timer.unref?.();
-
-      // 3. Skill, prompt, tools — tools narrowed here, whatever the factory offered.
-      let skill: LoadedSkillWithFiles;
-      try {
-        skill = this.skillCache.load(spec.skill);
-      } catch (e) {
-        this.finish(l, { status: 'failed', failure: 'skill', error: (e as Error).message }, 'failed');
-        return;
-      }
-      const scriptsAllowedByPm = skill.scripts.length > 0 && (this.opts.skills.scriptsAllowed?.(skill.name) ?? false);
-      const { granted, refused } = grantTools(skill.allowedTools, { scriptsAllowedByPm });
-      this.update(
-        l,
-        { status: 'running', startedAt: this.iso() },
-        {
-          kind: 'started',
-          detail: `tools: ${granted.join(', ')}${refused.length ? `; not granted to sub-agents: ${refused.join(', ')}` : ''}`,
-        },
-      );
-      this.store.event(sessionId, spec.id, this.iso(), 'skill_loaded', skillLoadedDetail(skill));
-      const files = this.opts.files.forSession(sessionId);
-      const made = this.opts.toolsFor({ sessionId, taskId: spec.id, skill: skill.name, skillDir: skill.dir, allowed: granted, signal });
-      const tools = made.tools.filter((t) => granted.includes(t.name));
-      const model = this.modelFor(l);
-      // A synthesis skill's output carries memory updates: it runs under the synthesis role and is read below.
-      const synthesis = skill.metadata?.category === 'synthesis';
-      const system = [
-        {
-          text: buildSubAgentSystem(
-            skill,
-            tools.map((t) => t.name),
-          ),
-          stable: true,
-        },
-      ];
-      const brief = buildSubAgentMessage(spec, summaries, files);
-
-      // 4. The sub-agent runs the same bounded loop as the analyst.
-      const result = await this.opts.runLoop({
-        model,
-        role: synthesis ? 'synthesis' : 'subagent',
-        system,
-        messages: [{ role: 'user', content: brief }],
-        tools,
-        toolContext: made.context,
-        maxRounds: this.opts.maxRounds ?? 12,
-        maxTokens: this.opts.maxTokensPerCall ?? 4096,
-        signal,
-        onEvent: (e) => {
-          if (e.type === 'usage' && e.usage) this.addUsage(l, e.usage, e.round ?? 0);
-          else if (e.type === 'tool_call' && e.call) this.store.event(sessionId, spec.id, this.iso(), 'tool_call', e.call.name);
-        },
-      });
-      if (result.stop === 'max_rounds') {
-        this.finish(
-          l,
-          {
-            status: 'failed',
-            failure: 'max_rounds',
-            error: `The sub-agent was still calling tools after ${result.rounds} rounds and gave no answer. Narrow the objective, then retry.`,
-          },
-          'failed',
-        );
-        return;
-      }
-      if (!result.text.trim()) {
-        this.finish(
-          l,
-          { status: 'failed', failure: 'output', error: "The sub-agent answered with no text. Retry, or check the skill's Output Format." },
-          'failed',
-        );
-        return;
-      }
-
-      // 5. A synthesis: its YAML read (one repair call at most) and its updates written, each outcome reported.
-      let output = result.text;
-      let rounds = result.rounds;
-      let memoryLine = '';
-      if (synthesis) {
-        try {
-          const done = await completeSynthesis({
-            text: output,
-            repair: async (problem) => {
-              this.store.event(sessionId, spec.id, this.iso(), 'synthesis_repair', problem);
-              const messages = [
-                { role: 'user' as const, content: brief },
-                { role: 'assistant' as const, content: output },
-                { role: 'user' as const, content: synthesisRepairMessage(problem) },
-              ];
-              const answer = await model.call({ role: 'synthesis', system, messages, maxTokens: this.opts.maxTokensPerCall ?? 4096, signal });
-              this.addUsage(l, answer.usage, ++rounds);
-              return answer.text;
-            },
-            files,
-            today: this.iso().slice(0, 10),
-            write: async (w) => {
-              signal.throwIfAborted();
-              const out = this.opts.writeSynthesis
-                ? await this.opts.writeSynthesis({ sessionId, taskId: spec.id, write: w, signal })
-                : { ok: false, message: 'Not written — memory writes are not connected in this run.' };
-              this.store.event(sessionId, spec.id, this.iso(), out.ok ? 'memory_written' : 'memory_refused', `${w.summary}: ${out.message}`.slice(0, 2000));
-              return out;
-            },
-            actor: `subagent:${spec.id}`,
-          });
-          output = done.text;
-          memoryLine = done.line;
-        } catch (e) {
-          if (!(e instanceof SynthesisContractError)) throw e;
-          this.finish(
-            l,
-            {
-              status: 'failed',
-              failure: 'output',
-              rounds,
-              error: `The synthesis's YAML could not be read, even after one repair: ${e.message} Nothing was written to memory. Retry the task; the retry's notes carry this error.`,
-            },
-            'failed',
-          );
-          return;
-        }
-      }
-
-      // 6. Full output to /session/results/<id>.md; SUMMARY for collect and dependants.
-      const resultPath = `/session/results/${spec.id}.md`;
-      await files.writeFile(resultPath, output, { actor: `subagent:${spec.id}`, taskId: spec.id });
-      const summary = [extractOutputSummary(output), memoryLine].filter(Boolean).join('\n');
-      this.update(l, { resultPath, summary }, { kind: 'output_saved', detail: resultPath });
-
-      // 7. Validation (standard or contrastive) against the skill's Eval Criteria.
-      let validation = null;
-      if (spec.validate || spec.validateContrastive) {
-        const contrastive = spec.validateContrastive;
-        this.update(l, { status: 'validating' }, { kind: 'validating', detail: contrastive ? 'contrastive' : 'standard' });
-        try {
-          const answer = await model.call({
-            role: contrastive ? 'contrastive' : 'validation',
-            system: contrastive ? CONTRASTIVE_VALIDATION_PROMPT : STANDARD_VALIDATION_PROMPT,
-            messages: [{ role: 'user', content: validationUserMessage(spec.objective, skillSection(skill.body, 'Eval Criteria') ?? '', output) }],
-            maxTokens: 800,
-            signal,
-          });
-          this.addUsage(l, answer.usage, l.rec.rounds);
-          validation = parseVerdict(answer.text, contrastive);
-        } catch (e) {
-          if (l.stopReason || signal.aborted) throw e;
-          validation = {
-            contrastive,
-            verdict: 'unclear' as const,
-            feedback: `Validation could not run: ${(e as Error).message}`,
-            counterargument: '',
-            raw: '',
-          };
-        }
-      }
-      this.finish(l, { status: 'ok', validation, rounds }, 'finished', validation ? `verdict ${validation.verdict}` : '');
-    } catch (e) {
-      if (l.settled) return; // cancelled or stopped by a budget: already recorded
-      if (l.stopReason) return this.stop(l, l.stopReason);
-      const failure: TaskFailure = e instanceof ModelError ? 'model' : 'internal';
-      // A ModelError's message already says how many attempts were really made.
-      this.finish(l, { status: 'failed', failure, error: (e as Error)?.message ?? String(e) }, 'failed');
-    } finally {
-      if (timer) clearTimeout(timer);
-      if (holding) this.slots.release();
-    }
-  }
-
   /** The model under the shared retry policy, each retry recorded on the task's event trail. */
   private modelFor(l: Live): Model {
     const model = withRetries(this.opts.model, this.retry);
@@ -585,18 +347,4 @@ export class TaskExecutor<T extends NamedTool = NamedTool, C = unknown> {
     this.update(l, { inputTokens, outputTokens, costUsd, rounds: Math.max(l.rec.rounds, round) });
     if (inputTokens + outputTokens > this.budget.tokens) this.stop(l, 'budget_tokens');
   }
-}
-
-/**
- * Which text of the skill a sub-agent ran on: the hash of SKILL.md as loaded, so decision lineage
- * can name the skill version (evolution/versions.ts keeps each version's hash) after later edits.
- */
-function skillLoadedDetail(skill: LoadedSkillWithFiles): string {
-  let hash: string | null = null;
-  try {
-    hash = sha256(readFileSync(skill.file, 'utf8'));
-  } catch {
-    // Unreadable now (moved mid-run): the step says the text was not recorded.
-  }
-  return JSON.stringify({ skill: skill.name, file: 'SKILL.md', hash });
 }

@@ -1,11 +1,5 @@
-export {
-  TaskExecutor,
-  DEFAULT_CONCURRENCY,
-  DEFAULT_BUDGET,
-  type TaskExecutorOptions,
-  type TaskBudget,
-  type TaskListener,
-} from './executor';
+export { TaskExecutor } from './executor';
+export { DEFAULT_CONCURRENCY, DEFAULT_BUDGET, type TaskExecutorOptions, type TaskBudget, type TaskListener } from './task-host';
 export { grantTools, SUBAGENT_BASE_TOOLS, SUBAGENT_GRANTABLE } from './grants';
 export { TaskStore, type TaskListFilter } from './task-store';
 export { checkTaskId, TASK_ID, type DispatchInput } from './spec';
