@@ -5,9 +5,10 @@
  *   (ratio = forge / echo; a 5-byte echo is reported too);
  * - HTTP: the same call over Streamable HTTP with one reused session;
  * - 20 concurrent HTTP clients × 500 calls: errors and p95;
- * - cold start of `forge mcp` to the `initialize` response (and of the full CLI, for reference).
+ * - cold start of `forge mcp` to the `initialize` response (and of the full CLI, for reference),
+ *   against a bare `node -e ""` in the same run (cold_start_ratio = lean entry / node).
  * Last line: {"bench":"mcp","stdio_p50_ms","stdio_p95_ms","echo_p50_ms","ratio","http_p50_ms","http_p95_ms",
- *             "concurrent_errors","concurrent_p95_ms","cold_start_ms"}.
+ *             "concurrent_errors","concurrent_p95_ms","cold_start_ms","cold_node_ms","cold_start_ratio",…}.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -45,15 +46,28 @@ function check(r: unknown): void {
 // src-main/mcp/main.ts; the full CLI (which loads the whole core first) is timed for reference.
 const coldDir = join(root, 'out', `.bench-mcp-${process.pid}`); // inside the repo, so packages resolve
 mkdirSync(coldDir, { recursive: true });
+// Code-split like electron-vite's build: without --splitting esbuild hoists every package behind an
+// `import()` (the Anthropic SDK, SQLite) to a static import, and the cold start would time loads
+// that the shipped out/main/mcp.js defers.
 function bundle(entry: string, out: string): string {
-  const file = join(coldDir, out);
+  const dir = join(coldDir, out.replace(/\.mjs$/, ''));
   const r = spawnSync(
     join(root, 'node_modules', '.bin', 'esbuild'),
-    [entry, '--bundle', '--platform=node', '--format=esm', '--packages=external', `--outfile=${file}`, '--log-level=error'],
+    [
+      `${out.replace(/\.mjs$/, '')}=${entry}`,
+      '--bundle',
+      '--splitting',
+      '--platform=node',
+      '--format=esm',
+      '--packages=external',
+      '--out-extension:.js=.mjs',
+      `--outdir=${dir}`,
+      '--log-level=error',
+    ],
     { cwd: root, encoding: 'utf8' },
   );
   if (r.status !== 0) throw new Error(`esbuild failed: ${r.stderr}`);
-  return file;
+  return join(dir, out);
 }
 const leanEntry = bundle(join(root, 'src-main', 'mcp', 'main.ts'), 'mcp.mjs');
 const cliEntry = bundle(join(root, 'src-main', 'host', 'cli.ts'), 'cli.mjs'); // runs main only when named cli.*
@@ -141,10 +155,23 @@ function coldStart(args: string[]): Promise<number> {
     );
   });
 }
-// 4. Cold start to the initialize response.
+/** The floor on this machine right now: a bare `node -e ""` start and exit. */
+function nodeBaseline(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    const child = spawn(process.execPath, ['-e', ''], { env, cwd: tmp, stdio: 'ignore' });
+    child.on('error', reject);
+    child.on('exit', () => resolve(Number(process.hrtime.bigint() - t0) / 1e6));
+  });
+}
+// 4. Cold start to the initialize response, interleaved with the bare-node floor so load hits both alike.
 const cold: number[] = [];
 const coldCli: number[] = [];
-for (let i = 0; i < 7; i++) cold.push(await coldStart([leanEntry, '--contracts', contracts, '--data', tmp]));
+const coldNode: number[] = [];
+for (let i = 0; i < 7; i++) {
+  coldNode.push(await nodeBaseline());
+  cold.push(await coldStart([leanEntry, '--contracts', contracts, '--data', tmp]));
+}
 for (let i = 0; i < 3; i++) coldCli.push(await coldStart([cliEntry, 'mcp', '--contracts', contracts, '--data', tmp]));
 rmSync(coldDir, { recursive: true, force: true });
 rmSync(tmp, { recursive: true, force: true });
@@ -157,6 +184,7 @@ console.log(`stdio bare SDK, 5-byte echo:       p50 ${round(median(tinySamples))
 console.log(`HTTP, one session:                 p50 ${round(median(httpSamples))} ms, p95 ${round(percentile(httpSamples, 95))} ms`);
 console.log(`HTTP, 20 clients x ${perClient}:          ${errors} errors, p95 ${round(percentile(concurrent, 95))} ms`);
 console.log(`cold start to initialize:          lean entry ${round(median(cold), 1)} ms (median of ${cold.length}), full CLI ${round(median(coldCli), 1)} ms`);
+console.log(`bare node -e "" start and exit:    ${round(median(coldNode), 1)} ms; lean entry / node = ${round(median(cold) / median(coldNode), 2)}`);
 report({
   bench: 'mcp',
   stdio_p50_ms: round(stdioP50),
@@ -169,6 +197,8 @@ report({
   concurrent_p95_ms: round(percentile(concurrent, 95)),
   cold_start_ms: round(median(cold), 1),
   cold_start_cli_ms: round(median(coldCli), 1),
+  cold_node_ms: round(median(coldNode), 1),
+  cold_start_ratio: round(median(cold) / median(coldNode), 2),
   echo_tiny_p50_ms: round(median(tinySamples)),
 });
 clearInterval(keepAlive);
