@@ -30,7 +30,6 @@ export type { SearchContext, SearchRequest, SearchResponse, SearchHit, SearchWei
 export type { FieldWeights } from './keywords';
 export { parseScope } from './scope';
 export type { SearchScope } from './scope';
-export { dropLegacyVectorTable, LEGACY_VEC_TABLE } from './vectors';
 export { searchPassages, passageHit, passageMatch, queryVectorFor } from './research-search';
 export type { PassageQuery, PassageResult, ResearchSource } from './research-search';
 export { PassageVectorCache } from './passage-cache';

@@ -1,7 +1,7 @@
 import { AppError } from '../common/errors';
 import { renderRecord } from '../fs';
 import { type Db, hasRankExtension, type IndexableRecord, type MemoryIndexer, rankExtensionProblem } from '../store';
-import { dayNumber, dropLegacyVectorTable } from './vectors';
+import { dayNumber } from './vectors';
 import { type Embedder, stalledNow } from './embedder';
 import { CODE_VERSION, Quantizer } from './quantizer';
 import { BLOCK_SLOTS, type BlockEntry, BlockIndex, type BlockLayout, quantizeInt8, readLayout, removeEntries, resetBlocks, writeEntries } from './block-store';
@@ -93,7 +93,6 @@ export class SearchIndex implements MemoryIndexer {
     }
     convertFloatEntries(db, this.quantizer);
     reencodeCodes(db, this.quantizer);
-    dropLegacyVectorTable(db);
   }
 
   get embedder(): Embedder {
