@@ -251,7 +251,7 @@ describe('the words from the record itself: three seeded categories written thro
     expect([kind('macro_regime'), kind('flow_driven'), kind('thematic')]).toEqual(['matches', 'no_skill', 'overconfident']);
 
     await regenerateCalibrationFiles(fs, { calibration: c });
-    const summaryOf = (name: string) => parseRecord(fs.readFile(`/memory/calibration/${name}.md`)).body.split('\n')[1]!;
+    const summaryOf = (name: string) => (parseRecord(fs.readFile(`/memory/calibration/${name}.md`)).body ?? '').split('\n')[1]!;
     expect(summaryOf('macro_regime')).toMatch(/Stated confidence matches realised hit rates within the noise/);
     expect(summaryOf('flow_driven')).toMatch(/No better than a coin/);
     expect(summaryOf('flow_driven')).not.toMatch(/matches/);
