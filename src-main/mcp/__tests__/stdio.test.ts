@@ -68,7 +68,8 @@ describe('forge mcp over stdio', () => {
       { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'forge_summary', arguments: {} } },
     ];
     child.stdin.write(msgs.map((m) => JSON.stringify(m)).join('\n') + '\n');
-    for (let i = 0; i < 200 && !out.includes('"id":2'); i++) await new Promise((r) => setTimeout(r, 25));
+    // Wait for the answer itself (tsx compiles the CLI first, which takes many seconds on a busy machine), not a fixed time.
+    for (let i = 0; i < 2000 && !out.includes('"id":2'); i++) await new Promise((r) => setTimeout(r, 25));
     child.stdin.end();
     await new Promise((r) => child.once('exit', r));
     const lines = out.trim().split('\n');
