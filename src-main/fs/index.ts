@@ -3,6 +3,8 @@ export type { ForgeFSOptions, ForgeTx, PlannedWrite } from './forge-fs';
 export { openWorkspace, DATABASE_FILE } from './workspace';
 export type { Workspace, WorkspaceOptions } from './workspace';
 export { seedWorkspace, readSeedFiles, findBundledDir, SEEDED_MARKER } from './seed';
+export { sampleState, clearSample, PORTFOLIO_STAYS, SAMPLE_CLEARED_MARKER } from './sample';
+export type { SampleState, SampleStatus, ClearSampleResult } from './sample';
 export { syncBundledSkills, SkillsBackend } from './skills-backend';
 export { routePath, normalizePath } from './paths';
 export type { Route } from './paths';
