@@ -18,6 +18,7 @@ import { proposalProcedures } from './proposals';
 import { scheduleProcedures } from './schedule';
 import { demoProcedures } from './demo';
 import { contractProcedures } from './contracts';
+import { workspaceProcedures } from './workspace';
 
 /**
  * The one API contract: every procedure the UI (or any other client) can call, by `area/verb`.
@@ -167,6 +168,7 @@ export const procedures = {
   ...proposalProcedures,
   ...demoProcedures,
   ...contractProcedures,
+  ...workspaceProcedures,
 } as const;
 
 export type Procedures = typeof procedures;

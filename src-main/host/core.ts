@@ -32,6 +32,7 @@ import { calibrationHandlers } from './handlers/calibration';
 import { lineageHandlers } from './handlers/lineage';
 import { contractsHandlers } from './handlers/contracts';
 import { standaloneDemoHandlers } from './handlers/demo';
+import { workspaceHandlers } from './handlers/workspace';
 import { trackingRunner } from './tracking';
 import { replayRunner, scheduleHandlers, toScheduleJobView } from './handlers/schedule';
 import { analystRunner, liveViewDates, morningReviewReporter, ReviewReports, Scheduler } from '../scheduler';
@@ -267,6 +268,8 @@ export function createCore(config: CoreConfig): Core {
     contractsHandlers({ forge: () => ({ dir: mcpStateFor(context).service.source.location, cache: mcpStateFor(context).service.cache }) }),
     // The workspace switch (host/workspace-switch.ts) answers demo/* itself; a lone core only reports.
     standaloneDemoHandlers(!!config.demo),
+    // Home's sample-workspace card: state and Start empty (refused in demo).
+    workspaceHandlers({ fs: () => memory.fs, demo: !!config.demo }),
   ]);
   const closers: (() => void | Promise<void>)[] = [];
   closers.push(async () => {
