@@ -205,8 +205,8 @@ describe('read-only data folder', () => {
         [process.execPath, '--import', 'tsx', 'src-main/host/cli.ts', 'serve', '--port', '0', '--data', dataDir],
         60_000,
       );
+      // Exit code 1 with its message, before the mount's 60 s kill: it did not hang (no stopwatch: a busy machine is slow, not wrong).
       expect(run.code, run.stderr).toBe(1);
-      expect(run.elapsed).toBeLessThan(30_000);
       expect(run.stdout).not.toMatch(/is running/);
       expect(run.stderr).toMatch(/data folder .+ is read-only, so Forge cannot open this workspace/);
       expect(run.stderr).toMatch(/Nothing in the folder was changed\. Make it writable/);
