@@ -7,6 +7,7 @@ import { awaitingApprovalInput, awaitingOrder, figure, limitFigure, reasonText, 
 import { ItemLink, Panel } from './Panel';
 import { MorningReviewPanel, ProposalsPanel, ScheduledPanel, TasksPanel } from './ActivityPanels';
 import { FirstRunCard } from './FirstRun';
+import { SampleWorkspaceCard } from './SampleCard';
 import './home.css';
 
 const VIEWS = '/memory/views/';
@@ -27,6 +28,7 @@ export function HomeScreen() {
       </header>
       <div className="home-grid">
         <FirstRunCard />
+        <SampleWorkspaceCard />
         <BookPanel />
         <AwaitingPanel />
         <ViewsPanel />

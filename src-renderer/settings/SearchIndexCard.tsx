@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ProcedureOutput } from '../../src-main/api';
-import { useClient } from '../api/hooks';
+import { useClient, useProcedure } from '../api/hooks';
 import { useReindexProgress } from '../api/events';
 import { isApiError, readableMessage } from '../api/errors';
 import { reindexSearch, searchIndexStatus } from '../memory/search';
@@ -157,6 +157,8 @@ function LocalModelSection({ onSwitched }: { onSwitched: (m: ModelStatus) => voi
   const queryClient = useQueryClient();
   const model = useQuery({ queryKey: ['search/model-status'], queryFn: () => client.call('search/model-status', {}), retry: false });
   const progress = useModelDownloadProgress();
+  // The download's size, summed from the pinned manifest (app/info), so the PM knows what "Download" costs.
+  const size = useProcedure('app/info', {}, { staleTime: Infinity }).data?.build?.modelDownload ?? null;
   const [folder, setFolder] = useState<string | null>(null);
   const settle = (m: ModelStatus) => {
     queryClient.setQueryData(['search/model-status'], m);
@@ -206,6 +208,7 @@ function LocalModelSection({ onSwitched }: { onSwitched: (m: ModelStatus) => voi
             data-testid="search-model-download"
           >
             {downloading ? 'Downloading…' : 'Download the model'}
+            {size && !downloading && <span data-testid="search-model-download-size"> ({size.label})</span>}
           </button>
         )}
         {downloading && (
