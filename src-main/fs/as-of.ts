@@ -1,7 +1,8 @@
 import type { RecordInput, Store } from '../store';
-import { categoryInfo, listingMeta } from './categories';
+import { categoryInfo } from './categories';
 import { parseRecord, renderRecord } from './codec';
 import { sha256 } from './hash';
+import { recordColumns } from './memory-backend';
 
 /** One memory record as it stood at an instant: the row to write and the file text it renders to. */
 export interface RecordAsOf {
@@ -26,13 +27,6 @@ interface CandidateRow {
   /** When the version current at the cutoff was written: the previous version was archived then. */
   began: string | null;
 }
-
-const toNumber = (v: unknown): number | null => {
-  if (typeof v === 'number' && Number.isFinite(v)) return v;
-  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
-  return null;
-};
-const toText = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null);
 
 /**
  * Memory as it stood at `cutoff` (ISO instant), read from the record table and its archive — never
@@ -78,22 +72,10 @@ export function memoryAsOf(store: Store, cutoff: string): MemoryAsOf {
 /** The row an archived file text stands for, as MemoryBackend.write would have stored it. */
 function rowFromContent(category: string, content: string, createdAt: string, began: string): RecordInput {
   const doc = parseRecord(content);
-  const h = doc.header;
-  const status = toText(h.status);
   return {
-    category,
-    id: doc.id,
-    title: doc.title,
-    status: status === null ? null : status.toLowerCase(),
-    confidence: toNumber(h.confidence),
-    weight: toNumber(h.weight),
-    scope: toText(h.scope),
-    view_id: toText(h.view_id ?? h.view),
-    meta: listingMeta(category, h),
+    ...recordColumns(category, doc),
     created_at: createdAt,
     updated_at: began,
-    header: JSON.stringify(h),
-    body: doc.body,
     content_hash: sha256(renderRecord(doc)),
   };
 }

@@ -14,6 +14,28 @@ const toNumber = (v: unknown): number | null => {
 };
 const toText = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null);
 
+/**
+ * The typed columns a record's row holds, read from its parsed text: one reading for every write and
+ * for memory as it stood at a date (as-of.ts), so a replayed record filters exactly as the live one.
+ */
+export function recordColumns(category: string, doc: MemoryDocument) {
+  const h = doc.header;
+  const status = toText(h.status);
+  return {
+    category,
+    id: doc.id,
+    title: doc.title,
+    status: status === null ? null : status.toLowerCase(),
+    confidence: toNumber(h.confidence),
+    weight: toNumber(h.weight),
+    scope: toText(h.scope),
+    view_id: toText(h.view_id ?? h.view),
+    meta: listingMeta(category, h),
+    header: JSON.stringify(h),
+    body: doc.body,
+  };
+}
+
 export function recordPath(category: string, id: string): string {
   return `/memory/${category}/${id}.md`;
 }
@@ -225,22 +247,9 @@ export class MemoryBackend {
     const canonical = renderRecord(doc);
     const hash = sha256(canonical);
     const h = doc.header;
+    const input = { ...recordColumns(category, doc), updated_at: at, content_hash: hash };
+    // As written (not lower-cased): the authority rules read the status the writer gave.
     const status = toText(h.status);
-    const input = {
-      category,
-      id: doc.id,
-      title: doc.title,
-      status: status === null ? null : status.toLowerCase(),
-      confidence: toNumber(h.confidence),
-      weight: toNumber(h.weight),
-      scope: toText(h.scope),
-      view_id: toText(h.view_id ?? h.view),
-      meta: listingMeta(category, h),
-      updated_at: at,
-      header: JSON.stringify(h),
-      body: doc.body,
-      content_hash: hash,
-    };
     const previous = this.store.records.get(category, doc.id);
     checkRecordAuthority({ category, path: recordPath(category, doc.id), kind: 'write', ctx }, previous && rowState(previous), { status, header: h });
     let archivedTo: string | null = null;
