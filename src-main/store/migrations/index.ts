@@ -14,6 +14,7 @@ import { recordTables } from './013_record_tables';
 import { searchBlocks } from './014_search_blocks';
 import { buildDocuments } from './015_build_documents';
 import { guardrailChecks } from './016_guardrail_checks';
+import { keywordChanges } from './017_keyword_changes';
 import type { Migration } from './types';
 
 /** Every schema version in order; version N is at index N-1. Version 2 is the search index. */
@@ -34,6 +35,7 @@ export const migrations: readonly Migration[] = [
   searchBlocks,
   buildDocuments,
   guardrailChecks,
+  keywordChanges,
 ];
 
 export type { Migration } from './types';

@@ -1,0 +1,33 @@
+import type { Migration } from './types';
+
+/**
+ * Every change to memory's records, in commit order, for the in-memory keyword index
+ * (search/keyword-index): each process keeps its own copy of the index and brings it up to date from
+ * this log before a search, so a write by any path — the app, the command line in another process,
+ * an import, a plain SQL statement — is seen, and a rolled-back write (never committed, so never
+ * logged) is never applied. The log is trimmed by the index (old rows only matter to a copy that
+ * fell that far behind, which rebuilds instead). AUTOINCREMENT: a sequence number is never reused
+ * after trimming, so a copy cannot mistake a new change for one it has already applied.
+ */
+export const keywordChanges: Migration = {
+  version: 17,
+  name: '017_keyword_changes',
+  up(db) {
+    db.exec(`
+      CREATE TABLE memory_changes (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        rid INTEGER NOT NULL
+      ) STRICT;
+      CREATE TRIGGER memory_records_log_insert AFTER INSERT ON memory_records BEGIN
+        INSERT INTO memory_changes (rid) VALUES (new.rid);
+      END;
+      CREATE TRIGGER memory_records_log_update AFTER UPDATE ON memory_records BEGIN
+        INSERT INTO memory_changes (rid) VALUES (new.rid);
+        INSERT INTO memory_changes (rid) SELECT old.rid WHERE old.rid <> new.rid;
+      END;
+      CREATE TRIGGER memory_records_log_delete AFTER DELETE ON memory_records BEGIN
+        INSERT INTO memory_changes (rid) VALUES (old.rid);
+      END;
+    `);
+  },
+};
