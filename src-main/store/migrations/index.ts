@@ -15,6 +15,7 @@ import { searchBlocks } from './014_search_blocks';
 import { buildDocuments } from './015_build_documents';
 import { guardrailChecks } from './016_guardrail_checks';
 import { keywordChanges } from './017_keyword_changes';
+import { searchSlotPatches } from './018_search_slot_patches';
 import type { Migration } from './types';
 
 /** Every schema version in order; version N is at index N-1. Version 2 is the search index. */
@@ -36,6 +37,7 @@ export const migrations: readonly Migration[] = [
   buildDocuments,
   guardrailChecks,
   keywordChanges,
+  searchSlotPatches,
 ];
 
 export type { Migration } from './types';
