@@ -1,4 +1,4 @@
-import { AppError } from '../common/errors';
+import { type RetryWait, retryDelayMs, retryWithBackoff, sleep } from '../common/retry';
 import { ModelError } from './errors';
 import type { Model, ModelCallRequest, ModelResult, ModelStreamEvent } from './types';
 
@@ -15,39 +15,27 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 500 };
 
-/** A server's `retry-after` beyond this is not waited out; the policy's own back-off applies. */
+/**
+ * A server's `retry-after` beyond this is not waited out; the policy's own back-off applies (the
+ * analyst would rather see "retrying" than a minute of silence).
+ */
 const MAX_RETRY_AFTER_MS = 60_000;
 
 /** What a caller hears before a failed attempt is tried again. */
-export interface RetryNotice {
-  /** The attempt that failed (1 = the first). */
-  attempt: number;
-  error: ModelError;
-  delayMs: number;
-}
+export type RetryNotice = RetryWait<ModelError>;
+
+/** How the policy maps onto the one retry loop (common/retry.ts): ±20 % jitter, retry-after up to a minute. */
+const loopOptions = (policy: RetryPolicy) =>
+  ({ attempts: policy.attempts, baseDelayMs: policy.baseDelayMs, jitter: 0.2, retryAfter: { maxMs: MAX_RETRY_AFTER_MS, beyond: 'backoff' } }) as const;
 
 /** Wait before the attempt after `attempt`: the server's retry-after when it gave one, else exponential back-off. */
 export function backoffMs(policy: RetryPolicy, attempt: number, error?: ModelError): number {
-  const asked = error?.retryAfterMs;
-  if (asked !== undefined && asked >= 0 && asked <= MAX_RETRY_AFTER_MS) return asked;
-  return Math.round(policy.baseDelayMs * 2 ** (attempt - 1) * (0.8 + Math.random() * 0.4));
+  const ms = retryDelayMs(loopOptions(policy), attempt, error?.retryAfterMs);
+  // 'fail' is never the answer under 'backoff'; the fallback keeps the type honest.
+  return ms === 'fail' ? policy.baseDelayMs : ms;
 }
 
-/** Resolves after `ms`, or rejects at once when `signal` aborts (so cancel is never held up by a back-off). */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new AppError('cancelled', 'Stopped at your request.'));
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new AppError('cancelled', 'Stopped at your request.'));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
+export { sleep };
 
 /**
  * A Model that retries transient failures (rate limits, overload — also when it arrives inside a
@@ -80,28 +68,24 @@ export class RetryingModel implements Model {
     );
   }
 
-  private async withRetry(
-    request: ModelCallRequest,
-    run: () => Promise<ModelResult>,
-    onRestart?: (attempt: number, reason: string) => void,
-  ): Promise<ModelResult> {
-    const attempts = Math.max(1, Math.floor(this.retryPolicy.attempts));
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await run();
-      } catch (e) {
-        if (!(e instanceof ModelError) || e.kind === 'cancelled') throw e;
-        if (!e.retryable || attempt >= attempts || request.signal?.aborted) throw e.afterAttempts(attempt);
-        const delayMs = backoffMs(this.retryPolicy, attempt, e);
-        request.onRetry?.({ attempt, error: e, delayMs });
-        onRestart?.(attempt + 1, e.message);
-        try {
-          await sleep(delayMs, request.signal);
-        } catch {
-          throw new ModelError('cancelled', 'The request to Claude was stopped.', { requestId: e.requestId, attempts: attempt });
-        }
-      }
-    }
+  private withRetry(request: ModelCallRequest, run: () => Promise<ModelResult>, onRestart?: (attempt: number, reason: string) => void): Promise<ModelResult> {
+    return retryWithBackoff(run, {
+      ...loopOptions(this.retryPolicy),
+      // A cancel is never retried; anything that is not a ModelError is a bug to show, not to repeat.
+      classify: (e) => ({
+        retry: e instanceof ModelError && e.kind !== 'cancelled' && e.retryable,
+        retryAfterMs: e instanceof ModelError ? e.retryAfterMs : undefined,
+      }),
+      signal: request.signal,
+      onRetry: (wait) => {
+        const error = wait.error as ModelError;
+        request.onRetry?.({ ...wait, error });
+        onRestart?.(wait.attempt + 1, error.message);
+      },
+      // Stamped with the attempts really made, so "failed after 3 attempts" is true.
+      giveUp: (e, attempts) => (e instanceof ModelError && e.kind !== 'cancelled' ? e.afterAttempts(attempts) : e),
+      stopped: (e, attempts) => new ModelError('cancelled', 'The request to Claude was stopped.', { requestId: (e as ModelError).requestId, attempts }),
+    });
   }
 }
 

@@ -1,3 +1,4 @@
+import { retryWithBackoff } from '../common/retry';
 import { retryAfterMs } from '../common/retry-after';
 import { ProviderError } from './provider';
 
@@ -96,20 +97,25 @@ export async function httpGet(req: HttpGetRequest): Promise<HttpGetResponse> {
     throw new ProviderError(`Not a valid URL: ${redact(req.url).slice(0, 200)}`, 'bad_params');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ProviderError(`Only http(s) URLs can be fetched (got ${url.protocol}).`, 'bad_params');
-  const retries = Math.max(0, req.retries ?? 2);
   const where = `${url.host}${redact(url.pathname)}`;
-  let backoff = req.retryBaseMs ?? 500;
-
-  for (let attempt = 0; ; attempt++) {
-    const last = attempt >= retries;
-    const outcome = await attemptOnce(req, url, where, redact);
-    if (outcome.ok) return outcome.value;
-    const failure = outcome.error;
-    if (last || !outcome.retryable) throw failure;
-    const wait = outcome.retryAfterMs ?? backoff;
-    backoff *= 2;
-    await sleep(wait, req.signal, where);
-  }
+  // attemptOnce reports rather than throws, so how a failure is judged travels with it.
+  let last: Attempt | undefined;
+  return retryWithBackoff(
+    async () => {
+      last = await attemptOnce(req, url, where, redact);
+      if (last.ok) return last.value;
+      throw last.error;
+    },
+    {
+      attempts: Math.max(0, req.retries ?? 2) + 1,
+      baseDelayMs: req.retryBaseMs ?? 500,
+      // A vendor asking for minutes fails the call as rate_limited rather than holding the fetch tool.
+      retryAfter: { maxMs: req.maxRetryAfterMs ?? 30_000, beyond: 'fail' },
+      classify: () => (last && !last.ok ? { retry: last.retryable, retryAfterMs: last.retryAfterMs } : { retry: false }),
+      signal: req.signal,
+      stopped: () => new ProviderError(`Stopped while waiting to retry ${where}.`, 'unavailable'),
+    },
+  );
 }
 
 type Attempt = { ok: true; value: HttpGetResponse } | { ok: false; error: ProviderError; retryable: boolean; retryAfterMs?: number };
@@ -162,10 +168,8 @@ async function attemptOnce(req: HttpGetRequest, url: URL, where: string, redact:
       const body = redact(bytes.subarray(0, 2048).toString('utf8'));
       if (status === 429) {
         const after = retryAfterMs(res.headers);
-        const max = req.maxRetryAfterMs ?? 30_000;
-        const tooLong = after !== undefined && after > max;
         const msg = `${where} is rate limiting requests (HTTP 429${after !== undefined ? `, retry after ${Math.ceil(after / 1000)} s` : ''}).`;
-        return { ok: false, error: new HttpStatusError(msg, 'rate_limited', status, body), retryable: !tooLong, retryAfterMs: after };
+        return { ok: false, error: new HttpStatusError(msg, 'rate_limited', status, body), retryable: true, retryAfterMs: after };
       }
       const [kind, what] = statusKind(status);
       const error = new HttpStatusError(`${where} answered HTTP ${status} (${what}).`, kind, status, body);
@@ -225,7 +229,7 @@ function statusKind(status: number): [ProviderError['kind'], string] {
   return ['bad_response', 'unexpected status'];
 }
 
-/** Retry-After as seconds or an HTTP date; undefined when absent or unreadable. */
+/** The system error code (ECONNRESET, UND_ERR_SOCKET…) of a fetch failure, looked for down its cause chain. */
 function errorCode(e: unknown): string | undefined {
   for (let cur: unknown = e, depth = 0; cur && depth < 4; depth++) {
     const code = (cur as { code?: unknown }).code;
@@ -233,21 +237,6 @@ function errorCode(e: unknown): string | undefined {
     cur = (cur as { cause?: unknown }).cause;
   }
   return undefined;
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined, where: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new ProviderError(`Stopped while waiting to retry ${where}.`, 'unavailable'));
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(new ProviderError(`Stopped while waiting to retry ${where}.`, 'unavailable'));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /**

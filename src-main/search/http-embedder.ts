@@ -1,3 +1,4 @@
+import { retryWithBackoff } from '../common/retry';
 import { retryAfterMs } from '../common/retry-after';
 import { EmbedderError, l2normalize, type EmbedKind, type Embedder } from './embedder';
 
@@ -51,17 +52,12 @@ abstract class HttpEmbedder implements Embedder {
   private async embedBatch(texts: string[], kind: EmbedKind): Promise<Float32Array[]> {
     // Providers reject empty strings; a single space embeds to a neutral vector.
     const input = texts.map((t) => (t.trim() ? t : ' '));
-    let lastError: EmbedderError | undefined;
-    for (let attempt = 0; attempt <= this.opts.maxRetries; attempt++) {
-      if (attempt > 0) await sleep(lastError?.retryAfterMs ?? this.opts.retryBaseMs * 2 ** (attempt - 1));
-      try {
-        return await this.post(input, kind);
-      } catch (e) {
-        lastError = e as EmbedderError;
-        if (!(e instanceof EmbedderError) || !e.retryable) throw e;
-      }
-    }
-    throw lastError!;
+    return retryWithBackoff(() => this.post(input, kind), {
+      attempts: this.opts.maxRetries + 1,
+      baseDelayMs: this.opts.retryBaseMs,
+      retryAfter: { maxMs: 60_000, beyond: 'cap' },
+      classify: (e) => (e instanceof EmbedderError ? { retry: e.retryable, retryAfterMs: e.retryAfterMs } : { retry: false }),
+    });
   }
 
   private async post(input: string[], kind: EmbedKind): Promise<Float32Array[]> {
@@ -123,8 +119,6 @@ function retryAfter(h: Headers): number | undefined {
   const ms = retryAfterMs(h);
   return ms !== undefined && ms > 0 ? Math.min(ms, 60_000) : undefined;
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Voyage AI embeddings (`voyage-3-lite`, 512 dims, by default). */
 export class VoyageEmbedder extends HttpEmbedder {
