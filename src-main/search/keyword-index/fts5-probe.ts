@@ -16,17 +16,16 @@ export interface CodePointProbe {
   fold: number;
 }
 
-/** Column sizes from an FTS5 `_docsize` blob (a varint per column). */
+/** Column sizes from an FTS5 `_docsize` blob (a varint per column; sizes up to 2^28, as FTS5 writes them). */
 export function docsizeColumns(sz: Buffer): number[] {
   const out: number[] = [];
   let i = 0;
   while (i < sz.length) {
+    // SQLite varints put the high 7-bit group first (145 is 0x81 0x11).
     let v = 0;
-    let shift = 0;
     for (;;) {
       const byte = sz[i++];
-      v += (byte & 0x7f) * 2 ** shift;
-      shift += 7;
+      v = v * 128 + (byte & 0x7f);
       if ((byte & 0x80) === 0 || i >= sz.length) break;
     }
     out.push(v);

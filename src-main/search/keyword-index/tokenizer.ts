@@ -233,3 +233,13 @@ export function fts5TokenBytes(term: string): Uint8Array {
   if (!term.startsWith(INVALID_UTF8_MARK)) return encoder.encode(term);
   return Uint8Array.from(term.slice(1), (ch) => ch.charCodeAt(0));
 }
+
+/**
+ * How unicode61 treats one code point, read from the loaded tables: whether a token can start there,
+ * whether it continues one, and what it folds to inside a token (0 = dropped). Lets the tests compare
+ * the committed tables with a fresh probe of SQLite.
+ */
+export function unicodeClass(cp: number): { starts: boolean; continues: boolean; fold: number } {
+  const flags = cp < 128 ? (ASCII[cp] === 0 ? 0 : 3) : flagsOf(cp);
+  return { starts: (flags & 1) !== 0, continues: (flags & 2) !== 0, fold: (flags & 2) !== 0 ? foldOf(cp) : -1 };
+}
