@@ -314,7 +314,10 @@ describe('upgrades', () => {
     const index = new SearchIndex(store.db, new HashNgramEmbedder());
     await fsWith(index).writeFile('/memory/views/V-001.md', note('V-001', 'Copper squeeze', 'LME stocks fell.'), pm);
     const good = index.blocks.codeOf(ridOf('V-001'));
-    store.db.exec("UPDATE search_blocks SET codes = zeroblob(length(codes)); UPDATE search_state SET value = 'old' WHERE key = 'block_code'");
+    // The note's code sits in a slot patch (a single write), or in its block once folded: spoil both.
+    store.db.exec(
+      "UPDATE search_blocks SET codes = zeroblob(length(codes)); UPDATE search_slot_patches SET code = zeroblob(length(code)); UPDATE search_state SET value = 'old' WHERE key = 'block_code'",
+    );
     const reopened = new SearchIndex(store.db, new HashNgramEmbedder());
     const now = reopened.blocks.codeOf(ridOf('V-001'))!;
     // From the int8 copy rather than the float: a handful of near-zero projections may flip.

@@ -1,221 +1,22 @@
 import { popcount32 } from './quantizer';
 import type { Db } from '../store';
 import { HammingScan } from './scan/hamming';
+import { BLOCK_SLOTS, type BlockLayout, type BlockRow, LABELS, PATCHES_IN_RANGE, type PatchRow, readLayout, SHIFT } from './block-format';
 
 /**
- * Where memory's vectors live: contiguous blocks of BLOCK_SLOTS notes in `search_blocks`
- * (migration 014), each column one packed array — record ids, label codes, update days, SimHash
- * codes, int8 vectors and their norm factors. One row read brings 256 notes, so opening an index
- * of 100,000 notes reads ~400 rows (the per-note rows it replaces took seconds), and int8 vectors
- * cost 384 bytes a note instead of 1,536 for float32.
+ * Where memory's vectors live (block-format.ts): contiguous blocks of BLOCK_SLOTS notes in
+ * `search_blocks`, each column one packed array, plus single-slot patches over them. One row read
+ * brings 256 notes, so opening an index of 100,000 notes reads ~400 rows (the per-note rows it
+ * replaces took seconds), and int8 vectors cost 384 bytes a note instead of 1,536 for float32.
  *
- * The persistent side (`writeEntries`, `removeEntries`) runs inside the caller's transaction;
- * it reads and rewrites whole blocks, so a batch should be written in one call. The in-memory
- * side (`BlockIndex`) mirrors the table: writes mark their blocks dirty and those are re-read
- * before the next scan (a rolled-back write is simply re-read as it was); a commit by another
- * connection (`PRAGMA data_version`) reloads everything.
+ * The persistent side (block-writes.ts) runs inside the caller's transaction: batches rewrite
+ * whole blocks, a single note writes one slot's patch. The in-memory side (`BlockIndex`) mirrors
+ * the tables: writes mark their blocks or slots dirty and those are re-read before the next scan
+ * (a rolled-back write is simply re-read as it was); a commit by another connection
+ * (`PRAGMA data_version`) reloads everything.
  */
-export const BLOCK_SLOTS = 256;
-const SHIFT = 8; // log2(BLOCK_SLOTS)
-/** Three uint16 labels per slot: category, status, embedder. */
-const LABELS = 3;
-
-/** One note's index entry, quantised (see `quantizeInt8`). */
-export interface BlockEntry {
-  rid: number;
-  category: string;
-  status: string | null;
-  /** Days since the epoch of the record's last update (filters `since:`). */
-  day: number;
-  embedder: string;
-  /** Packed SimHash bits, `bits / 8` bytes. */
-  code: Uint8Array;
-  vector: Int8Array;
-  /** 1 / ‖vector‖, so a float query's dot product with `vector` times `norm` is a cosine. */
-  norm: number;
-}
-
-/** The size of every block's columns: fixed per index, changed only by a full rebuild. */
-export interface BlockLayout {
-  dims: number;
-  bits: number;
-}
-
-/**
- * Symmetric int8 quantisation of a (unit) vector: components scaled so the largest is ±127. The
- * norm factor is taken from the rounded vector, so the stored direction's cosine is exact; only the
- * direction moves, by at most half a step per component.
- */
-export function quantizeInt8(v: Float32Array): { vector: Int8Array; norm: number } {
-  let max = 0;
-  for (let i = 0; i < v.length; i++) max = Math.max(max, Math.abs(v[i]));
-  const out = new Int8Array(v.length);
-  if (max === 0) return { vector: out, norm: 0 };
-  const k = 127 / max;
-  let sq = 0;
-  for (let i = 0; i < v.length; i++) {
-    const q = Math.round(v[i] * k);
-    out[i] = q;
-    sq += q * q;
-  }
-  return { vector: out, norm: sq ? 1 / Math.sqrt(sq) : 0 };
-}
-
-export function readLayout(db: Db): BlockLayout | null {
-  const get = (key: string) => (db.prepare('SELECT value FROM search_state WHERE key = ?').get(key) as { value: string } | undefined)?.value;
-  const dims = Number(get('block_dims'));
-  const bits = Number(get('block_bits'));
-  return dims > 0 && bits > 0 ? { dims, bits } : null;
-}
-
-/** Empties the blocks and sets their layout (a rebuild with an embedder of another size). Inside a transaction. */
-export function resetBlocks(db: Db, layout: BlockLayout): void {
-  db.prepare('DELETE FROM search_blocks').run();
-  db.prepare('DELETE FROM search_free_slots').run();
-  db.prepare('UPDATE search_entries SET slot = NULL').run();
-  const set = db.prepare('INSERT INTO search_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
-  set.run('block_dims', String(layout.dims));
-  set.run('block_bits', String(layout.bits));
-}
-
-interface BlockBuf {
-  rids: Int32Array;
-  labels: Uint16Array;
-  days: Int32Array;
-  codes: Uint8Array;
-  vectors: Int8Array;
-  norms: Float32Array;
-}
-
-interface BlockRow {
-  block: number;
-  rids: Buffer;
-  labels: Buffer;
-  days: Buffer;
-  codes: Buffer;
-  vectors: Buffer;
-  norms: Buffer;
-}
-
-/** Copies a stored column into a fresh typed array (blobs are not aligned for direct views). */
-function column<T extends Int32Array | Uint16Array | Uint8Array | Int8Array | Float32Array>(
-  Ctor: new (n: number) => T,
-  length: number,
-  blob: Buffer | undefined,
-): T {
-  const out = new Ctor(length);
-  if (blob) new Uint8Array(out.buffer).set(blob.subarray(0, out.byteLength));
-  return out;
-}
-
-function blockFrom(row: BlockRow | undefined, layout: BlockLayout): BlockBuf {
-  return {
-    rids: column(Int32Array, BLOCK_SLOTS, row?.rids),
-    labels: column(Uint16Array, BLOCK_SLOTS * LABELS, row?.labels),
-    days: column(Int32Array, BLOCK_SLOTS, row?.days),
-    codes: column(Uint8Array, BLOCK_SLOTS * (layout.bits / 8), row?.codes),
-    vectors: column(Int8Array, BLOCK_SLOTS * layout.dims, row?.vectors),
-    norms: column(Float32Array, BLOCK_SLOTS, row?.norms),
-  };
-}
-
-const blob = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
-
-/** The uint16 code of a label (category, status or embedder id), created on first use. */
-function labelCode(db: Db, label: string, memo: Map<string, number>): number {
-  let code = memo.get(label);
-  if (code !== undefined) return code;
-  const row = db.prepare('SELECT code FROM search_labels WHERE label = ?').get(label) as { code: number } | undefined;
-  if (row) code = row.code;
-  else {
-    code = (db.prepare('SELECT coalesce(max(code), 0) + 1 AS c FROM search_labels').get() as { c: number }).c;
-    if (code >= 65536) throw new Error('search_labels is full (65,535 distinct categories, statuses and embedders)');
-    db.prepare('INSERT INTO search_labels (code, label) VALUES (?, ?)').run(code, label);
-  }
-  memo.set(label, code);
-  return code;
-}
-
-/**
- * Writes these entries (and their `search_entries` rows) into their blocks. Call inside a
- * transaction. Returns the blocks touched, for the in-memory index to re-read.
- */
-export function writeEntries(db: Db, layout: BlockLayout, entries: BlockEntry[]): Set<number> {
-  const codeBytes = layout.bits / 8;
-  const getSlot = db.prepare('SELECT slot FROM search_entries WHERE rid = ?');
-  const takeFree = db.prepare('DELETE FROM search_free_slots WHERE slot = (SELECT min(slot) FROM search_free_slots) RETURNING slot');
-  const lastSlot = db.prepare('SELECT slot FROM search_entries WHERE slot IS NOT NULL ORDER BY slot DESC LIMIT 1');
-  const upsert = db.prepare(
-    `INSERT INTO search_entries (rid, category, embedder, vector, slot) VALUES (?, ?, ?, x'', ?)
-     ON CONFLICT (rid) DO UPDATE SET category = excluded.category, embedder = excluded.embedder, vector = x'', slot = excluded.slot`,
-  );
-  const memo = new Map<string, number>();
-  const blocks = new Map<number, BlockBuf>();
-  const readBlock = db.prepare('SELECT * FROM search_blocks WHERE block = ?');
-  const bufOf = (b: number) => {
-    let buf = blocks.get(b);
-    if (!buf) {
-      buf = blockFrom(readBlock.get(b) as BlockRow | undefined, layout);
-      blocks.set(b, buf);
-    }
-    return buf;
-  };
-  for (const e of entries) {
-    if (e.code.length !== codeBytes || e.vector.length !== layout.dims) {
-      throw new Error(
-        `index entry for record ${e.rid} has ${e.vector.length} dims / ${e.code.length * 8} bits; the index holds ${layout.dims} / ${layout.bits}`,
-      );
-    }
-    let slot = (getSlot.get(e.rid) as { slot: number | null } | undefined)?.slot ?? null;
-    if (slot === null) {
-      slot = (takeFree.get() as { slot: number } | undefined)?.slot ?? ((lastSlot.get() as { slot: number } | undefined)?.slot ?? -1) + 1;
-    }
-    upsert.run(e.rid, e.category, e.embedder, slot);
-    const buf = bufOf(slot >> SHIFT);
-    const i = slot & (BLOCK_SLOTS - 1);
-    buf.rids[i] = e.rid;
-    buf.labels[i * LABELS] = labelCode(db, e.category, memo);
-    buf.labels[i * LABELS + 1] = labelCode(db, e.status ?? '', memo);
-    buf.labels[i * LABELS + 2] = labelCode(db, e.embedder, memo);
-    buf.days[i] = e.day;
-    buf.codes.set(e.code, i * codeBytes);
-    buf.vectors.set(e.vector, i * layout.dims);
-    buf.norms[i] = e.norm;
-  }
-  saveBlocks(db, blocks);
-  return new Set(blocks.keys());
-}
-
-/** Frees the slots of these records (and deletes their `search_entries` rows). Inside a transaction. */
-export function removeEntries(db: Db, layout: BlockLayout | null, rids: number[]): Set<number> {
-  const touched = new Map<number, BlockBuf>();
-  const getSlot = db.prepare('SELECT slot FROM search_entries WHERE rid = ?');
-  const readBlock = db.prepare('SELECT * FROM search_blocks WHERE block = ?');
-  for (const rid of rids) {
-    const slot = (getSlot.get(rid) as { slot: number | null } | undefined)?.slot ?? null;
-    db.prepare('DELETE FROM search_entries WHERE rid = ?').run(rid);
-    if (slot === null || !layout) continue;
-    const b = slot >> SHIFT;
-    let buf = touched.get(b);
-    if (!buf) {
-      buf = blockFrom(readBlock.get(b) as BlockRow | undefined, layout);
-      touched.set(b, buf);
-    }
-    buf.rids[slot & (BLOCK_SLOTS - 1)] = 0;
-    db.prepare('INSERT OR IGNORE INTO search_free_slots (slot) VALUES (?)').run(slot);
-  }
-  saveBlocks(db, touched);
-  return new Set(touched.keys());
-}
-
-function saveBlocks(db: Db, blocks: Map<number, BlockBuf>): void {
-  const save = db.prepare(
-    `INSERT INTO search_blocks (block, rids, labels, days, codes, vectors, norms) VALUES (?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (block) DO UPDATE SET rids = excluded.rids, labels = excluded.labels, days = excluded.days,
-       codes = excluded.codes, vectors = excluded.vectors, norms = excluded.norms`,
-  );
-  for (const [b, x] of blocks) save.run(b, blob(x.rids), blob(x.labels), blob(x.days), blob(x.codes), blob(x.vectors), blob(x.norms));
-}
+export { BLOCK_SLOTS, type BlockEntry, type BlockLayout, quantizeInt8, readLayout, resetBlocks } from './block-format';
+export { foldAllPatches, freeEntries, PATCHES_PER_BLOCK, patchEntries, removeEntries, type Touched, writeEntries } from './block-writes';
 
 export interface ScanFilter {
   category: string | null;
@@ -255,6 +56,8 @@ export class BlockIndex {
   private scan: HammingScan | null = null;
   private readonly labelCode = new Map<string, number>();
   private readonly dirty = new Set<number>();
+  /** Slots patched by the current transaction (their blocks are re-read only when the patch is gone). */
+  private readonly dirtySlots = new Set<number>();
   /** Bumped by every full read: a stepwise warm that sees it change was overtaken, and stops. */
   private generation = 0;
 
@@ -264,9 +67,10 @@ export class BlockIndex {
     private readonly options: { simd?: boolean; warmStepBlocks?: number } = {},
   ) {}
 
-  /** Blocks written by the current transaction: re-read them before the next scan. */
-  touch(blocks: Iterable<number>): void {
+  /** Blocks (and single slots) written by the current transaction: re-read them before the next scan. */
+  touch(blocks: Iterable<number>, slots: Iterable<number> = []): void {
     for (const b of blocks) this.dirty.add(b);
+    for (const s of slots) this.dirtySlots.add(s);
   }
 
   invalidate(): void {
@@ -297,12 +101,14 @@ export class BlockIndex {
     const generation = this.generation;
     const step = Math.max(1, this.options.warmStepBlocks ?? WARM_STEP_BLOCKS);
     const read = this.db.prepare('SELECT * FROM search_blocks WHERE block >= ? AND block < ? ORDER BY block');
+    const patches = this.db.prepare(PATCHES_IN_RANGE);
     for (let b = 0; b <= last; b += step) {
       if (b > 0) {
         await pause();
         if (this.generation !== generation) return;
       }
       for (const row of read.all(b, b + step) as BlockRow[]) this.place(row.block, row);
+      for (const p of patches.all(b * BLOCK_SLOTS, (b + step) * BLOCK_SLOTS) as PatchRow[]) this.placePatch(p);
     }
     if (this.generation === generation) this.loaded = true;
   }
@@ -313,7 +119,7 @@ export class BlockIndex {
       this.load(version);
       return;
     }
-    if (!this.dirty.size) return;
+    if (!this.dirty.size && !this.dirtySlots.size) return;
     // The first write of a new index sets the layout, and a rebuild for another size replaces it:
     // then every block is re-read, not only the ones written.
     const layout = readLayout(this.db);
@@ -321,9 +127,24 @@ export class BlockIndex {
       this.load(version);
       return;
     }
-    const read = this.db.prepare('SELECT * FROM search_blocks WHERE block = ?');
     this.readLabels();
-    for (const b of this.dirty) this.place(b, read.get(b) as BlockRow | undefined);
+    // A patched slot reads its one row; a slot whose patch is gone (rolled back, or folded into its
+    // block) reads its block again.
+    const patch = this.db.prepare('SELECT * FROM search_slot_patches WHERE slot = ?');
+    for (const s of this.dirtySlots) {
+      if (this.dirty.has(s >> SHIFT)) continue;
+      const p = patch.get(s) as PatchRow | undefined;
+      if (p) this.placePatch(p);
+      else this.dirty.add(s >> SHIFT);
+    }
+    this.dirtySlots.clear();
+    if (!this.dirty.size) return;
+    const read = this.db.prepare('SELECT * FROM search_blocks WHERE block = ?');
+    const patches = this.db.prepare(PATCHES_IN_RANGE);
+    for (const b of this.dirty) {
+      this.place(b, read.get(b) as BlockRow | undefined);
+      for (const p of patches.all(b * BLOCK_SLOTS, (b + 1) * BLOCK_SLOTS) as PatchRow[]) this.placePatch(p);
+    }
     this.dirty.clear();
   }
 
@@ -335,6 +156,7 @@ export class BlockIndex {
   private load(version: number): void {
     if (this.begin(version) >= 0) {
       for (const row of this.db.prepare('SELECT * FROM search_blocks').iterate() as IterableIterator<BlockRow>) this.place(row.block, row);
+      for (const p of this.db.prepare('SELECT * FROM search_slot_patches').iterate() as IterableIterator<PatchRow>) this.placePatch(p);
     }
     this.loaded = true;
   }
@@ -345,6 +167,7 @@ export class BlockIndex {
     this.slotByRid = new Int32Array(0);
     this.held = 0;
     this.dirty.clear();
+    this.dirtySlots.clear();
     this.layout = readLayout(this.db);
     this.capacity = 0;
     this.scan = null;
@@ -354,7 +177,12 @@ export class BlockIndex {
     if (!this.layout) return -1;
     this.words = this.layout.bits / 32;
     this.pw = Math.min(PREFIX_WORDS, this.words);
-    const last = (this.db.prepare('SELECT coalesce(max(block), -1) AS b FROM search_blocks').get() as { b: number }).b;
+    // A block may so far exist only as patches (a new block filled by single writes).
+    const last = (
+      this.db
+        .prepare('SELECT max((SELECT coalesce(max(block), -1) FROM search_blocks), (SELECT coalesce(max(slot) >> 8, -1) FROM search_slot_patches)) AS b')
+        .get() as { b: number }
+    ).b;
     this.grow(last + 1);
     return last;
   }
@@ -416,17 +244,42 @@ export class BlockIndex {
     for (let i = base; i < base + BLOCK_SLOTS; i++) for (let w = 0; w < P; w++) this.prefix[i * P + w] = this.codes[i * W + w];
     into(this.vectors, L.dims, row?.vectors);
     into(this.norms, 4, row?.norms);
-    for (let i = base; i < base + BLOCK_SLOTS; i++) {
-      const rid = this.rids[i];
-      if (!rid) continue;
-      if (rid >= this.slotByRid.length) {
-        const grown = new Int32Array(Math.max(rid + 1, this.slotByRid.length * 2, 1024));
-        grown.set(this.slotByRid);
-        this.slotByRid = grown;
-      }
-      if (!this.slotByRid[rid]) this.held++;
-      this.slotByRid[rid] = i + 1;
+    for (let i = base; i < base + BLOCK_SLOTS; i++) if (this.rids[i]) this.mapRid(this.rids[i], i);
+  }
+
+  /** Copies one slot's patch into the arrays over its block's copy (rid 0: the slot is free). */
+  private placePatch(p: PatchRow): void {
+    const L = this.layout;
+    if (!L) return;
+    const s = p.slot;
+    this.grow((s >> SHIFT) + 1);
+    const old = this.rids[s];
+    if (old && this.slotByRid[old] === s + 1) {
+      this.slotByRid[old] = 0;
+      this.held--;
     }
+    this.rids[s] = p.rid;
+    if (!p.rid) return;
+    this.labels[s * LABELS] = p.category;
+    this.labels[s * LABELS + 1] = p.status;
+    this.labels[s * LABELS + 2] = p.embedder;
+    this.days[s] = p.day;
+    const W = this.words;
+    new Uint8Array(this.codes.buffer, this.codes.byteOffset + s * W * 4, W * 4).set(p.code.subarray(0, W * 4));
+    for (let w = 0; w < this.pw; w++) this.prefix[s * this.pw + w] = this.codes[s * W + w];
+    this.vectors.set(new Int8Array(p.vector.buffer, p.vector.byteOffset, L.dims), s * L.dims);
+    this.norms[s] = p.norm;
+    this.mapRid(p.rid, s);
+  }
+
+  private mapRid(rid: number, slot: number): void {
+    if (rid >= this.slotByRid.length) {
+      const grown = new Int32Array(Math.max(rid + 1, this.slotByRid.length * 2, 1024));
+      grown.set(this.slotByRid);
+      this.slotByRid = grown;
+    }
+    if (!this.slotByRid[rid]) this.held++;
+    this.slotByRid[rid] = slot + 1;
   }
 
   /**

@@ -4,7 +4,21 @@ import { type Db, hasRankExtension, type IndexableRecord, type MemoryIndexer, ra
 import { dayNumber } from './vectors';
 import { type Embedder, stalledNow } from './embedder';
 import { CODE_VERSION, Quantizer } from './quantizer';
-import { BLOCK_SLOTS, type BlockEntry, BlockIndex, type BlockLayout, quantizeInt8, readLayout, removeEntries, resetBlocks, writeEntries } from './block-store';
+import {
+  BLOCK_SLOTS,
+  type BlockEntry,
+  BlockIndex,
+  type BlockLayout,
+  foldAllPatches,
+  freeEntries,
+  patchEntries,
+  quantizeInt8,
+  readLayout,
+  removeEntries,
+  resetBlocks,
+  type Touched,
+  writeEntries,
+} from './block-store';
 import { searchMemory, type SearchRequest, type SearchResponse } from './search';
 import type { ResearchSource } from './research-search';
 import { PassageVectorCache } from './passage-cache';
@@ -83,9 +97,11 @@ export class SearchIndex implements MemoryIndexer {
   private researchRef: ResearchSource | undefined;
 
   constructor(
+  /** wholeBlockWrites: a single write rewrites its 256-note block, as before migration 018 (the memory benchmark's baseline only). */
     readonly db: Db,
     private embedderRef: Embedder,
   ) {
+    private readonly options: { wholeBlockWrites?: boolean } = {},
     this.blocks = new BlockIndex(db);
     if (!this.state('embedder')) {
       this.setState('embedder', embedderRef.id);
@@ -201,12 +217,14 @@ export class SearchIndex implements MemoryIndexer {
       p.vector,
       this.quantizer,
     );
+      this.options.wholeBlockWrites,
     db.prepare('DELETE FROM search_queue WHERE rid = ?').run(record.rid);
-    this.blocks.touch(touched);
+    this.blocks.touch(touched.blocks, touched.slots);
   }
 
   remove(db: Db, ref: { rid: number; category: string; id: string }): void {
-    this.blocks.touch(removeEntry(db, ref.rid));
+    const touched = removeEntry(db, ref.rid, this.options.wholeBlockWrites);
+    this.blocks.touch(touched.blocks, touched.slots);
     db.prepare('DELETE FROM search_queue WHERE rid = ?').run(ref.rid);
   }
 
@@ -382,6 +400,16 @@ function ensureLayout(db: Db, want: BlockLayout): void {
  * Writes these records' vectors into the blocks: the int8 vector for rescoring and its SimHash code
  * for the candidate scan. Inside a transaction; returns the blocks touched.
  */
+  const layout = layoutFor(db, quantizer);
+  return writeEntries(
+    db,
+    layout,
+    rows.map((r, i) => entryOf(embedderId, r, vectors[i], quantizer)),
+  );
+}
+
+/** The blocks' layout, set from the quantiser on the first write. Inside a transaction. */
+function layoutFor(db: Db, quantizer: Quantizer): BlockLayout {
 export function writeEntryBatch(db: Db, embedderId: string, rows: IndexRow[], vectors: Float32Array[], quantizer: Quantizer): Set<number> {
   let layout = readLayout(db);
   if (!layout) {
@@ -389,25 +417,36 @@ export function writeEntryBatch(db: Db, embedderId: string, rows: IndexRow[], ve
     resetBlocks(db, layout);
     setState(db, 'block_code', CODE_VERSION);
   }
-  const entries: BlockEntry[] = rows.map((r, i) => ({
+  return layout;
+}
+
+function entryOf(embedderId: string, r: IndexRow, vector: Float32Array, quantizer: Quantizer): BlockEntry {
+  return {
     rid: r.rid,
     category: r.category,
     status: r.status,
     day: dayNumber(r.updated_at),
     embedder: embedderId,
-    code: quantizer.encode(vectors[i]),
-    ...quantizeInt8(vectors[i]),
-  }));
-  return writeEntries(db, layout, entries);
+    code: quantizer.encode(vector),
+    ...quantizeInt8(vector),
+  };
 }
 
-/** Writes one record's vector (see `writeEntryBatch`). Call inside a transaction. */
-export function writeEntry(db: Db, embedderId: string, r: IndexRow, vector: Float32Array, quantizer: Quantizer): Set<number> {
-  return writeEntryBatch(db, embedderId, [r], [vector], quantizer);
+/**
+ * Writes one record's vector as a patch of its slot (see block-writes.ts): a memory write costs one
+ * small row, not its 256-note block. `wholeBlock` rewrites the block as versions before 018 did
+ * (kept for the memory benchmark's baseline). Call inside a transaction.
+ */
+export function writeEntry(db: Db, embedderId: string, r: IndexRow, vector: Float32Array, quantizer: Quantizer, wholeBlock = false): Touched {
+  if (wholeBlock) return { blocks: writeEntryBatch(db, embedderId, [r], [vector], quantizer), slots: new Set() };
+  const layout = layoutFor(db, quantizer);
+  return patchEntries(db, layout, [entryOf(embedderId, r, vector, quantizer)]);
 }
 
-export function removeEntry(db: Db, rid: number): Set<number> {
-  return removeEntries(db, readLayout(db), [rid]);
+/** Frees a record's slot with a patch (or by rewriting its block: `wholeBlock`, see `writeEntry`). Inside a transaction. */
+export function removeEntry(db: Db, rid: number, wholeBlock = false): Touched {
+  if (wholeBlock) return { blocks: removeEntries(db, readLayout(db), [rid]), slots: new Set() };
+  return freeEntries(db, readLayout(db), [rid]);
 }
 
 /**
@@ -419,6 +458,8 @@ function reencodeCodes(db: Db, quantizer: Quantizer): void {
   const have = (db.prepare("SELECT value FROM search_state WHERE key = 'block_code'").get() as { value: string } | undefined)?.value;
   if (!layout || have === CODE_VERSION) return;
   db.transaction(() => {
+      // Codes are re-encoded in the blocks' columns: patched slots are folded in first.
+      foldAllPatches(db, layout);
     if (layout.dims === quantizer.dims && layout.bits === quantizer.bits) {
       const codeBytes = layout.bits / 8;
       const update = db.prepare('UPDATE search_blocks SET codes = ? WHERE block = ?');
