@@ -96,12 +96,12 @@ export class SearchIndex implements MemoryIndexer {
   private quantizers = new Map<number, Quantizer>();
   private researchRef: ResearchSource | undefined;
 
-  constructor(
   /** wholeBlockWrites: a single write rewrites its 256-note block, as before migration 018 (the memory benchmark's baseline only). */
+  constructor(
     readonly db: Db,
     private embedderRef: Embedder,
-  ) {
     private readonly options: { wholeBlockWrites?: boolean } = {},
+  ) {
     this.blocks = new BlockIndex(db);
     if (!this.state('embedder')) {
       this.setState('embedder', embedderRef.id);
@@ -216,8 +216,8 @@ export class SearchIndex implements MemoryIndexer {
       { rid: record.rid, category: record.category, status: row?.status ?? null, updated_at: row?.updated_at ?? new Date().toISOString() },
       p.vector,
       this.quantizer,
-    );
       this.options.wholeBlockWrites,
+    );
     db.prepare('DELETE FROM search_queue WHERE rid = ?').run(record.rid);
     this.blocks.touch(touched.blocks, touched.slots);
   }
@@ -400,6 +400,7 @@ function ensureLayout(db: Db, want: BlockLayout): void {
  * Writes these records' vectors into the blocks: the int8 vector for rescoring and its SimHash code
  * for the candidate scan. Inside a transaction; returns the blocks touched.
  */
+export function writeEntryBatch(db: Db, embedderId: string, rows: IndexRow[], vectors: Float32Array[], quantizer: Quantizer): Set<number> {
   const layout = layoutFor(db, quantizer);
   return writeEntries(
     db,
@@ -410,7 +411,6 @@ function ensureLayout(db: Db, want: BlockLayout): void {
 
 /** The blocks' layout, set from the quantiser on the first write. Inside a transaction. */
 function layoutFor(db: Db, quantizer: Quantizer): BlockLayout {
-export function writeEntryBatch(db: Db, embedderId: string, rows: IndexRow[], vectors: Float32Array[], quantizer: Quantizer): Set<number> {
   let layout = readLayout(db);
   if (!layout) {
     layout = { dims: quantizer.dims, bits: quantizer.bits };
@@ -458,9 +458,9 @@ function reencodeCodes(db: Db, quantizer: Quantizer): void {
   const have = (db.prepare("SELECT value FROM search_state WHERE key = 'block_code'").get() as { value: string } | undefined)?.value;
   if (!layout || have === CODE_VERSION) return;
   db.transaction(() => {
+    if (layout.dims === quantizer.dims && layout.bits === quantizer.bits) {
       // Codes are re-encoded in the blocks' columns: patched slots are folded in first.
       foldAllPatches(db, layout);
-    if (layout.dims === quantizer.dims && layout.bits === quantizer.bits) {
       const codeBytes = layout.bits / 8;
       const update = db.prepare('UPDATE search_blocks SET codes = ? WHERE block = ?');
       for (const row of db.prepare('SELECT block, vectors FROM search_blocks').all() as { block: number; vectors: Buffer }[]) {
