@@ -43,6 +43,17 @@ function buildStamp(): { commit: string; builtAt: string } {
 }
 
 /**
+ * The governance server's tools/list answer as JSON text (`__FORGE_MCP_TOOLS__`, read by
+ * src-main/mcp/stdio-front.ts): `forge mcp` answers tools/list from it before zod and the tool
+ * modules are loaded, so converting the zod schemas happens here, once per build. Computed by
+ * running the tools module itself, so it cannot drift from what the server would list.
+ */
+function mcpToolsList(): string {
+  const script = "import('./src-main/mcp/tools.ts').then((m) => process.stdout.write(JSON.stringify(m.listTools())))";
+  return execFileSync(resolve(__dirname, 'node_modules', '.bin', 'tsx'), ['-e', script], { cwd: __dirname, encoding: 'utf8' });
+}
+
+/**
  * Three builds from one config:
  * - main: the Electron shell entry (also the packaged app's stdio MCP entry, `Forge --mcp`), the
  *   headless CLI, the lean `forge mcp` entry (plain Node; never imports electron) and the utility
@@ -52,7 +63,7 @@ function buildStamp(): { commit: string; builtAt: string } {
  */
 export default defineConfig({
   main: {
-    define: { __FORGE_BUILD__: JSON.stringify(buildStamp()) },
+    define: { __FORGE_BUILD__: JSON.stringify(buildStamp()), __FORGE_MCP_TOOLS__: JSON.stringify(mcpToolsList()) },
     build: {
       outDir: 'out/main',
       rollupOptions: {

@@ -1,11 +1,7 @@
 import { parseArgs } from 'node:util';
-import { resolve } from 'node:path';
 import { installCrashPolicy } from '../common/crash-policy';
 import { resolveDataDir } from '../config/paths';
-import { routerFor, defaultModelRouting } from '../config/models';
-import type { Model, ModelCallRequest, ModelResult, ModelStreamEvent } from '../llm';
-import { createMcpService, type McpService } from './service';
-import { serveStdio } from './stdio';
+import { BUILT_TOOLS_LIST, redirectConsoleToStderr, serveStdioFront } from './stdio-front';
 
 /**
  * `forge mcp`: the governance server on stdio for an IDE to spawn. Local mode unless a running
@@ -49,48 +45,22 @@ export async function runMcpCli(args: string[], version = '0.1.0'): Promise<numb
     return 2;
   }
   const dataDir = resolveDataDir(values.data);
-  let service: McpService;
+  const cli = { dataDir, contracts: values.contracts, remote: values.remote, workdir: values.workdir, version };
+  redirectConsoleToStderr();
+  // Serving now: a stray throw or unhandled rejection is logged to stderr (never stdout, which
+  // carries JSON-RPC) and the IDE keeps its server; closing stdin still ends the process.
+  installCrashPolicy({ name: 'forge mcp' });
   try {
-    service = createMcpService({
-      dataDir,
-      contractsDir: values.contracts ? resolve(values.contracts) : undefined,
-      workDir: values.workdir ? resolve(values.workdir) : undefined,
-      mode: values.contracts ? 'local' : values.remote ? 'remote' : 'auto',
-      remoteUrl: values.remote,
-      model: () => (process.env.ANTHROPIC_API_KEY ? new LazyAnthropicModel() : undefined),
+    // IDEs time the spawn until `initialize` is answered: the front answers it (and tools/list) at
+    // once, and the service, the tools and the MCP SDK load on the first request that needs them.
+    await serveStdioFront({
+      version,
+      toolsList: BUILT_TOOLS_LIST,
+      load: async () => (await import('./stdio-serve')).openMcpCliServer(cli),
     });
   } catch (e) {
     process.stderr.write(`forge mcp: ${(e as Error).message}\n`);
     return 1;
   }
-  process.stderr.write(`forge mcp: ${service.mode} mode, contracts from ${service.source.location}\n`);
-  // Serving now: a stray throw or unhandled rejection is logged to stderr (never stdout, which
-  // carries JSON-RPC) and the IDE keeps its server; closing stdin still ends the process.
-  installCrashPolicy({ name: 'forge mcp' });
-  try {
-    await serveStdio(service, { version });
-  } finally {
-    service.close();
-  }
   return 0;
-}
-
-/** Claude, with the SDK loaded on the first planner call rather than at start-up (IDEs time the spawn). */
-class LazyAnthropicModel implements Model {
-  readonly id = 'anthropic:routed';
-  readonly isScripted = false;
-  private model?: Promise<Model>;
-
-  private get(): Promise<Model> {
-    this.model ??= import('../llm').then(
-      ({ AnthropicModel }) => new AnthropicModel({ router: routerFor(defaultModelRouting), baseURL: process.env.ANTHROPIC_BASE_URL }),
-    );
-    return this.model;
-  }
-  async call(request: ModelCallRequest): Promise<ModelResult> {
-    return (await this.get()).call(request);
-  }
-  async stream(request: ModelCallRequest, onEvent: (e: ModelStreamEvent) => void): Promise<ModelResult> {
-    return (await this.get()).stream(request, onEvent);
-  }
 }

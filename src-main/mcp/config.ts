@@ -9,6 +9,11 @@ import { fileURLToPath } from 'node:url';
  */
 
 export const SERVER_NAME = 'forge-governance';
+export const SERVER_TITLE = 'Forge governance';
+/** What the server says it offers in `initialize` (read both by the SDK server and by the stdio front that answers before it loads). */
+export const SERVER_CAPABILITIES = { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } } as const;
+export const SERVER_INSTRUCTIONS =
+  'Forge governance contracts for this project. Start with forge_summary; read one phase at a time with forge_get_phase_window; keep notes with forge_scratchpad.';
 /** Seconds a contract read stays cached (the spec's 300 s). */
 export const CACHE_TTL_SECONDS = 300;
 export const DEFAULT_ARTIFACT_TTL_HOURS = 24;

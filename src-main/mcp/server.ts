@@ -13,7 +13,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
 import { BUILDER_PROMPT_NAME, builderSystemPrompt } from './builder-prompt';
-import { CONTRACT_BRIEFS, CONTRACT_MAP, CONTRACT_NAMES, isContractName, SERVER_NAME } from './config';
+import { CONTRACT_BRIEFS, CONTRACT_MAP, CONTRACT_NAMES, isContractName, SERVER_CAPABILITIES, SERVER_INSTRUCTIONS, SERVER_NAME, SERVER_TITLE } from './config';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpService } from './service';
 import { McpSession } from './session';
@@ -64,12 +64,9 @@ export interface GovernanceServerOptions {
 
 export function createGovernanceServer(service: McpService, options: GovernanceServerOptions): GovernanceServer {
   const server = new Server(
-    { name: SERVER_NAME, version: options.version ?? '0.1.0', title: 'Forge governance' },
-    {
-      capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } },
-      instructions:
-        'Forge governance contracts for this project. Start with forge_summary; read one phase at a time with forge_get_phase_window; keep notes with forge_scratchpad.',
-    },
+    { name: SERVER_NAME, version: options.version ?? '0.1.0', title: SERVER_TITLE },
+    // structuredClone: the SDK merges into the capabilities it is given; the shared constant stays as declared.
+    { capabilities: structuredClone(SERVER_CAPABILITIES), instructions: SERVER_INSTRUCTIONS },
   );
   const session = new McpSession();
   const canReachClient = options.canReachClient ?? (() => true);

@@ -1,26 +1,17 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createGovernanceServer } from './server';
 import type { McpService } from './service';
+import { redirectConsoleToStderr, serveStdioFront } from './stdio-front';
 
 /**
- * The stdio transport: JSON-RPC only on stdout. Anything else that would print there (a stray
- * console.log in a dependency) is sent to stderr instead, so a client never reads a broken frame.
+ * The stdio transport for a service that is already built: JSON-RPC only on stdout. Anything else
+ * that would print there (a stray console.log in a dependency) is sent to stderr instead, so a
+ * client never reads a broken frame. `forge mcp` itself starts through cli.ts, which builds the
+ * service only once a request needs it (see stdio-front.ts).
  */
 export async function serveStdio(service: McpService, options: { version?: string } = {}): Promise<void> {
-  console.log = console.error;
-  console.info = console.error;
-  console.debug = console.error;
-  const server = createGovernanceServer(service, { transport: 'stdio', version: options.version });
-  const transport = new StdioServerTransport();
-  const closed = new Promise<void>((resolve) => {
-    server.onclose = ((prev) => () => {
-      prev?.();
-      resolve();
-    })(server.onclose);
-    process.stdin.once('end', resolve);
-    process.stdin.once('close', resolve);
+  redirectConsoleToStderr();
+  await serveStdioFront({
+    version: options.version,
+    load: async () => createGovernanceServer(service, { transport: 'stdio', version: options.version }),
   });
-  await server.connect(transport);
-  await closed;
-  await server.close().catch(() => undefined);
 }
