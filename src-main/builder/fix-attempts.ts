@@ -1,6 +1,6 @@
 import type { BuildHost } from './build-host';
 import { forgeContractsDir, phaseIdOf, scratchpadEntries } from './build-context';
-import { RECOVERY_PLANNER_PROMPT, recoveryPlanMessage, recoveryRequest } from './messages';
+import { RECOVERY_PLANNER_PROMPT, recoveryPlanMessage, recoveryRequest } from './recovery-messages';
 import { readContracts } from './prepare';
 import type { BuildRun, RunnerState } from './store-rows';
 

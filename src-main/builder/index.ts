@@ -13,24 +13,13 @@ export { prepareBuild, checkWorkDir, readBuildPackage, readContracts, CONTRACTS_
 // The builder's texts and checks: markers, messages to the models, compaction, the deterministic audit.
 export { parseMarkers, MARKER, STOP_CODES } from './markers';
 export type { ParsedMarkers, PlanItem, SignOff } from './markers';
-export {
-  projectBrief,
-  firstMessage,
-  phaseAdvanceMessage,
-  signOffRejected,
-  stopAnswered,
-  unknownStopCode,
-  nudge,
-  markersInCodeBlock,
-  recoveryRequest,
-  recoveryPlanFrom,
-  recoveryPlanMessage,
-  RECOVERY_PLANNER_PROMPT,
-  AUDITOR_PROMPT,
-  auditRequest,
-  parseAuditorFindings,
-} from './messages';
-export type { ContractText, FirstMessageInput, PhaseAdvanceInput, RecoveryRequestInput, RecoveryPlan, AuditRequestInput } from './messages';
+export { projectBrief } from './project-brief';
+export { firstMessage, phaseAdvanceMessage, signOffRejected, stopAnswered, unknownStopCode, nudge, markersInCodeBlock } from './messages';
+export type { ContractText, FirstMessageInput, PhaseAdvanceInput } from './messages';
+export { recoveryRequest, recoveryPlanFrom, recoveryPlanMessage, RECOVERY_PLANNER_PROMPT } from './recovery-messages';
+export type { RecoveryRequestInput, RecoveryPlan } from './recovery-messages';
+export { AUDITOR_PROMPT, auditRequest, parseAuditorFindings } from './audit-messages';
+export type { AuditRequestInput } from './audit-messages';
 export {
   compactionDecision,
   contractsRead,

@@ -2,18 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MARKER, parseMarkers } from './markers';
-import {
-  auditRequest,
-  firstMessage,
-  parseAuditorFindings,
-  phaseAdvanceMessage,
-  projectBrief,
-  recoveryPlanFrom,
-  recoveryRequest,
-  signOffRejected,
-  stopAnswered,
-  unknownStopCode,
-} from './messages';
+import { auditRequest, parseAuditorFindings } from './audit-messages';
+import { firstMessage, phaseAdvanceMessage, signOffRejected, stopAnswered, unknownStopCode } from './messages';
+import { projectBrief } from './project-brief';
+import { recoveryPlanFrom, recoveryRequest } from './recovery-messages';
 
 describe('projectBrief', () => {
   it("takes the name and first sentence of Forge's own blueprint", () => {

@@ -1,6 +1,7 @@
 import type { AuditFinding } from '../api/builds';
 import type { Model } from '../llm/types';
-import { auditRequest, AUDITOR_PROMPT, parseAuditorFindings, windowCall } from './messages';
+import { auditRequest, AUDITOR_PROMPT, parseAuditorFindings } from './audit-messages';
+import { windowCall } from './messages';
 import { checkContractLeaks, checkLayerBoundaries } from './audit';
 import { readFileSync } from 'node:fs';
 import { type CommandSandbox, resolveInside, runProjectTests } from './workspace';
