@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compileQuery, parseQuery } from '../fs';
-import { hasRankExtension, Store } from '../store';
-import { hasCCompiler, plainRecord, seededRandom } from '../store/testing';
+import { Store } from '../store';
+import { plainRecord } from '../store/testing';
 import { HashNgramEmbedder, tokenize } from './hash-embedder';
+import { buildKeywordIndex, currentKeywordIndex } from './keyword-index';
 import { type KeywordOptions, keywordCandidates } from './keywords';
 import { DEFAULT_TUNING } from './search';
 import { SearchIndex } from './search-index';
@@ -53,123 +54,60 @@ describe('BM25 with field weights', () => {
   });
 });
 
-describe('pruning of common words', () => {
+describe('common words among rare ones', () => {
   function crowdedMemory() {
     store.writeTransaction(() => {
       for (let i = 0; i < 2000; i++) note('observations', `Positioning looks crowded ${i % 7}`, `Positioning crowded per the flow desk, week ${i}.`);
     });
+    // Built now, so every search below ranks with the in-memory index (and catches up with later writes).
+    buildKeywordIndex(store.db);
   }
+  /** FTS5's own bm25() over the same words, straight from SQL: the reference every ranking must equal. */
+  const reference = (query: string, limit: number, where = '1', params: unknown[] = []) =>
+    store.db
+      .prepare(
+        `SELECT f.rowid AS rid, -bm25(memory_fts, 3, 1, 1) AS score FROM memory_fts f JOIN memory_records r ON r.rid = f.rowid
+           WHERE memory_fts MATCH ? AND ${where} ORDER BY bm25(memory_fts, 3, 1, 1), f.rowid LIMIT ?`,
+      )
+      .all([...new Set(tokenize(query))].map((w) => `"${w}"`).join(' OR '), ...params, limit) as { rid: number; score: number }[];
+  const same = (a: { rid: number; score: number }[], b: { rid: number; score: number }[]) => {
+    expect(a.map((h) => h.rid)).toEqual(b.map((h) => h.rid));
+    for (const [i, h] of a.entries()) expect(Math.abs(h.score - b[i].score)).toBeLessThan(1e-9);
+  };
 
-  it("a rare word's note is found first among 2,000 notes full of a common word, without scoring them all", () => {
+  it("a rare word's note is found first among 2,000 notes full of a common word", () => {
     crowdedMemory();
     const zloty = note('observations', 'Zloty carry', 'Positioning in the zloty is light.');
     const hits = search('crowded positioning zloty');
     expect(idOf(hits[0].rid)).toBe(zloty);
     expect(hits).toHaveLength(10);
-    // Asked for the best note only, the rare word leads every query: none scores the 2,000 common-word notes on their own.
-    const matches: string[] = [];
-    const best = search('crowded positioning zloty', { limit: 1, onQuery: (m) => matches.push(m) });
-    expect(best.map((h) => idOf(h.rid))).toEqual([zloty]);
-    expect(matches.length).toBeGreaterThan(0);
-    expect(matches.every((m) => m.startsWith('("zloty")'))).toBe(true);
   });
 
-  const common = ['positioning', 'crowded', 'carry', 'curve', 'spreads', 'inflation'];
-  const rare = ['zloty', 'forint', 'kospi', 'tankan', 'ifo', 'jolts', 'lifers', 'cdx', 'itraxx', 'rand', 'brent', 'copper'];
-  /** 3,000 notes mixing common and rare words, and a picker of random queries over the same words. */
-  function mixedMemory(r: () => number) {
-    const pick = (xs: string[]) => xs[Math.floor(r() * xs.length)];
-    store.writeTransaction(() => {
-      for (let i = 0; i < 3000; i++) {
-        const title = [pick(common), r() < 0.3 ? pick(rare) : pick(common)].join(' ');
-        const body = Array.from({ length: 4 + Math.floor(r() * 20) }, () =>
-          r() < 0.15 ? pick(rare) : r() < 0.6 ? pick(common) : `w${Math.floor(r() * 500)}`,
-        ).join(' ');
-        note(r() < 0.5 ? 'views' : 'observations', title, body);
-      }
-    });
-    return () => Array.from({ length: 2 + Math.floor(r() * 4) }, () => (r() < 0.35 ? pick(rare) : pick(common)));
-  }
-
-  it('gives the same notes in the same order, with the same scores, as scoring every match', () => {
-    const query = mixedMemory(seededRandom(7));
-    let pruned = 0;
-    for (let i = 0; i < 40; i++) {
-      const words = query();
-      const matches: string[] = [];
-      const fast = keywordCandidates(store.db, words, opts({ limit: 20, onQuery: (m) => matches.push(m) }));
-      const full = keywordCandidates(store.db, words, opts({ limit: 20, prune: false }));
-      expect(fast, words.join(' ')).toEqual(full);
-      if (matches.some((m) => m.includes(' AND '))) pruned++;
-    }
-    // The comparison is only worth something if the pruned path actually ran.
-    expect(pruned).toBeGreaterThan(10);
-  });
-
-  it.runIf(hasCCompiler)("ranks with Forge's forge_bm25 exactly as with FTS5's bm25(): same notes, order and scores, pruned, budgeted or scoped", () => {
-    const query = mixedMemory(seededRandom(19));
-    const plain = Store.open(join(dir, 'forge.db'), { withoutRankExtension: true });
-    expect([hasRankExtension(store.db), hasRankExtension(plain.db)]).toEqual([true, false]);
-    try {
-      const views = { where: 'r.category = ?', params: ['views'] };
-      for (let i = 0; i < 30; i++) {
-        const words = query();
-        for (const extra of [{}, { matchBudget: 200 }, views, { ...views, matchBudget: 200 }, { prune: false }]) {
-          const o = opts({ limit: 20, ...extra });
-          // If this fails, a PM's results would depend on whether a C compiler was present at install.
-          expect(keywordCandidates(store.db, words, o), words.join(' ')).toEqual(keywordCandidates(plain.db, words, o));
-        }
-      }
-    } finally {
-      plain.close();
+  it("gives the same notes in the same order, with the same scores, as FTS5's bm25() — common words, rare words, any limit", () => {
+    crowdedMemory();
+    note('observations', 'Zloty carry', 'Positioning in the zloty is light; crowded elsewhere.');
+    note('views', 'Forint carry', 'Crowded positioning in the forint, flow desk says.');
+    expect(currentKeywordIndex(store.db)).not.toBeNull();
+    for (const q of ['crowded positioning', 'positioning zloty', 'crowded positioning flow desk week', 'forint zloty carry', 'looks 3']) {
+      for (const limit of [1, 10, 40, 2100]) same(search(q, { limit }), reference(q, limit));
     }
   });
 
-  it('with a match budget, a query of common words ranks the notes holding them all first; a rare word keeps it exact', () => {
-    const holdingBoth = new Set<string>();
-    store.writeTransaction(() => {
-      for (let i = 0; i < 1600; i++) holdingBoth.add(note('observations', `Carry and positioning ${i}`, `carry positioning note ${i}`));
-      for (let i = 0; i < 1000; i++) note('observations', `Carry ${i}`, `carry carry carry ${i}`);
-      for (let i = 0; i < 1000; i++) note('observations', `Positioning ${i}`, `positioning positioning ${i}`);
-      note('views', 'Zloty carry', 'zloty carry trade');
-    });
-    const both = (id: string) => holdingBoth.has(id);
-    const matches: string[] = [];
-    const top = search('carry positioning', { matchBudget: 100, onQuery: (m) => matches.push(m) });
-    expect(top).toHaveLength(10);
-    expect(top.every((h) => both(idOf(h.rid)))).toBe(true);
-    // Neither common word's full list was scored.
-    expect(matches).toEqual(['"positioning" AND "carry"']);
-    // Fewer notes than asked hold every word: the rest come from the rarest word, ranked after them.
-    const wide = search('carry positioning', { matchBudget: 100, limit: 1700 });
-    expect(wide.slice(0, 1600).every((h) => both(idOf(h.rid)))).toBe(true);
-    expect(wide.slice(1600).some((h) => !both(idOf(h.rid)))).toBe(true);
-    expect(wide[1600].score).toBeLessThan(wide[1599].score);
-    // With a rare word in the query the ranking is the exact one.
-    expect(search('zloty carry', { matchBudget: 100 })).toEqual(search('zloty carry', { prune: false }));
+  it('non-integer field weights are added occurrence by occurrence as FTS5 adds them (same scores, same ties)', () => {
+    crowdedMemory();
+    const hits = search('crowded positioning week', { limit: 30, fieldWeights: [0.3, 0.1, 0.7] });
+    const ref = store.db
+      .prepare(
+        'SELECT rowid AS rid, -bm25(memory_fts, 0.3, 0.1, 0.7) AS score FROM memory_fts WHERE memory_fts MATCH ? ORDER BY bm25(memory_fts, 0.3, 0.1, 0.7), rowid LIMIT 30',
+      )
+      .all('"crowded" OR "positioning" OR "week"') as { rid: number; score: number }[];
+    same(hits, ref);
   });
 
-  it('when too few notes hold every common word, notes holding more of the words come before notes holding fewer', () => {
-    const threeWords = new Set<string>();
-    const twoRarest = new Set<string>();
-    store.writeTransaction(() => {
-      for (let i = 0; i < 5; i++) threeWords.add(note('observations', `All three ${i}`, `carry positioning crowded ${i}`));
-      for (let i = 0; i < 20; i++) twoRarest.add(note('observations', `Two ${i}`, `crowded positioning ${i}`));
-      for (let i = 0; i < 1000; i++) note('observations', `Crowded ${i}`, `crowded crowded crowded crowded ${i}`);
-      for (let i = 0; i < 1100; i++) note('observations', `Positioning ${i}`, `positioning positioning ${i}`);
-      for (let i = 0; i < 1200; i++) note('observations', `Carry ${i}`, `carry carry carry ${i}`);
-    });
-    // Over 3,000 matches in all, so the query is not simply scored in full.
-    const matches: string[] = [];
-    const top = search('carry positioning crowded', { matchBudget: 100, limit: 40, onQuery: (m) => matches.push(m) });
-    expect(top).toHaveLength(40);
-    // A PM reading the list sees the notes that mention all three first, then those with the two rarer words.
-    expect(top.slice(0, 5).every((h) => threeWords.has(idOf(h.rid)))).toBe(true);
-    expect(top.slice(5, 25).every((h) => twoRarest.has(idOf(h.rid)))).toBe(true);
-    expect(top.slice(25).every((h) => !threeWords.has(idOf(h.rid)) && !twoRarest.has(idOf(h.rid)))).toBe(true);
-    for (let i = 1; i < top.length; i++) expect(top[i].score).toBeLessThanOrEqual(top[i - 1].score);
-    // Looser tiers are intersections of fewer words, rarest kept: the commonest word's whole list is never scored.
-    expect(matches).toEqual(['"crowded" AND "positioning" AND "carry"', '"crowded" AND "positioning"', '"crowded"']);
+  it('words that stem alike count once, as one FTS5 term', () => {
+    note('views', 'Rates rally', 'Rate cuts priced; the rates market rallied.');
+    note('views', 'Copper', 'Nothing about it.');
+    same(search('rates rate rallied'), reference('rates rallied', 10));
   });
 
   it('a note written after a search is found by the next one (word counts are never stale)', () => {
@@ -179,15 +117,14 @@ describe('pruning of common words', () => {
     const zloty = note('observations', 'Zloty carry', 'Positioning in the zloty is light.');
     const fast = search('crowded positioning zloty', { limit: 3 });
     expect(idOf(fast[0].rid)).toBe(zloty);
-    expect(fast).toEqual(search('crowded positioning zloty', { limit: 3, prune: false }));
+    expect(fast).toEqual(search('crowded positioning zloty', { limit: 3, ranker: 'fts5' }));
   });
 
-  it('a scoped search sees a note written, or moved out of the scope, since the last one (the scope bitmap is never stale)', () => {
+  it('a filtered search sees a note written, or moved out of the filter, since the last one (the list of notes a filter leaves is never stale)', () => {
     crowdedMemory();
     const { where, params } = compileQuery(parseQuery('status:active'));
-    const once = () =>
-      search('crowded positioning', { where: `r.category = ? AND ${where}`, params: ['views', ...params], limit: 5, matchBudget: 100 }).map((h) => idOf(h.rid));
-    // A condition's first query in an index state joins memory_records; later ones test the cached bitmap.
+    const once = () => search('crowded positioning', { where: `r.category = ? AND ${where}`, params: ['views', ...params], limit: 5 }).map((h) => idOf(h.rid));
+    // A filter only SQL can evaluate is resolved to a list of notes, cached until the next write.
     const activeViews = () => {
       const first = once();
       expect(once()).toEqual(first);
@@ -210,15 +147,22 @@ describe('pruning of common words', () => {
     expect(activeViews()).toEqual([]);
   });
 
-  it('applies the scope and filter to what it returns, pruned or not', () => {
+  it('applies the scope and filter to what it returns, from the index or from FTS5', () => {
     crowdedMemory();
     const draft = note('views', 'Zloty carry', 'Positioning crowded in the zloty.', 'draft');
     const active = note('views', 'Forint carry', 'Positioning crowded in the forint.', 'active');
     const { where, params } = compileQuery(parseQuery('status:active'));
-    const inViews = (p: boolean) =>
-      search('crowded positioning zloty forint', { where: `r.category = ? AND ${where}`, params: ['views', ...params], prune: p });
-    expect(inViews(true).map((h) => idOf(h.rid))).toEqual([active]);
-    expect(inViews(false).map((h) => idOf(h.rid))).toEqual([active]);
+    const inViews = (ranker: 'auto' | 'fts5') =>
+      search('crowded positioning zloty forint', { where: `r.category = ? AND ${where}`, params: ['views', ...params], ranker });
+    expect(inViews('auto').map((h) => idOf(h.rid))).toEqual([active]);
+    expect(inViews('fts5').map((h) => idOf(h.rid))).toEqual([active]);
+    // The same filter told to the index as a pushdown (status and category checked in memory).
+    const pushed = search('crowded positioning zloty forint', {
+      where: `r.category = ? AND ${where}`,
+      params: ['views', ...params],
+      pushdown: { category: 'views', status: 'active', since: null, exact: true },
+    });
+    expect(pushed.map((h) => idOf(h.rid))).toEqual([active]);
     expect(search('crowded positioning zloty').map((h) => idOf(h.rid))).toContain(draft);
   });
 
@@ -260,7 +204,7 @@ describe('pseudo-relevance feedback', () => {
     expect(withPrf.slice(0, 4).every((id) => id !== target)).toBe(true);
   });
 
-  it('counting feedback words only up to 1,000 notes picks the same words as counting them in full (a cold start gives the same answer)', () => {
+  it('the index and FTS5 pick the same feedback words and give the same answer', () => {
     // Common words (in 1,200 notes) among the best notes' words, beside rarer telling ones.
     const target = store.writeTransaction(() => {
       for (let i = 0; i < 1200; i++) note('observations', `Desk flow ${i}`, `Positioning crowded; carry trades popular; desk flow week ${i}.`);
@@ -269,18 +213,11 @@ describe('pseudo-relevance feedback', () => {
       return note('observations', 'Schatz rally', 'Bund rallied; Schatz yields lower on easing bets.');
     });
     const fb = { docs: 3, terms: 5, weight: 0.5 };
-    const cold = search('ecb dovish', { feedback: fb });
-    // Another connection counts every word in full first (as a query of its own), then asks the same.
-    const other = Store.open(join(dir, 'forge.db'));
-    try {
-      const words = tokenize(store.db.prepare("SELECT group_concat(title || ' ' || body, ' ') AS t FROM memory_records").pluck().get() as string);
-      for (const w of new Set(words)) keywordCandidates(other.db, [w], opts({ limit: 1 }));
-      const counted = keywordCandidates(other.db, tokenize('ecb dovish'), opts({ feedback: fb }));
-      expect(cold.map((h) => idOf(h.rid))).toContain(target);
-      expect(cold).toEqual(counted);
-    } finally {
-      other.close();
-    }
+    const fromIndex = search('ecb dovish', { feedback: fb });
+    const fromFts = search('ecb dovish', { feedback: fb, ranker: 'fts5' });
+    expect(fromIndex.map((h) => idOf(h.rid))).toContain(target);
+    expect(fromIndex.map((h) => h.rid)).toEqual(fromFts.map((h) => h.rid));
+    for (const [i, h] of fromIndex.entries()) expect(Math.abs(h.score - fromFts[i].score)).toBeLessThan(1e-9);
   });
 
   it('is on by default in memory search (it measured better), and tuning can switch it off', async () => {

@@ -43,8 +43,8 @@ export interface SearchTuning {
   prfDocs: number;
   prfTerms: number;
   prfWeight: number;
-  /** When every query word is in more notes than this, notes holding them all are ranked first (keywords.ts); null: always exact. */
-  keywordMatchBudget: number | null;
+  /** Keyword ranking: the in-memory index when current (default), or FTS5's bm25() always (the bench's baseline; same results). */
+  keywordRanker: 'auto' | 'fts5';
 }
 
 /** What a search needs: the database, the embedder, its quantiser and the vector blocks. */
@@ -82,8 +82,7 @@ export const DEFAULT_TUNING: SearchTuning = {
   prfDocs: 5,
   prfTerms: 10,
   prfWeight: 0.5,
-  // Below it (every evaluation set, and most queries with a rare word) ranking stays exact.
-  keywordMatchBudget: 5000,
+  keywordRanker: 'auto',
 };
 
 export interface SearchRequest {
@@ -145,16 +144,21 @@ export function cleanText(s: string): string {
 interface Pushdown {
   status: string | null;
   sinceDay: number | null;
+  /** The latest `since:` date as written (SQL compares `updated_at >= since` as text). */
+  since: string | null;
   /** Terms the block scan cannot apply; they are applied in SQL on the candidates. */
   residual: boolean;
 }
 
 function pushdownOf(ast: QueryAst | null, scope: SearchScope): Pushdown {
-  const p: Pushdown = { status: null, sinceDay: null, residual: scope.idPrefix !== null };
+  const p: Pushdown = { status: null, sinceDay: null, since: null, residual: scope.idPrefix !== null };
   for (const t of ast?.terms ?? []) {
     if (t.kind === 'eq' && t.key.toLowerCase() === 'status' && p.status === null) p.status = t.value.toLowerCase();
-    else if (t.kind === 'since') p.sinceDay = Math.max(p.sinceDay ?? -Infinity, dayNumber(`${t.date}T00:00:00Z`));
-    else p.residual = true;
+    else if (t.kind === 'since') {
+      p.sinceDay = Math.max(p.sinceDay ?? -Infinity, dayNumber(`${t.date}T00:00:00Z`));
+      // Two since: terms both apply; the later date is the one that binds (text order is date order here).
+      if (p.since === null || t.date > p.since) p.since = t.date;
+    } else p.residual = true;
   }
   return p;
 }
@@ -348,9 +352,10 @@ async function memoryResults(ctx: SearchContext, req: SearchRequest, q: MemoryQu
       limit: Math.max(t.keywordCandidates, maxResults * 4),
       where,
       params: condParams,
+      pushdown: { category: scope.category, status: push.status, since: push.since, exact: !push.residual },
       fieldWeights: t.fieldWeights,
       feedback: t.prf ? { docs: t.prfDocs, terms: t.prfTerms, weight: t.prfWeight } : null,
-      matchBudget: t.keywordMatchBudget,
+      ranker: t.keywordRanker,
     });
     rows.forEach((r, i) => {
       const c = cand(r.rid);

@@ -5,8 +5,8 @@ import type { Migration } from './types';
  * (search/keyword-index): each process keeps its own copy of the index and brings it up to date from
  * this log before a search, so a write by any path — the app, the command line in another process,
  * an import, a plain SQL statement — is seen, and a rolled-back write (never committed, so never
- * logged) is never applied. The log is trimmed by the index (old rows only matter to a copy that
- * fell that far behind, which rebuilds instead). AUTOINCREMENT: a sequence number is never reused
+ * logged) is never applied. The log keeps the last 100,000 changes (an older change only matters to a copy that
+ * fell that far behind, and that copy rebuilds instead). AUTOINCREMENT: a sequence number is never reused
  * after trimming, so a copy cannot mistake a new change for one it has already applied.
  */
 export const keywordChanges: Migration = {
@@ -20,13 +20,16 @@ export const keywordChanges: Migration = {
       ) STRICT;
       CREATE TRIGGER memory_records_log_insert AFTER INSERT ON memory_records BEGIN
         INSERT INTO memory_changes (rid) VALUES (new.rid);
+        DELETE FROM memory_changes WHERE seq <= (SELECT max(seq) FROM memory_changes) - 100000;
       END;
       CREATE TRIGGER memory_records_log_update AFTER UPDATE ON memory_records BEGIN
         INSERT INTO memory_changes (rid) VALUES (new.rid);
         INSERT INTO memory_changes (rid) SELECT old.rid WHERE old.rid <> new.rid;
+        DELETE FROM memory_changes WHERE seq <= (SELECT max(seq) FROM memory_changes) - 100000;
       END;
       CREATE TRIGGER memory_records_log_delete AFTER DELETE ON memory_records BEGIN
         INSERT INTO memory_changes (rid) VALUES (old.rid);
+        DELETE FROM memory_changes WHERE seq <= (SELECT max(seq) FROM memory_changes) - 100000;
       END;
     `);
   },

@@ -1,0 +1,11 @@
+export { type FieldWeights, idf } from './bm25';
+export { type KeywordDoc, type KeywordFilter, type KeywordHit, KeywordIndex } from './keyword-index';
+export {
+  buildKeywordIndex,
+  buildKeywordIndexInBackground,
+  currentKeywordIndex,
+  keywordIndexProblem,
+  keywordIndexReady,
+  keywordRankingStatus,
+} from './sync';
+export { fts5Tokens, queryTerms } from './tokenizer';

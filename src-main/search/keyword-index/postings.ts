@@ -1,0 +1,156 @@
+/**
+ * One word's note list: record ids in ascending order with the word's count in each column (title,
+ * header, body), and per-block maxima so a search can bound what a whole block of notes could add
+ * to a score without scoring them (block-max pruning).
+ *
+ * Counts are packed in one uint32 (title 8 bits, header 8 bits, body 16 bits); a note whose counts
+ * do not fit keeps them exactly in `overflow` under the sentinel, so no count is ever clipped.
+ */
+export const BLOCK = 64;
+const BLOCK_SHIFT = 6;
+const OVERFLOW = 0xffffffff;
+
+export type ColumnCounts = readonly [title: number, header: number, body: number];
+
+export function packCounts(t: number, h: number, b: number): number {
+  return t < 256 && h < 256 && b < 65536 ? ((t << 24) | (h << 16) | b) >>> 0 : OVERFLOW;
+}
+
+export class Postings {
+  rids: Int32Array;
+  counts: Uint32Array;
+  length = 0;
+  /** Exact counts of the notes whose counts do not fit the packing, by record id. */
+  overflow: Map<number, ColumnCounts> | null = null;
+  /** Per block: the largest count in each column and the shortest note (in tokens). */
+  blockMax = new Uint32Array(0);
+  blockMinLen = new Int32Array(0);
+  /** Blocks from this one on must be recomputed before their maxima are read. */
+  staleFrom = 0;
+
+  constructor(capacity = 2) {
+    this.rids = new Int32Array(capacity);
+    this.counts = new Uint32Array(capacity);
+  }
+
+  get blocks(): number {
+    return (this.length + BLOCK - 1) >> BLOCK_SHIFT;
+  }
+
+  /** Title/header/body counts of the note at position i. */
+  countsAt(i: number): ColumnCounts {
+    const c = this.counts[i];
+    if (c === OVERFLOW) return this.overflow?.get(this.rids[i]) ?? [0, 0, 0];
+    return [c >>> 24, (c >>> 16) & 0xff, c & 0xffff];
+  }
+
+  /** Adds or replaces the note's counts, keeping ids in order. */
+  set(rid: number, t: number, h: number, b: number): void {
+    const packed = packCounts(t, h, b);
+    let i = this.length;
+    if (i === 0 || this.rids[i - 1] < rid) {
+      this.grow();
+      this.rids[i] = rid;
+      this.counts[i] = packed;
+      this.length++;
+    } else {
+      i = this.lowerBound(rid, 0);
+      if (i >= this.length || this.rids[i] !== rid) {
+        this.grow();
+        this.rids.copyWithin(i + 1, i, this.length);
+        this.counts.copyWithin(i + 1, i, this.length);
+        this.rids[i] = rid;
+        this.length++;
+      }
+      this.counts[i] = packed;
+    }
+    if (packed === OVERFLOW) {
+      this.overflow ??= new Map();
+      this.overflow.set(rid, [t, h, b]);
+    } else this.overflow?.delete(rid);
+    this.staleFrom = Math.min(this.staleFrom, i >> BLOCK_SHIFT);
+  }
+
+  /** Removes the note if present. */
+  delete(rid: number): void {
+    const i = this.lowerBound(rid, 0);
+    if (i >= this.length || this.rids[i] !== rid) return;
+    this.rids.copyWithin(i, i + 1, this.length);
+    this.counts.copyWithin(i, i + 1, this.length);
+    this.length--;
+    this.overflow?.delete(rid);
+    this.staleFrom = Math.min(this.staleFrom, i >> BLOCK_SHIFT);
+  }
+
+  /** The first position at or after `from` whose id is ≥ rid (galloping, then binary search). */
+  lowerBound(rid: number, from: number): number {
+    const ids = this.rids;
+    let hi = from;
+    let step = 1;
+    while (hi < this.length && ids[hi] < rid) {
+      from = hi + 1;
+      hi += step;
+      step <<= 1;
+    }
+    if (hi > this.length) hi = this.length;
+    let lo = from;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (ids[mid] < rid) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /**
+   * Brings the block maxima up to date (after writes) from each note's length. Packed like the
+   * counts, but saturating: a maximum only has to be at least the real one.
+   */
+  refreshBlocks(docLen: Int32Array): void {
+    const n = this.blocks;
+    if (this.staleFrom >= n && this.blockMax.length >= n) return;
+    if (this.blockMax.length < n) {
+      const cap = Math.max(n, this.blockMax.length * 2, 4);
+      const max = new Uint32Array(cap);
+      max.set(this.blockMax.subarray(0, Math.min(this.blockMax.length, cap)));
+      const min = new Int32Array(cap);
+      min.set(this.blockMinLen.subarray(0, Math.min(this.blockMinLen.length, cap)));
+      this.blockMax = max;
+      this.blockMinLen = min;
+    }
+    for (let b = Math.min(this.staleFrom, n); b < n; b++) {
+      let mt = 0;
+      let mh = 0;
+      let mb = 0;
+      let minLen = 0x7fffffff;
+      const end = Math.min(this.length, (b + 1) << BLOCK_SHIFT);
+      for (let i = b << BLOCK_SHIFT; i < end; i++) {
+        const [t, h, c] = this.counts[i] === OVERFLOW ? this.countsAt(i) : [this.counts[i] >>> 24, (this.counts[i] >>> 16) & 0xff, this.counts[i] & 0xffff];
+        if (t > mt) mt = t;
+        if (h > mh) mh = h;
+        if (c > mb) mb = c;
+        const len = docLen[this.rids[i]];
+        if (len < minLen) minLen = len;
+      }
+      this.blockMax[b] = (Math.min(mt, 255) << 24) | (Math.min(mh, 255) << 16) | Math.min(mb, 65535);
+      // Saturated maxima would understate a count: mark the block as unbounded instead.
+      if (mt > 255 || mh > 255 || mb > 65535) this.blockMax[b] = OVERFLOW;
+      this.blockMinLen[b] = minLen;
+    }
+    this.staleFrom = n;
+  }
+
+  private grow(): void {
+    if (this.length < this.rids.length) return;
+    const cap = Math.max(4, this.rids.length * 2);
+    const rids = new Int32Array(cap);
+    rids.set(this.rids.subarray(0, this.length));
+    const counts = new Uint32Array(cap);
+    counts.set(this.counts.subarray(0, this.length));
+    this.rids = rids;
+    this.counts = counts;
+  }
+}
+
+export const BLOCK_BITS = BLOCK_SHIFT;
+export const UNBOUNDED_BLOCK = OVERFLOW;
