@@ -1,6 +1,7 @@
 import { CLOSED_EXPRESSION_STATUSES, countsInBook, isClosedExpression, LIVE_EXPRESSION_STATUSES } from '../common/expression-status';
 import type { GuardrailLimits } from './limits';
 import { asOfInstant, factorKey, type PositionsSnapshot } from './snapshot';
+import { roundFigure } from './trade-figures';
 
 /** An Expression as the book sees it, read from its header. */
 export interface ExpressionPosition {
@@ -61,7 +62,7 @@ export interface Book {
 /** The one definition (common/expression-status), re-exported where the book's readers look for it. */
 export { CLOSED_EXPRESSION_STATUSES, LIVE_EXPRESSION_STATUSES };
 
-const round = (x: number) => Math.round(x * 1e6) / 1e6;
+const round = roundFigure;
 
 /** Header → ExpressionPosition. Unreadable numbers stay NaN so the caller can fail closed. */
 export function expressionPosition(id: string, header: Record<string, unknown>): ExpressionPosition {

@@ -2,7 +2,7 @@ import type { Db } from '../store';
 import type { Book } from './book';
 import type { Violation } from './check';
 import type { GuardrailLimits } from './limits';
-import { factorKey } from './snapshot';
+import { tradeFigures } from './trade-figures';
 
 /**
  * Every guardrail check kept as it ran (issue #29 §3: "every guardrail check with its figures").
@@ -40,18 +40,6 @@ export interface GuardrailCheckRecord {
   checks: RuleCheck[];
 }
 
-function num(v: unknown): number | null {
-  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
-  if (typeof v === 'string' && v.trim() !== '') {
-    const n = Number(v.trim().replace(/%$/, ''));
-    return Number.isFinite(n) ? n : null;
-  }
-  return null;
-}
-
-// As check.ts rounds a violation's figure, so a passing and a failing figure read alike.
-const round = (x: number) => Math.round(x * 1e6) / 1e6;
-
 /**
  * Each hard limit with its figure, for an Expression header checked against `book` (the book the
  * check read, without this Expression). Pass/fail is the check's own verdict (`violations`), never a
@@ -84,16 +72,11 @@ export function measureChecks(
     out.push({ rule: v.rule, value: v.actual, limit: v.limit, pass: false, message: v.message });
   }
 
-  const loss = num(header.max_loss_pct);
-  row('max_single_risk', loss === null ? null : round(Math.abs(loss)), limits.maxSingleRisk);
-  const notional = num(header.notional);
-  const gross = notional === null ? null : book.gross + Math.abs(notional);
-  row('max_gross_exposure', gross === null ? null : round(gross), limits.maxGross);
-  const factor = typeof header.factor === 'string' && header.factor.trim() ? factorKey(header.factor) : null;
-  const share = factor && notional !== null && gross ? (((book.factors[factor] ?? 0) + Math.abs(notional)) / gross) * 100 : null;
-  row('max_factor_concentration', share === null ? null : round(share), limits.maxFactorConcentration);
-  const duration = num(header.duration_impact);
-  row('max_duration_contribution', duration === null ? null : round(Math.abs(duration)), limits.maxDuration);
+  const f = tradeFigures(header, book);
+  row('max_single_risk', f.loss, limits.maxSingleRisk);
+  row('max_gross_exposure', f.gross, limits.maxGross);
+  row('max_factor_concentration', f.share, limits.maxFactorConcentration);
+  row('max_duration_contribution', f.duration, limits.maxDuration);
   return out;
 }
 

@@ -1,6 +1,7 @@
 import type { GuardrailLimits } from './limits';
 import { shownFigure } from './figures';
 import { factorKey } from './snapshot';
+import { readFigure, roundFigure } from './trade-figures';
 
 /** One broken limit: the rule, what the trade would make it, and the limit. */
 export interface Violation {
@@ -37,16 +38,7 @@ export interface CheckContext {
   viewExists(viewId: string): boolean;
 }
 
-function num(v: unknown): number | undefined {
-  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
-  if (typeof v === 'string' && v.trim() !== '') {
-    const n = Number(v.trim().replace(/%$/, ''));
-    return Number.isFinite(n) ? n : undefined;
-  }
-  return undefined;
-}
-
-const round = (x: number) => Math.round(x * 1e6) / 1e6;
+const num = (v: unknown): number | undefined => readFigure(v) ?? undefined;
 
 /**
  * Check an Expression against the hard limits. Code, not judgement: it fails closed — a risk
@@ -56,7 +48,7 @@ const round = (x: number) => Math.round(x * 1e6) / 1e6;
 export function checkExpression(expression: ExpressionRisk, portfolio: PortfolioExposure, limits: GuardrailLimits, ctx: CheckContext): Violation[] {
   const out: Violation[] = [];
   const hard = (rule: Violation['rule'], actual: number | string, limit: number | string, message: string) =>
-    out.push({ rule, actual: typeof actual === 'number' ? round(actual) : actual, limit, severity: 'hard', message });
+    out.push({ rule, actual: typeof actual === 'number' ? roundFigure(actual) : actual, limit, severity: 'hard', message });
 
   const viewId = expression.viewId?.trim();
   if (!viewId) hard('expression_requires_view', 'none', 'an existing View', 'Every Expression must link to a View (view_id).');

@@ -13,5 +13,7 @@ export { parsePositionsCsv } from './positions-csv';
 export type { PositionsCsvOptions } from './positions-csv';
 export { formatBook } from './format-book';
 export { shownFigure } from './figures';
+export { readFigure, roundFigure, tradeFigures } from './trade-figures';
+export type { TradeFigures } from './trade-figures';
 export { measureChecks, recordGuardrailCheck, guardrailChecksFor } from './check-log';
 export type { RuleCheck, GuardrailCheckRecord, CheckToRecord, CheckStage, CheckOutcome } from './check-log';

@@ -3,7 +3,7 @@ import { NotFoundError } from '../../common/errors';
 import { isDecidable } from '../../common/expression-status';
 import { reviewKey } from '../../executor';
 import { parseRecord, type ForgeFS } from '../../fs';
-import { factorKey, readBook, shownFigure, type GuardrailLimits } from '../../guardrails';
+import { readBook, shownFigure, tradeFigures, type GuardrailLimits } from '../../guardrails';
 import { checkExpressionHeader } from '../../tools';
 
 /**
@@ -11,17 +11,6 @@ import { checkExpressionHeader } from '../../tools';
  * whether it passes. `pass` comes from the same check approval runs (checkExpressionHeader over the
  * book without this Expression), so the page can never say "passes" where Approve would refuse.
  */
-
-function num(v: unknown): number | null {
-  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
-  if (typeof v === 'string' && v.trim() !== '') {
-    const n = Number(v.trim().replace(/%$/, ''));
-    return Number.isFinite(n) ? n : null;
-  }
-  return null;
-}
-
-const round = (x: number) => Math.round(x * 1e6) / 1e6;
 
 export function expressionChecks(
   fs: ForgeFS,
@@ -56,8 +45,7 @@ export function expressionChecks(
     checks.push({ rule: v.rule, value: v.actual, limit: v.limit, pass: false, message: v.message });
   }
 
-  const maxLoss = num(header.max_loss_pct);
-  const loss = maxLoss === null ? null : round(Math.abs(maxLoss));
+  const { loss, gross, factor, share, duration } = tradeFigures(header, book, { inBook });
   row(
     'max_single_risk',
     loss,
@@ -65,8 +53,6 @@ export function expressionChecks(
     loss === null ? 'Max loss cannot be read.' : `Max loss ${shownFigure(loss, limits.maxSingleRisk)}% of NAV.`,
     above(loss, limits.maxSingleRisk),
   );
-  const notional = num(header.notional);
-  const gross = notional === null ? null : round(inBook ? book.gross : book.gross + Math.abs(notional));
   row(
     'max_gross_exposure',
     gross,
@@ -76,9 +62,6 @@ export function expressionChecks(
       : `Gross exposure ${inBook ? 'of the book' : 'with this trade'}: ${shownFigure(gross, limits.maxGross)}% of NAV.`,
     above(gross, limits.maxGross),
   );
-  const factor = typeof header.factor === 'string' && header.factor.trim() ? factorKey(header.factor) : null;
-  const inFactor = factor ? (book.factors[factor] ?? 0) + (inBook ? 0 : Math.abs(notional ?? 0)) : 0;
-  const share = factor && notional !== null && gross ? round((inFactor / gross) * 100) : null;
   if (factor === null) {
     // Approve refuses a trade without a factor (missing_risk_field above); the row says why too.
     checks.push({
@@ -97,8 +80,6 @@ export function expressionChecks(
       above(share, limits.maxFactorConcentration),
     );
   }
-  const durationImpact = num(header.duration_impact);
-  const duration = durationImpact === null ? null : round(Math.abs(durationImpact));
   row(
     'max_duration_contribution',
     duration,
