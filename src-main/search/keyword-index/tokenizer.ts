@@ -100,17 +100,29 @@ function termOfBytes(b: Uint8Array): string {
   }
 }
 
+/**
+ * A copy of s that does not share memory with the text it was cut from: V8 keeps a slice's whole
+ * parent alive (slices of 13+ characters), and an index holding one term per note would otherwise
+ * hold every note's text.
+ */
+function detach(s: string): string {
+  return s.length < 13 ? s : ` ${s}`.slice(1);
+}
+
 /** Porter then the index's size cap, as fts5PorterCb and fts5StorageInsertCallback apply them. */
 function finishAscii(token: string): string {
   const n = token.length;
-  if (n < 3 || n > PORTER_MAX_TOKEN_BYTES) return n > FTS5_MAX_TOKEN_BYTES ? token.slice(0, FTS5_MAX_TOKEN_BYTES) : token;
+  if (n < 3) return token;
+  if (n > PORTER_MAX_TOKEN_BYTES) return detach(n > FTS5_MAX_TOKEN_BYTES ? token.slice(0, FTS5_MAX_TOKEN_BYTES) : token);
   // Words repeat (Zipf): a bounded memo of stems halves the cost of tokenizing a large corpus.
   // It holds only a pure function's results, so sharing it between stores is safe.
   const known = STEMS.get(token);
   if (known !== undefined) return known;
-  const stem = stemAscii(token, n);
+  const raw = stemAscii(token, n);
+  const word = detach(token);
+  const stem = raw === token ? word : detach(raw);
   if (STEMS.size >= STEM_MEMO_SIZE) STEMS.clear();
-  STEMS.set(token, stem);
+  STEMS.set(word, stem);
   return stem;
 }
 
@@ -168,7 +180,7 @@ function readToken(text: string, from: number, prefix: string, out: string[]): n
     }
     i += width;
   }
-  out.push(ascii ? finishAscii(tok) : finishNonAscii(tok));
+  out.push(ascii ? finishAscii(tok) : detach(finishNonAscii(tok)));
   return i;
 }
 
