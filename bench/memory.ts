@@ -3,13 +3,20 @@
  *  - p50/p95 of a filtered listing (query compiled to SQL, indexes + FTS5),
  *  - the same listing done naively (load every View, filter in JS) in the same run,
  *  - sustained full writes per second (codec + id + archive + audit, one transaction each),
- *  - database bytes per 1,000 records.
+ *  - database bytes per 1,000 records,
+ * then, with the search index attached as the app attaches it (SearchIndex as the store's indexer,
+ * the hashed embedder; embedding time is measured apart and left out of the write figures):
+ *  - single-note write p50/p95 (record + full text + vector slot) at that size, and the same writes
+ *    with the whole-block vector write of earlier versions, interleaved in the same run (write_ratio),
+ *  - an import of 10,000 new notes through the batched write path (ForgeFS.transaction, as the
+ *    sample workspace's seeding uses), in notes per second.
  * Usage: npm run bench -- memory [records=100000]
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ForgeFS } from '../src-main/fs';
+import { type Embedder, HashNgramEmbedder, SearchIndex } from '../src-main/search';
 import { Store } from '../src-main/store';
 import { percentile, report, round, timeRuns } from './_stats';
 
@@ -187,6 +194,8 @@ async function main(): Promise<void> {
     `writes: ${writes} full writes (half of them archiving a prior version) at ${writesPerS}/s wall; ${Math.round((cpu.user + cpu.system) / writes)} µs CPU per write (${Math.round(writes / ((cpu.user + cpu.system) / 1e6))}/s per CPU-second)`,
   );
 
+  const indexed = await indexedWrites(store, dir, () => fakeNow++);
+
   store.close();
   if (process.env.KEEP_BENCH_DB) console.log(`kept ${dbPath}`);
   else rmSync(dir, { recursive: true, force: true });
@@ -203,7 +212,107 @@ async function main(): Promise<void> {
     // Both ways of answering the query must agree, or the speed-up compares different answers.
     list_matches: listing.total,
     naive_matches: naiveCount,
+    ...indexed,
   });
+}
+
+/** The hashed embedder, timing every call: what embedding costs is reported apart from the writes. */
+class TimedEmbedder implements Embedder {
+  private readonly inner = new HashNgramEmbedder();
+  readonly id = this.inner.id;
+  readonly dims = this.inner.dims;
+  ms = 0;
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    return texts.map((t) => this.embedOne(t));
+  }
+  embedOne(text: string): Float32Array {
+    const t0 = performance.now();
+    const v = this.inner.embedOne(text);
+    this.ms += performance.now() - t0;
+    return v;
+  }
+}
+
+/**
+ * Sections 5-7: index every record (a rebuild, batched), then time single writes through ForgeFS
+ * with the index attached — slot patches (this version) against whole-block rewrites (before), in
+ * alternating rounds so both see the same machine load — then an import of new notes.
+ */
+async function indexedWrites(store: Store, dir: string, tick: () => number) {
+  const embedder = new TimedEmbedder();
+  const index = new SearchIndex(store.db, embedder);
+  const t0 = performance.now();
+  await index.reindex();
+  const indexS = (performance.now() - t0) / 1000;
+  console.log(`index: ${index.blocks.size()} notes embedded and written in ${indexS.toFixed(1)} s (embedding ${(embedder.ms / 1000).toFixed(1)} s)`);
+  const old = new SearchIndex(store.db, embedder, { wholeBlockWrites: true });
+  const fsFor = (indexer: SearchIndex) => new ForgeFS({ store, skillsDir: join(dir, 'skills'), indexer, now: () => new Date(tick()).toISOString() });
+  const fsNew = fsFor(index);
+  const fsOld = fsFor(old);
+  const viewIds = store.db.prepare("SELECT id FROM memory_records WHERE category = 'views'").pluck().all() as string[];
+  /** One write: a new View or a rewrite of a random one (a random block), alternately; returns ms without embedding. */
+  const write = async (fs: ForgeFS, i: number): Promise<number> => {
+    const e0 = embedder.ms;
+    const w0 = performance.now();
+    if (i % 2 === 0) await fs.writeFile('/memory/views/new.md', viewDoc(i), agent);
+    else {
+      const id = pick(viewIds);
+      await fs.writeFile(`/memory/views/${id}.md`, viewDoc(i).replace('# new', `# ${id}`), { actor: 'pm' });
+    }
+    return performance.now() - w0 - (embedder.ms - e0);
+  };
+  const agent = { actor: 'agent' as const, sessionId: 'bench' };
+  const perMode = Math.min(1000, Math.max(100, RECORDS / 10));
+  const ROUND = 50;
+  const patched: number[] = [];
+  const whole: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    await write(fsNew, i);
+    await write(fsOld, i);
+  }
+  const e0 = embedder.ms;
+  // Each round starts from an empty WAL, so neither way pays for the checkpoints the other's pages cause.
+  const checkpoint = () => store.db.pragma('wal_checkpoint(TRUNCATE)');
+  for (let r = 0; patched.length < perMode; r++) {
+    checkpoint();
+    for (let k = 0; k < ROUND; k++) patched.push(await write(fsNew, r * ROUND + k));
+    checkpoint();
+    for (let k = 0; k < ROUND; k++) whole.push(await write(fsOld, r * ROUND + k));
+  }
+  checkpoint();
+  const embedPerWrite = (embedder.ms - e0) / (patched.length + whole.length);
+  const [p50, p95, o50, o95] = [percentile(patched, 50), percentile(patched, 95), percentile(whole, 50), percentile(whole, 95)];
+  console.log(
+    `indexed writes at ${index.blocks.size()} notes: slot patch p50 ${p50.toFixed(3)} ms, p95 ${p95.toFixed(3)} ms; whole-block p50 ${o50.toFixed(3)} ms, p95 ${o95.toFixed(3)} ms (${patched.length} each, embedding ${embedPerWrite.toFixed(3)} ms a note, excluded)`,
+  );
+
+  // 7. Import: new notes through the batched write path, as the seeding of a workspace writes them.
+  const IMPORT = Math.min(10_000, RECORDS);
+  const BATCH = 500;
+  const i0 = embedder.ms;
+  const t1 = performance.now();
+  for (let done = 0; done < IMPORT; done += BATCH) {
+    await fsNew.transaction((tx) => {
+      for (let k = 0; k < Math.min(BATCH, IMPORT - done); k++) tx.writeFile('/memory/observations/new.md', otherDoc('observations', done + k), agent);
+    });
+  }
+  const importEmbedMs = embedder.ms - i0;
+  const importMs = performance.now() - t1 - importEmbedMs;
+  const importPerS = Math.round(IMPORT / (importMs / 1000));
+  console.log(
+    `import: ${IMPORT} notes in batches of ${BATCH} at ${importPerS}/s without embedding (${(importMs / 1000).toFixed(2)} s; embedding ${(importEmbedMs / 1000).toFixed(2)} s apart)`,
+  );
+  return {
+    index_notes: index.blocks.size(),
+    write_p50_ms: round(p50),
+    write_p95_ms: round(p95),
+    write_old_p50_ms: round(o50),
+    write_old_p95_ms: round(o95),
+    write_ratio: round(o50 / p50, 2),
+    embed_ms_per_note: round(embedPerWrite),
+    import_notes: IMPORT,
+    import_notes_per_s: importPerS,
+  };
 }
 
 main().catch((e) => {

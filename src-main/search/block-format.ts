@@ -80,8 +80,30 @@ export function quantizeInt8(v: Float32Array): { vector: Int8Array; norm: number
   return { vector: out, norm: sq ? 1 / Math.sqrt(sq) : 0 };
 }
 
+type Statement = ReturnType<Db['prepare']>;
+const prepared = new WeakMap<Db, Map<string, Statement>>();
+
+/**
+ * The connection's prepared statement for `sql`, prepared once: a single memory write runs a dozen
+ * index statements, and preparing each anew cost more than running it. Keyed by connection (a
+ * closed one is dropped with it), so two workspaces open side by side never share one.
+ */
+export function stmt(db: Db, sql: string): Statement {
+  let byDb = prepared.get(db);
+  if (!byDb) {
+    byDb = new Map();
+    prepared.set(db, byDb);
+  }
+  let st = byDb.get(sql);
+  if (!st) {
+    st = db.prepare(sql);
+    byDb.set(sql, st);
+  }
+  return st;
+}
+
 export function readLayout(db: Db): BlockLayout | null {
-  const get = (key: string) => (db.prepare('SELECT value FROM search_state WHERE key = ?').get(key) as { value: string } | undefined)?.value;
+  const get = (key: string) => (stmt(db, 'SELECT value FROM search_state WHERE key = ?').get(key) as { value: string } | undefined)?.value;
   const dims = Number(get('block_dims'));
   const bits = Number(get('block_bits'));
   return dims > 0 && bits > 0 ? { dims, bits } : null;
@@ -154,7 +176,7 @@ export const blob = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, 
 export function labelCode(db: Db, label: string, memo: Map<string, number>): number {
   let code = memo.get(label);
   if (code !== undefined) return code;
-  const row = db.prepare('SELECT code FROM search_labels WHERE label = ?').get(label) as { code: number } | undefined;
+  const row = stmt(db, 'SELECT code FROM search_labels WHERE label = ?').get(label) as { code: number } | undefined;
   if (row) code = row.code;
   else {
     code = (db.prepare('SELECT coalesce(max(code), 0) + 1 AS c FROM search_labels').get() as { c: number }).c;

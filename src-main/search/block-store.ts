@@ -15,7 +15,7 @@ import { BLOCK_SLOTS, type BlockLayout, type BlockRow, LABELS, PATCHES_IN_RANGE,
  * (a rolled-back write is simply re-read as it was); a commit by another connection
  * (`PRAGMA data_version`) reloads everything.
  */
-export { BLOCK_SLOTS, type BlockEntry, type BlockLayout, quantizeInt8, readLayout, resetBlocks } from './block-format';
+export { BLOCK_SLOTS, type BlockEntry, type BlockLayout, quantizeInt8, readLayout, resetBlocks, stmt } from './block-format';
 export { foldAllPatches, freeEntries, PATCHES_PER_BLOCK, patchEntries, removeEntries, type Touched, writeEntries } from './block-writes';
 
 export interface ScanFilter {

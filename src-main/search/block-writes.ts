@@ -13,6 +13,7 @@ import {
   PATCHES_IN_RANGE,
   type PatchRow,
   SHIFT,
+  stmt,
 } from './block-format';
 
 /**
@@ -41,18 +42,19 @@ function checkEntry(e: BlockEntry, layout: BlockLayout): void {
   }
 }
 
-/** The statements a write runs per note, prepared once per call. */
+/** The statements a write runs per note. */
 function statements(db: Db) {
   return {
-    getSlot: db.prepare('SELECT slot FROM search_entries WHERE rid = ?'),
-    takeFree: db.prepare('DELETE FROM search_free_slots WHERE slot = (SELECT min(slot) FROM search_free_slots) RETURNING slot'),
-    lastSlot: db.prepare('SELECT slot FROM search_entries WHERE slot IS NOT NULL ORDER BY slot DESC LIMIT 1'),
-    upsert: db.prepare(
+    getSlot: stmt(db, 'SELECT slot FROM search_entries WHERE rid = ?'),
+    takeFree: stmt(db, 'DELETE FROM search_free_slots WHERE slot = (SELECT min(slot) FROM search_free_slots) RETURNING slot'),
+    lastSlot: stmt(db, 'SELECT slot FROM search_entries WHERE slot IS NOT NULL ORDER BY slot DESC LIMIT 1'),
+    upsert: stmt(
+      db,
       `INSERT INTO search_entries (rid, category, embedder, vector, slot) VALUES (?, ?, ?, x'', ?)
        ON CONFLICT (rid) DO UPDATE SET category = excluded.category, embedder = excluded.embedder, vector = x'', slot = excluded.slot`,
     ),
-    dropEntry: db.prepare('DELETE FROM search_entries WHERE rid = ? RETURNING slot'),
-    freeSlot: db.prepare('INSERT OR IGNORE INTO search_free_slots (slot) VALUES (?)'),
+    dropEntry: stmt(db, 'DELETE FROM search_entries WHERE rid = ? RETURNING slot'),
+    freeSlot: stmt(db, 'INSERT OR IGNORE INTO search_free_slots (slot) VALUES (?)'),
   };
 }
 type Statements = ReturnType<typeof statements>;
@@ -70,19 +72,20 @@ function placeEntry(st: Statements, e: BlockEntry): number {
 
 /** A block as stored with its patches applied. */
 function readBlock(db: Db, b: number, layout: BlockLayout): BlockBuf {
-  const buf = blockFrom(db.prepare('SELECT * FROM search_blocks WHERE block = ?').get(b) as BlockRow | undefined, layout);
-  for (const p of db.prepare(PATCHES_IN_RANGE).all(b * BLOCK_SLOTS, (b + 1) * BLOCK_SLOTS) as PatchRow[]) applyPatch(buf, p, layout);
+  const buf = blockFrom(stmt(db, 'SELECT * FROM search_blocks WHERE block = ?').get(b) as BlockRow | undefined, layout);
+  for (const p of stmt(db, PATCHES_IN_RANGE).all(b * BLOCK_SLOTS, (b + 1) * BLOCK_SLOTS) as PatchRow[]) applyPatch(buf, p, layout);
   return buf;
 }
 
 /** Saves these blocks and drops their patches (now folded in). */
 function saveBlocks(db: Db, blocks: Map<number, BlockBuf>): void {
-  const save = db.prepare(
+  const save = stmt(
+    db,
     `INSERT INTO search_blocks (block, rids, labels, days, codes, vectors, norms) VALUES (?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (block) DO UPDATE SET rids = excluded.rids, labels = excluded.labels, days = excluded.days,
        codes = excluded.codes, vectors = excluded.vectors, norms = excluded.norms`,
   );
-  const drop = db.prepare('DELETE FROM search_slot_patches WHERE slot >= ? AND slot < ?');
+  const drop = stmt(db, 'DELETE FROM search_slot_patches WHERE slot >= ? AND slot < ?');
   for (const [b, x] of blocks) {
     save.run(b, blob(x.rids), blob(x.labels), blob(x.days), blob(x.codes), blob(x.vectors), blob(x.norms));
     drop.run(b * BLOCK_SLOTS, (b + 1) * BLOCK_SLOTS);
@@ -149,14 +152,15 @@ function takeSlot(st: Statements, rid: number): number | null {
 
 /** Stores one slot's patch, folding its block when it holds too many; adds what to re-read to `touched`. */
 function putPatch(db: Db, layout: BlockLayout, p: PatchRow, touched: Touched): void {
-  db.prepare(
+  stmt(
+    db,
     `INSERT INTO search_slot_patches (slot, rid, category, status, embedder, day, code, vector, norm) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (slot) DO UPDATE SET rid = excluded.rid, category = excluded.category, status = excluded.status,
        embedder = excluded.embedder, day = excluded.day, code = excluded.code, vector = excluded.vector, norm = excluded.norm`,
   ).run(p.slot, p.rid, p.category, p.status, p.embedder, p.day, p.code, p.vector, p.norm);
   const b = p.slot >> SHIFT;
   const held = (
-    db.prepare('SELECT count(*) AS n FROM search_slot_patches WHERE slot >= ? AND slot < ?').get(b * BLOCK_SLOTS, (b + 1) * BLOCK_SLOTS) as { n: number }
+    stmt(db, 'SELECT count(*) AS n FROM search_slot_patches WHERE slot >= ? AND slot < ?').get(b * BLOCK_SLOTS, (b + 1) * BLOCK_SLOTS) as { n: number }
   ).n;
   if (held > PATCHES_PER_BLOCK) {
     saveBlocks(db, new Map([[b, readBlock(db, b, layout)]]));
@@ -207,7 +211,7 @@ export function freeEntries(db: Db, layout: BlockLayout | null, rids: number[]):
 /** Folds every patch into its block (before a pass that rewrites the blocks' columns in place). Inside a transaction. */
 export function foldAllPatches(db: Db, layout: BlockLayout): Set<number> {
   const blocks = new Map<number, BlockBuf>();
-  for (const { b } of db.prepare('SELECT DISTINCT slot >> 8 AS b FROM search_slot_patches').all() as { b: number }[]) blocks.set(b, readBlock(db, b, layout));
+  for (const { b } of stmt(db, 'SELECT DISTINCT slot >> 8 AS b FROM search_slot_patches').all() as { b: number }[]) blocks.set(b, readBlock(db, b, layout));
   saveBlocks(db, blocks);
   return new Set(blocks.keys());
 }

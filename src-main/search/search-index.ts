@@ -16,6 +16,7 @@ import {
   readLayout,
   removeEntries,
   resetBlocks,
+  stmt,
   type Touched,
   writeEntries,
 } from './block-store';
@@ -207,7 +208,7 @@ export class SearchIndex implements MemoryIndexer {
       this.enqueue(db, record.rid, record.category, record.id, 'waiting for the search index to be rebuilt for the new embedder');
       return;
     }
-    const row = db.prepare('SELECT status, updated_at FROM memory_records WHERE rid = ?').get(record.rid) as
+    const row = stmt(db, 'SELECT status, updated_at FROM memory_records WHERE rid = ?').get(record.rid) as
       | { status: string | null; updated_at: string }
       | undefined;
     const touched = writeEntry(
@@ -218,14 +219,14 @@ export class SearchIndex implements MemoryIndexer {
       this.quantizer,
       this.options.wholeBlockWrites,
     );
-    db.prepare('DELETE FROM search_queue WHERE rid = ?').run(record.rid);
+    stmt(db, 'DELETE FROM search_queue WHERE rid = ?').run(record.rid);
     this.blocks.touch(touched.blocks, touched.slots);
   }
 
   remove(db: Db, ref: { rid: number; category: string; id: string }): void {
     const touched = removeEntry(db, ref.rid, this.options.wholeBlockWrites);
     this.blocks.touch(touched.blocks, touched.slots);
-    db.prepare('DELETE FROM search_queue WHERE rid = ?').run(ref.rid);
+    stmt(db, 'DELETE FROM search_queue WHERE rid = ?').run(ref.rid);
   }
 
   private enqueue(db: Db, rid: number, category: string, id: string, error: string): void {
