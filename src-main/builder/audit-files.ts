@@ -1,38 +1,20 @@
 import { type Dirent, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import ts from 'typescript';
+import { looksBinary, MAX_TEXT_FILE_BYTES, SKIPPED_DIRS } from './workspace/walk';
 
 /**
  * The audit's view of a project: its files (without Forge/, version control, dependencies and
  * build output) and the imports of its source files.
  */
 
-/** Folders that are not the builder's product: governance, VCS, dependencies, caches, build output. */
-const SKIP_DIRS = new Set([
-  'Forge',
-  '.git',
-  'node_modules',
-  'dist',
-  'build',
-  'out',
-  'coverage',
-  '.next',
-  '.nuxt',
-  '.venv',
-  'venv',
-  '__pycache__',
-  '.pytest_cache',
-  '.mypy_cache',
-  '.ruff_cache',
-  '.tox',
-  'target',
-  '.turbo',
-  '.cache',
-  '.idea',
-  '.vscode',
-]);
+/**
+ * Folders that are not the builder's product: what the project tools never walk (dependencies, VCS,
+ * build output, caches), plus what the audit alone leaves out — Forge's own governance folder, more
+ * build output and editor settings, which the builder may still list and open.
+ */
+const SKIP_DIRS: ReadonlySet<string> = new Set([...SKIPPED_DIRS, 'Forge', 'out', '.nuxt', '.tox', 'target', '.turbo', '.cache', '.idea', '.vscode']);
 const LOCK_FILES = new Set(['package-lock.json', 'yarn.lock', 'pnpm-lock.yaml', 'poetry.lock', 'Cargo.lock', 'uv.lock', 'Pipfile.lock', 'bun.lockb']);
-const MAX_FILE_BYTES = 1_000_000;
 const MAX_FILES = 5000;
 
 export interface ProjectFile {
@@ -69,9 +51,9 @@ export function projectTextFiles(workDir: string): ProjectFile[] {
   for (const p of paths) {
     const full = join(workDir, p);
     try {
-      if (statSync(full).size > MAX_FILE_BYTES) continue;
+      if (statSync(full).size > MAX_TEXT_FILE_BYTES) continue;
       const buf = readFileSync(full);
-      if (buf.subarray(0, 8000).includes(0)) continue;
+      if (looksBinary(buf)) continue;
       files.push({ path: p, text: buf.toString('utf8') });
     } catch {
       // Vanished or unreadable between listing and reading: nothing to audit in it.
