@@ -22,6 +22,8 @@ Commands:
   build      Build a project phase by phase from its specs (Forge/Contracts/, spec-kit, Kiro,
              OpenSpec or a Markdown plan), progress on the terminal: forge build <folder>
              [--mini] [--mode mcp|dump]; --dry-run shows what Forge read (forge build --help)
+  sample     Whether the workspace is still the sample it started with; --clear --yes
+             empties it as Home's "Start empty" does (forge sample --help)
   reindex    Rebuild the search index of a workspace (after switching embedders).
              --data DIR    workspace folder
   export     Save the whole workspace (memory with its versions and audit trail, the book,
@@ -45,6 +47,8 @@ export async function main(argv: string[]): Promise<number> {
     case 'mcp':
       // Loaded on demand: an IDE times this spawn, and nothing else of the host is needed.
       return (await import('../mcp/cli')).runMcpCli(rest, appVersion());
+    case 'sample':
+      return (await import('./sample-cli')).forgeSampleCli(rest);
     case 'reindex':
       return reindexCli(rest);
     case 'export':
