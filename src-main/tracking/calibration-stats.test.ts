@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { binIndex, binomial, bootstrapCells, cellsOf, decompose, type Interval, logisticRecalibration, mulberry32, normalQuantile } from './calibration-stats';
+import { binIndex, binomial, bootstrapCells, cellsOf, decompose, type Interval, logisticRecalibration } from './calibration-stats';
+import { seededRng } from '../providers/analytics/numeric/random';
+import { normQuantile as normalQuantile } from '../providers/analytics/risk/var';
 
 /**
  * If these fail, the Calibration screen, the category files and the analyst's prompt quote
@@ -49,7 +51,7 @@ describe('decompose — hand-computed', () => {
   });
 
   it('binomial draws have the right mean on both the exact and the approximate path', () => {
-    const rand = mulberry32(5);
+    const rand = seededRng(5).uniform;
     for (const [n, q] of [
       [40, 0.1],
       [5000, 0.3],
@@ -68,7 +70,7 @@ const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 const logit = (p: number) => Math.log(p / (1 - p));
 
 function seeded(kind: 'calibrated' | 'no_skill' | 'overconfident', seed: number): { ps: Float64Array; ys: Uint8Array } {
-  const rand = mulberry32(seed);
+  const rand = seededRng(seed).uniform;
   const ps = new Float64Array(N);
   const ys = new Uint8Array(N);
   for (let i = 0; i < N; i++) {

@@ -1,3 +1,5 @@
+import { seededRng } from '../providers/analytics/numeric/random';
+
 /**
  * The statistics of calibration, pure (no store, no I/O): equal-width bins, the Brier score with
  * its Murphy decomposition, bootstrap 95% percentile intervals, and the calibration slope and
@@ -5,20 +7,12 @@
  * deterministic, so the same forecasts always give the same intervals and the same words.
  */
 
+// The seeded generator (mulberry32) is the analytics library's: one implementation, the same
+// sequence the bootstrap always drew, so stored intervals do not move.
+
 export interface Interval {
   lo: number;
   hi: number;
-}
-
-/** mulberry32: small, fast and seedable — the bootstrap must be reproducible. */
-export function mulberry32(seed: number): () => number {
-  let s = seed | 0;
-  return () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Bin of a probability among `bins` equal bins over [0, 1]; lower bound inclusive, the top bin includes 1. */
@@ -221,7 +215,7 @@ function percentileInterval(values: Float64Array, count: number, estimate: numbe
 export function bootstrapCells(cells: Cells, options: { resamples?: number; seed?: number } = {}): BootstrapResult {
   const R = options.resamples ?? 1000;
   const seed = options.seed ?? 20_260_101;
-  const rand = mulberry32(seed);
+  const rand = seededRng(seed).uniform;
   const gauss = normals(rand);
   const K = cells.bins;
   const out = emptyCells(K);
@@ -266,23 +260,6 @@ function sd(values: Float64Array, count: number): number {
   let v = 0;
   for (let i = 0; i < count; i++) v += (values[i]! - m) ** 2;
   return Math.sqrt(v / (count - 1));
-}
-
-/** Inverse of the standard normal CDF (Acklam's rational approximation, relative error < 1.2e-9). */
-export function normalQuantile(p: number): number {
-  const a = [-39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716, 2.506628277459239];
-  const b = [-54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972, -13.28068155288572];
-  const c = [-0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
-  const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
-  const tail = (q: number) =>
-    (((((c[0]! * q + c[1]!) * q + c[2]!) * q + c[3]!) * q + c[4]!) * q + c[5]!) / ((((d[0]! * q + d[1]!) * q + d[2]!) * q + d[3]!) * q + 1);
-  if (p < 0.02425) return tail(Math.sqrt(-2 * Math.log(p)));
-  if (p > 1 - 0.02425) return -tail(Math.sqrt(-2 * Math.log(1 - p)));
-  const q = p - 0.5;
-  const r = q * q;
-  return (
-    ((((((a[0]! * r + a[1]!) * r + a[2]!) * r + a[3]!) * r + a[4]!) * r + a[5]!) * q) / (((((b[0]! * r + b[1]!) * r + b[2]!) * r + b[3]!) * r + b[4]!) * r + 1)
-  );
 }
 
 export interface Recalibration {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { groupCalibration } from './calibration';
-import { mulberry32 } from './calibration-stats';
+import { seededRng } from '../providers/analytics/numeric/random';
 import { bandDirection, calibrationVerdict } from './calibration-words';
 
 /**
@@ -15,7 +15,7 @@ const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 const logit = (p: number) => Math.log(p / (1 - p));
 
 function seeded(kind: 'calibrated' | 'no_skill' | 'overconfident', seed: number) {
-  const rand = mulberry32(seed);
+  const rand = seededRng(seed).uniform;
   const ps = new Float64Array(N);
   const ys = new Uint8Array(N);
   for (let i = 0; i < N; i++) {

@@ -1,3 +1,4 @@
+import { normQuantile } from '../providers/analytics/risk/var';
 import type { Store } from '../store';
 import {
   addForecast,
@@ -8,7 +9,6 @@ import {
   emptyCells,
   type Interval,
   logisticRecalibration,
-  normalQuantile,
   type Recalibration,
 } from './calibration-stats';
 import { calibrationVerdict, type Verdict, worstOffBand } from './calibration-words';
@@ -224,7 +224,7 @@ function statsOf(g: Group, o: Required<CalibrationOptions>): GroupStats & { band
   const bands: CalibrationBand[] = [];
   let judged = 0;
   for (let k = 0; k < g.bins; k++) if (g.cells.count[2 * k]! + g.cells.count[2 * k + 1]! >= o.minBandCount) judged++;
-  const z = normalQuantile(1 - 0.025 / Math.max(1, judged));
+  const z = normQuantile(1 - 0.025 / Math.max(1, judged));
   for (let k = 0; k < g.bins; k++) {
     const c0 = g.cells.count[2 * k]!;
     const c1 = g.cells.count[2 * k + 1]!;
