@@ -2,7 +2,7 @@ import type { Statement } from 'better-sqlite3';
 import { InvalidInputError } from '../common/errors';
 import type { Db } from '../store';
 import { tokenize } from './hash-embedder';
-import { currentKeywordIndex, type FieldWeights, idf, type KeywordFilter, type KeywordIndex, queryTerms } from './keyword-index';
+import { type CurrentKeywordIndex, currentKeywordIndex, type FieldWeights, idf, type KeywordFilter, queryTerms } from './keyword-index';
 
 /**
  * Keyword candidates for memory search: BM25 over memory's title, header and body (FTS5's `bm25()`
@@ -81,15 +81,16 @@ export function keywordCandidates(db: Db, words: readonly string[], opts: Keywor
   return opts.feedback && hits.length ? withFeedback(db, ranker, terms, hits, opts.feedback, limit) : hits;
 }
 
-function indexRanker(db: Db, index: KeywordIndex, weights: FieldWeights, opts: KeywordOptions): Ranker {
+function indexRanker(db: Db, current: CurrentKeywordIndex, weights: FieldWeights, opts: KeywordOptions): Ranker {
+  const { index } = current;
   const where = opts.where?.trim() ? opts.where : '1';
   let filter: KeywordFilter | null = null;
   if (opts.pushdown) filter = { category: opts.pushdown.category, status: opts.pushdown.status, since: opts.pushdown.since };
   if (where !== '1' && !opts.pushdown?.exact) filter = { ...filter, allowed: allowedNotes(db, where, opts.params ?? []) };
   return {
-    rows: () => index.rows,
+    rows: () => current.rows,
     documentFrequency: (t) => index.documentFrequency(t),
-    best: (terms, limit) => index.search(terms, limit, weights, filter),
+    best: (terms, limit) => index.search(terms, limit, weights, filter, current),
   };
 }
 

@@ -3,9 +3,11 @@ export { type KeywordDoc, type KeywordFilter, type KeywordHit, KeywordIndex } fr
 export {
   buildKeywordIndex,
   buildKeywordIndexInBackground,
+  type CurrentKeywordIndex,
   currentKeywordIndex,
   keywordIndexProblem,
   keywordIndexReady,
   keywordRankingStatus,
+  yieldToEventLoop,
 } from './sync';
 export { fts5Tokens, queryTerms } from './tokenizer';

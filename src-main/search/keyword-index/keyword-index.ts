@@ -45,13 +45,8 @@ export class KeywordIndex {
   private docUpdated: string[] = [];
   private docColumnLens: ([number, number, number] | undefined)[] = [];
   private readonly labels = new Map<string, number>([['', 0]]);
-  rows = 0;
-  /** Tokens per column over all notes (FTS5's averages record holds the same three totals). */
-  readonly columnTotals = [0, 0, 0];
-
-  get tokens(): number {
-    return this.columnTotals[0] + this.columnTotals[1] + this.columnTotals[2];
-  }
+  /** Notes in the index now. */
+  notes = 0;
 
   /** Notes holding this (already tokenized) word. */
   documentFrequency(term: string): number {
@@ -78,7 +73,6 @@ export class KeywordIndex {
     let len = 0;
     for (let col = 0; col < 3; col++) {
       const tokens = doc.columns[col];
-      this.columnTotals[col] += tokens.length;
       len += tokens.length;
       for (const tok of tokens) {
         // FTS5 counts an empty token (a word made only of removed diacritics) but no query can name it.
@@ -118,7 +112,7 @@ export class KeywordIndex {
     this.docStatus[doc.rid] = doc.status === null ? 0 : this.label(doc.status) + 1;
     this.docUpdated[doc.rid] = doc.updatedAt;
     this.docColumnLens[doc.rid] = [doc.columns[0].length, doc.columns[1].length, doc.columns[2].length];
-    this.rows++;
+    this.notes++;
   }
 
   private growScratch(id: number): void {
@@ -135,29 +129,34 @@ export class KeywordIndex {
   delete(rid: number): void {
     if (!this.has(rid)) return;
     for (const id of this.docTerms[rid] ?? []) this.postings[id].delete(rid);
-    const cols = this.docColumnLens[rid];
-    for (let c = 0; c < 3; c++) this.columnTotals[c] -= cols?.[c] ?? 0;
     this.docTerms[rid] = undefined;
     this.docColumnLens[rid] = undefined;
     this.docLen[rid] = -1;
-    this.rows--;
+    this.notes--;
+  }
+
+  /** The note's token count in each column (title, header, body), or null when absent. */
+  columnSizes(rid: number): readonly [number, number, number] | null {
+    return this.has(rid) ? (this.docColumnLens[rid] ?? null) : null;
   }
 
   /**
    * The best `k` notes for these words (OR), best first, ties by record id — FTS5's
-   * `ORDER BY bm25(...), rowid LIMIT k` over the same words, with the same scores.
+   * `ORDER BY bm25(...), rowid LIMIT k` over the same words, with the same scores. `corpus` is what
+   * FTS5's bm25() takes N and the average length from: its own totals (see sync.ts), which count
+   * every row ever inserted (a contentless_delete table does not take a deleted row back out).
    */
-  search(terms: readonly string[], k: number, weights: FieldWeights, filter: KeywordFilter | null = null): KeywordHit[] {
+  search(terms: readonly string[], k: number, weights: FieldWeights, filter: KeywordFilter | null, corpus: { rows: number; tokens: number }): KeywordHit[] {
     const lists: { postings: Postings; idf: number }[] = [];
     for (const term of new Set(terms)) {
       const id = this.termIds.get(term);
       if (id === undefined || this.postings[id].length === 0) continue;
       const p = this.postings[id];
       p.refreshBlocks(this.docLen);
-      lists.push({ postings: p, idf: idf(this.rows, p.length) });
+      lists.push({ postings: p, idf: idf(corpus.rows, p.length) });
     }
     if (!lists.length || k < 1) return [];
-    const avgdl = this.tokens / this.rows;
+    const avgdl = corpus.tokens / corpus.rows;
     const whole = areWhole(weights);
     const docLen = this.docLen;
     const score = (p: Postings, i: number, termIdf: number) => {

@@ -1,5 +1,6 @@
 import type { Db } from '../../store';
 import { type KeywordDoc, KeywordIndex } from './keyword-index';
+import { docsizeColumns } from './fts5-probe';
 import { fts5Tokens } from './tokenizer';
 
 /**
@@ -9,9 +10,9 @@ import { fts5Tokens } from './tokenizer';
  * the index holds what `memory_fts` holds. Changes come from `memory_changes` (migration 017), which
  * every write to `memory_records` appends to by trigger: before a search, the changes committed since
  * the index's last one are applied (outside a transaction only: inside one, a change may yet be
- * rolled back). As a last guard, the index's note and token totals are compared with FTS5's own
- * (its averages record): if they ever differ, keyword search ranks with FTS5's bm25() instead and
- * Settings → Search says why.
+ * rolled back). As guards, every note's token counts are compared with FTS5's own (its docsize
+ * table) when the note is loaded, and FTS5's row count with the changes seen: if they ever differ,
+ * keyword search ranks with FTS5's bm25() instead and Settings → Search says why.
  */
 
 const COLUMNS_SQL = `SELECT rid, category, status, updated_at AS updatedAt, id || ' ' || title AS t,
@@ -36,6 +37,13 @@ const docOf = (r: Row): KeywordDoc => ({
   updatedAt: r.updatedAt,
 });
 
+/**
+ * A pause between steps that does not keep a finished command-line run alive. An unref'd timer, not
+ * an unref'd setImmediate: the loop still wakes for the timer while it waits for I/O, where an
+ * unref'd immediate would wait for the next request to arrive (seconds on an idle server).
+ */
+export const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0).unref());
+
 /** Up to this many notes, the index is built on the first search itself (a few ms); above, in the background. */
 const BUILD_ON_FIRST_SEARCH = 2000;
 /** Notes read per step of a background build (each step ~10-20 ms, then the event loop runs). */
@@ -47,6 +55,8 @@ interface State {
   index: KeywordIndex | null;
   /** The last change in `memory_changes` the index reflects. */
   seq: number;
+  /** The row count FTS5's totals must show if every change reached the index (see agreesWithFts). */
+  expectRows: number;
   building: Promise<void> | null;
   /** Why the index is not used, or null. */
   problem: string | null;
@@ -57,23 +67,47 @@ const states = new WeakMap<Db, State>();
 function stateFor(db: Db): State {
   let s = states.get(db);
   if (!s) {
-    s = { index: null, seq: 0, building: null, problem: null };
+    s = { index: null, seq: 0, expectRows: 0, building: null, problem: null };
     states.set(db, s);
   }
   return s;
 }
 
-const lastSeq = (db: Db) => (db.prepare('SELECT coalesce(max(seq), 0) AS s FROM memory_changes').get() as { s: number }).s;
+/** The index and the totals FTS5's bm25() takes N and the average note length from. */
+export interface CurrentKeywordIndex {
+  index: KeywordIndex;
+  rows: number;
+  tokens: number;
+}
+
+/**
+ * FTS5's totals (the averages record, id 1 of its data table): rows, then each column's tokens, as
+ * varints. On a contentless_delete table these count every row ever inserted — a delete takes
+ * nothing back — and bm25() uses them as they are, so the index does too.
+ */
+function ftsTotals(db: Db): { rows: number; tokens: number } {
+  const row = db.prepare('SELECT block FROM memory_fts_data WHERE id = 1').get() as { block: Buffer } | undefined;
+  const [rows, ...cols] = row ? readVarints(row.block, 4) : [0, 0, 0, 0];
+  return { rows, tokens: cols.reduce((a, b) => a + b, 0) };
+}
+
+const lastSeq = (db: Db): number => (db.prepare('SELECT coalesce(max(seq), 0) AS s FROM memory_changes').get() as { s: number }).s;
+
+/** The latest change and FTS5's row count, read in one snapshot. */
+function snapshot(db: Db): { seq: number; rows: number } {
+  return db.transaction(() => ({ seq: lastSeq(db), rows: ftsTotals(db).rows }))();
+}
 
 /** Builds the whole index now (a command-line search or a small memory). */
 export function buildKeywordIndex(db: Db): KeywordIndex {
   const s = stateFor(db);
-  const seq = lastSeq(db);
   const index = new KeywordIndex();
-  for (const r of db.prepare(`${COLUMNS_SQL} ORDER BY rid`).iterate() as IterableIterator<Row>) index.put(docOf(r));
-  s.index = index;
-  s.seq = seq;
-  s.problem = null;
+  const at = db.transaction(() => {
+    const at = snapshot(db);
+    for (const r of db.prepare(`${COLUMNS_SQL} ORDER BY rid`).iterate() as IterableIterator<Row>) index.put(docOf(r));
+    return at;
+  })();
+  install(db, s, index, at);
   return index;
 }
 
@@ -82,12 +116,12 @@ export function buildKeywordIndex(db: Db): KeywordIndex {
  * behind), while searches rank with FTS5's bm25() meanwhile. Changes committed during the build are
  * applied at the end from the log (re-applying one the build already read is harmless).
  */
-export function buildKeywordIndexInBackground(db: Db, pause: () => Promise<void> = () => new Promise((r) => setImmediate(r).unref())): Promise<void> {
+export function buildKeywordIndexInBackground(db: Db, pause: () => Promise<void> = yieldToEventLoop): Promise<void> {
   const s = stateFor(db);
   if (s.building) return s.building;
   s.building = (async () => {
     try {
-      const seq = lastSeq(db);
+      const at = snapshot(db);
       const index = new KeywordIndex();
       const page = db.prepare(`${COLUMNS_SQL} WHERE rid > ? ORDER BY rid LIMIT ?`);
       let after = 0;
@@ -99,10 +133,7 @@ export function buildKeywordIndexInBackground(db: Db, pause: () => Promise<void>
         after = rows[rows.length - 1].rid;
         await pause();
       }
-      if (!db.open) return;
-      s.index = index;
-      s.seq = seq;
-      s.problem = null;
+      if (db.open) install(db, s, index, at);
     } finally {
       s.building = null;
     }
@@ -110,11 +141,36 @@ export function buildKeywordIndexInBackground(db: Db, pause: () => Promise<void>
   return s.building;
 }
 
+/** Puts a built index in use, once its notes' token counts are checked against FTS5's own. */
+function install(db: Db, s: State, index: KeywordIndex, at: { seq: number; rows: number }): void {
+  s.index = index;
+  s.seq = at.seq;
+  s.expectRows = at.rows;
+  s.problem = null;
+  if (!catchUp(db, s)) return;
+  let checked = 0;
+  for (const d of db.prepare('SELECT id, sz FROM memory_fts_docsize').iterate() as IterableIterator<{ id: number; sz: Buffer }>) {
+    checked++;
+    if (!sameSizes(index, d.id, d.sz)) {
+      s.problem = `note ${d.id} has other token counts in the in-memory index than in FTS5 (${docsizeColumns(d.sz).join('+')})`;
+      return;
+    }
+  }
+  if (checked !== index.notes) s.problem = `FTS5 holds ${checked} notes where the in-memory index holds ${index.notes}`;
+}
+
+function sameSizes(index: KeywordIndex, rid: number, sz: Buffer | undefined): boolean {
+  const have = index.columnSizes(rid);
+  if (!sz || !have) return !sz && !have;
+  const want = docsizeColumns(sz);
+  return want.length === 3 && want.every((v, i) => v === have[i]);
+}
+
 /**
  * The index, current with every committed write, or null when a search must rank with FTS5 instead
  * (not built yet, being rebuilt, inside an open transaction, or disagreeing with FTS5).
  */
-export function currentKeywordIndex(db: Db): KeywordIndex | null {
+export function currentKeywordIndex(db: Db): CurrentKeywordIndex | null {
   const s = stateFor(db);
   if (!s.index) {
     if (s.building) return null;
@@ -125,17 +181,23 @@ export function currentKeywordIndex(db: Db): KeywordIndex | null {
     }
     buildKeywordIndex(db);
   }
-  if (db.inTransaction) return null;
+  if (db.inTransaction || s.problem || !s.index) return null;
   if (!catchUp(db, s)) return null;
-  return agreesWithFts(db, s) ? s.index : null;
+  const totals = ftsTotals(db);
+  if (totals.rows !== s.expectRows) {
+    s.problem = `FTS5 counts ${totals.rows} rows where the changes the index has seen make ${s.expectRows}: something wrote to the full-text table directly`;
+    return null;
+  }
+  return { index: s.index, ...totals };
 }
 
-/** Applies the committed changes since the index's last one; false when too far behind (a rebuild starts). */
+/** Applies the committed changes since the index's last one; false when too far behind (a rebuild starts) or a note disagrees. */
 function catchUp(db: Db, s: State): boolean {
   const index = s.index!;
-  const changes = db.prepare('SELECT seq, rid FROM memory_changes WHERE seq > ? ORDER BY seq LIMIT ?').all(s.seq, MAX_CATCH_UP + 1) as {
+  const changes = db.prepare('SELECT seq, rid, op FROM memory_changes WHERE seq > ? ORDER BY seq LIMIT ?').all(s.seq, MAX_CATCH_UP + 1) as {
     seq: number;
     rid: number;
+    op: number;
   }[];
   if (!changes.length) return true;
   // The log keeps the newest changes only: a gap before the first one means some were trimmed unseen.
@@ -145,27 +207,21 @@ function catchUp(db: Db, s: State): boolean {
     return false;
   }
   const read = db.prepare(`${COLUMNS_SQL} WHERE rid = ?`);
+  const size = db.prepare('SELECT sz FROM memory_fts_docsize WHERE id = ?').pluck();
   for (const rid of new Set(changes.map((c) => c.rid))) {
     const row = read.get(rid) as Row | undefined;
     if (row) index.put(docOf(row));
     else index.delete(rid);
+    const sz = size.get(rid) as Buffer | undefined;
+    if (!sameSizes(index, rid, sz)) {
+      s.problem = `note ${rid} has other token counts in the in-memory index than in FTS5`;
+      return false;
+    }
   }
+  // FTS5 counts a row for each insert and update (a delete takes none back).
+  for (const c of changes) if (c.op !== 3) s.expectRows++;
   s.seq = changes[changes.length - 1].seq;
   return true;
-}
-
-/** FTS5's averages record (id 1 of its data table): row count, then each column's token total, as varints. */
-function agreesWithFts(db: Db, s: State): boolean {
-  const row = db.prepare('SELECT block FROM memory_fts_data WHERE id = 1').get() as { block: Buffer } | undefined;
-  const want = row ? readVarints(row.block, 4) : [0, 0, 0, 0];
-  const index = s.index!;
-  const have = [index.rows, ...index.columnTotals];
-  if (want.every((v, i) => v === have[i])) {
-    s.problem = null;
-    return true;
-  }
-  s.problem = `the in-memory index holds ${have[0]} notes / ${have.slice(1).join('+')} tokens where FTS5 holds ${want[0]} / ${want.slice(1).join('+')}`;
-  return false;
 }
 
 /** SQLite varints (big-endian, 7 bits a byte, a 9th byte whole). */
@@ -201,7 +257,7 @@ export function keywordIndexReady(db: Db): boolean {
 export function keywordRankingStatus(db: Db): string {
   const s = stateFor(db);
   if (s.problem) return `SQLite's built-in bm25() (the same results, slower): ${s.problem}`;
-  if (s.index) return `exact BM25, in memory (${s.index.rows.toLocaleString('en-US')} notes)`;
+  if (s.index) return `exact BM25, in memory (${s.index.notes.toLocaleString('en-US')} notes)`;
   if (s.building) return "exact BM25, in memory (being built; SQLite's bm25() meanwhile)";
   return 'exact BM25, in memory (built at the first search)';
 }

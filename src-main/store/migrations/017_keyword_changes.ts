@@ -16,19 +16,22 @@ export const keywordChanges: Migration = {
     db.exec(`
       CREATE TABLE memory_changes (
         seq INTEGER PRIMARY KEY AUTOINCREMENT,
-        rid INTEGER NOT NULL
+        rid INTEGER NOT NULL,
+        -- 1 inserted, 2 updated, 3 deleted: FTS5 counts a row for every insert and update and none
+        -- back for a delete (contentless_delete keeps its totals), which the index checks itself against.
+        op  INTEGER NOT NULL CHECK (op IN (1, 2, 3))
       ) STRICT;
       CREATE TRIGGER memory_records_log_insert AFTER INSERT ON memory_records BEGIN
-        INSERT INTO memory_changes (rid) VALUES (new.rid);
+        INSERT INTO memory_changes (rid, op) VALUES (new.rid, 1);
         DELETE FROM memory_changes WHERE seq <= (SELECT max(seq) FROM memory_changes) - 100000;
       END;
       CREATE TRIGGER memory_records_log_update AFTER UPDATE ON memory_records BEGIN
-        INSERT INTO memory_changes (rid) VALUES (new.rid);
-        INSERT INTO memory_changes (rid) SELECT old.rid WHERE old.rid <> new.rid;
+        INSERT INTO memory_changes (rid, op) VALUES (new.rid, 2);
+        INSERT INTO memory_changes (rid, op) SELECT old.rid, 3 WHERE old.rid <> new.rid;
         DELETE FROM memory_changes WHERE seq <= (SELECT max(seq) FROM memory_changes) - 100000;
       END;
       CREATE TRIGGER memory_records_log_delete AFTER DELETE ON memory_records BEGIN
-        INSERT INTO memory_changes (rid) VALUES (old.rid);
+        INSERT INTO memory_changes (rid, op) VALUES (old.rid, 3);
         DELETE FROM memory_changes WHERE seq <= (SELECT max(seq) FROM memory_changes) - 100000;
       END;
     `);
