@@ -24,7 +24,7 @@ export interface NativeFile {
   path: string;
   os: BinaryOs;
   arch: string[];
-  /** Built on the packaging machine for the target (better-sqlite3's rebuild, Forge's own extension), not a prebuilt. */
+  /** Built on the packaging machine for the target (better-sqlite3's rebuild), not a prebuilt. */
   rebuilt: boolean;
 }
 export interface TargetReport {
@@ -48,8 +48,8 @@ export interface CheckOptions {
 
 export const LIMIT_BYTES = 200 * 1024 * 1024;
 const OS_OF: Record<TargetOs, BinaryOs> = { linux: 'linux', mac: 'darwin', win: 'win32' };
-/** Folders whose binaries are compiled for the target while packaging (npmRebuild, `npm install`'s native build). */
-const REBUILT = ['node_modules/better-sqlite3/build/', 'native/build/'];
+/** Folders whose binaries are compiled for the target while packaging (npmRebuild). */
+const REBUILT = ['node_modules/better-sqlite3/build/'];
 /** Parts the installed app cannot start or offer its bundled content without. */
 const REQUIRED_FILES = ['package.json', 'out/main/index.js', 'out/main/mcp.js', 'out/main/cli.js'];
 const REQUIRED_DIRS = ['skills', 'contracts', 'resources/seed', 'resources/demo', 'resources/examples'];

@@ -66,7 +66,7 @@ export const searchStatus = z.object({
   passages: z.number().int(),
   /** ... and those with a vector from this embedder (the rest wait for the next search or a rebuild). */
   passagesIndexed: z.number().int(),
-  /** How keywords are ranked: `fast (forge_bm25)`, or SQLite's bm25() with the reason the extension is missing. */
+  /** How keywords are ranked: exact BM25 from the in-memory index (and whether it is built yet), or SQLite's bm25() and why. */
   keywordRanking: z.string(),
   /** Notes that failed to embed on their own three times: no longer retried until Retry (or the note is rewritten). */
   parked: z.number().int(),

@@ -111,7 +111,6 @@ describe('the packaged app holds every file its launch commands need', () => {
 
   it('unpacks the native modules from the asar, since a .node file inside it cannot be loaded', () => {
     expect(unpacked('node_modules/better-sqlite3/build/Release/better_sqlite3.node')).toBe(true);
-    expect(unpacked('native/build/forge_bm25.so')).toBe(true);
     expect(unpacked('node_modules/onnxruntime-node/bin/napi-v6/darwin/arm64/onnxruntime_binding.node')).toBe(true);
   });
 

@@ -35,7 +35,8 @@ describe('forge version and About: the exact build and its optional parts', () =
     expect(out).toMatch(/^Forge \d+\.\d+\.\d+/);
     expect(out).toMatch(/build\s+source checkout \(not built\)/);
     expect(out).toContain(`${process.platform}-${process.arch}, Node ${process.versions.node}`);
-    expect(out).toMatch(/keyword ranking\s+(on|off): /);
+    // The same ranking on every machine: a support desk never sees it "off" for want of a compiler.
+    expect(out).toMatch(/keyword ranking\s+on: exact BM25, in memory/);
     expect(out).toMatch(/search model\s+off: not installed: .*download it \(~23 MB\) in Settings → Search/);
     expect(out).toMatch(/script confinement\s+(on|off): /);
   });
@@ -67,5 +68,9 @@ describe('forge version and About: the exact build and its optional parts', () =
     expect(r.value.build).toMatchObject({ commit: 'source checkout', arch: process.arch, modelDownload: { label: '~23 MB' } });
     expect(r.value.build?.parts.map((p) => p.name)).toEqual(['keyword ranking', 'search model', 'script confinement']);
     expect(r.value.build?.parts.find((p) => p.name === 'search model')).toMatchObject({ active: false });
+    expect(r.value.build?.parts.find((p) => p.name === 'keyword ranking')).toMatchObject({
+      active: true,
+      detail: expect.stringMatching(/^exact BM25, in memory \(/),
+    });
   }, 60_000);
 });

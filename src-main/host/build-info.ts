@@ -1,9 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SETTINGS_FILE } from '../config';
 import { checkBubblewrap } from '../sandbox';
 import { findInstalledModel, isPinned, MINILM_MANIFEST } from '../search';
-import { rankExtensionPath, rankExtensionProblem } from '../store';
+import type { Db } from '../store';
 import { confinementCheck, rankingCheck } from './handlers/self-check';
 import { appVersion } from './version';
 
@@ -77,13 +77,15 @@ function searchModelPart(dataDir: string, folderSetting: string | undefined): Op
 
 /**
  * Which optional parts are active here, from the same checks `app/self-check` runs (ranking and
- * confinement) plus the local search model. Read-only: never creates the data folder.
+ * confinement) plus the local search model. Read-only: never creates the data folder. Keyword
+ * ranking is always on (TypeScript, no native part); `db`, when the caller has the workspace open,
+ * lets its detail say whether the index is built.
  */
-export async function optionalParts(dataDir: string, folderSetting: string | undefined = readModelFolderSetting(dataDir)): Promise<OptionalPart[]> {
+export async function optionalParts(dataDir: string, folderSetting: string | undefined = readModelFolderSetting(dataDir), db?: Db): Promise<OptionalPart[]> {
   // The sentences come from the self-check; on/off from the same probes (checkBubblewrap caches its answer).
   const [confinement, bwrap] = await Promise.all([confinementCheck(), checkBubblewrap()]);
   return [
-    { name: 'keyword ranking', active: rankExtensionProblem() === null && existsSync(rankExtensionPath()), detail: rankingCheck().detail },
+    { name: 'keyword ranking', active: true, detail: rankingCheck(db).detail },
     searchModelPart(dataDir, folderSetting),
     { name: 'script confinement', active: bwrap.ok, detail: confinement.detail },
   ];

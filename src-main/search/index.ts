@@ -28,6 +28,7 @@ export type { SearchIndexStatus, ReindexProgress, ModelStallStatus } from './sea
 export { searchMemory, formatResults, cleanText, DEFAULT_TUNING, MAX_SEARCH_QUERY_CHARS, MAX_SEARCH_RESULTS } from './search';
 export type { SearchContext, SearchRequest, SearchResponse, SearchHit, SearchWeights, SearchTuning, FusionMethod } from './search';
 export type { FieldWeights } from './keywords';
+export { keywordRankingStatus } from './keyword-index';
 export { parseScope } from './scope';
 export type { SearchScope } from './scope';
 export { searchPassages, passageHit, passageMatch, queryVectorFor } from './research-search';

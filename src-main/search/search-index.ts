@@ -1,6 +1,7 @@
 import { AppError } from '../common/errors';
 import { renderRecord } from '../fs';
-import { type Db, hasRankExtension, type IndexableRecord, type MemoryIndexer, rankExtensionProblem } from '../store';
+import type { Db, IndexableRecord, MemoryIndexer } from '../store';
+import { keywordRankingStatus } from './keyword-index';
 import { dayNumber } from './vectors';
 import { type Embedder, stalledNow } from './embedder';
 import { CODE_VERSION, Quantizer } from './quantizer';
@@ -312,9 +313,7 @@ export class SearchIndex implements MemoryIndexer {
       modelStall: stallStatus(this.embedderRef.lastStall?.() ?? null),
       passages,
       passagesIndexed,
-      keywordRanking: hasRankExtension(this.db)
-        ? 'fast (forge_bm25)'
-        : `SQLite's built-in BM25 — the same results, about twice as slow on common words; forge_bm25 ${rankExtensionProblem() ?? 'was not loaded'}`,
+      keywordRanking: keywordRankingStatus(this.db),
     };
   }
 

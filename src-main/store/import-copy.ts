@@ -218,7 +218,7 @@ export function rebuildDatabase(source: Db, version: number, target: string): Re
   const latest = migrations.length;
   if (!Number.isInteger(version) || version < 1 || version > latest)
     throw new InvalidInputError(`its database schema (${version}) is not one this Forge knows (1 to ${latest}).`);
-  const db = openDatabase(target, { migrations: migrations.slice(0, version), withoutVectors: true, withoutRankExtension: true });
+  const db = openDatabase(target, { migrations: migrations.slice(0, version), withoutVectors: true });
   try {
     const differences = schemaDifferences(source, db);
     const tables = knownTables(db);

@@ -1,7 +1,6 @@
 export { openDatabase, runMigrations, schemaVersion } from './open';
 export type { Db, OpenDatabaseOptions } from './open';
 export { migrations } from './migrations';
-export { hasRankExtension, rankExtensionPath, rankExtensionProblem } from './rank-extension';
 export type { Migration } from './migrations';
 export { Store } from './store';
 export { MemoryRecords } from './records';

@@ -4,7 +4,6 @@ import Database from 'better-sqlite3';
 import { AppError } from '../common/errors';
 import { createPrivateFile, makePrivate } from '../common/private-files';
 import { migrations, type Migration } from './migrations';
-import { loadRankExtension } from './rank-extension';
 import { inReadOnlyFolder, readOnlyFolderError } from './read-only-folder';
 
 export type Db = Database.Database;
@@ -14,14 +13,12 @@ export interface OpenDatabaseOptions {
   nativeBinding?: string;
   /** No effect (kept for callers): sqlite-vec is never loaded at run time since the legacy table is dropped without it. */
   withoutVectors?: boolean;
-  /** Rank keywords with FTS5's bm25() even where `forge_bm25` is built (tests and the bench compare the two). */
-  withoutRankExtension?: boolean;
   /** Override the migration list (tests of the migration runner). */
   migrations?: readonly Migration[];
 }
 
 /**
- * Opens (or creates) a workspace database: pragmas, extensions, legacy clean-up and migrations in one place.
+ * Opens (or creates) a workspace database: pragmas, legacy clean-up and migrations in one place.
  *
  * synchronous=NORMAL: in WAL mode this never corrupts the database and never loses a commit when
  * the app crashes or is killed (the WAL is in the OS cache); only a power cut or OS crash can roll
@@ -62,7 +59,6 @@ function openAt(path: string, options: OpenDatabaseOptions, onDisk: boolean): Db
     db.pragma('journal_size_limit = 67108864');
     db.pragma('cache_size = -32000');
     dropLegacyVecTable(db);
-    if (!options.withoutRankExtension) loadRankExtension(db);
     const list = options.migrations ?? migrations;
     if (onDisk) backupBeforeUpgrade(db, path, list);
     runMigrations(db, list);

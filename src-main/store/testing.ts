@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import type { RecordInput } from './records';
 
 /**
@@ -34,12 +33,6 @@ export function plainRecord(r: {
     content_hash: r.contentHash ?? r.id,
   };
 }
-
-/**
- * Whether this machine has a C compiler, i.e. whether `npm install` could build the forge_bm25
- * ranking extension (scripts/build-native.mjs): where it could, tests insist it was built and loaded.
- */
-export const hasCCompiler = ['cc', 'gcc', 'clang'].some((cc) => !spawnSync(cc, ['--version']).error);
 
 /** A seeded generator (xorshift), so a failing generated corpus can be rebuilt exactly. */
 export function seededRandom(seed: number): () => number {

@@ -17,7 +17,7 @@ export const appHandlers: PartialHandlerMap = {
         builtAt: stamp.builtAt,
         arch: stamp.arch,
         electronVersion: stamp.electronVersion,
-        parts: await optionalParts(ctx.dataDir, ctx.settings.get().semanticModelPath),
+        parts: await optionalParts(ctx.dataDir, ctx.settings.get().semanticModelPath, ctx.memory.store.db),
         modelDownload: modelDownloadSize(),
       },
     };

@@ -1,7 +1,7 @@
 import { checkBubblewrap } from '../../sandbox';
 import { runScriptOfSkill, type SkillLoader } from '../../skills';
-import { existsSync } from 'node:fs';
-import { rankExtensionPath, rankExtensionProblem } from '../../store';
+import { keywordRankingStatus } from '../../search';
+import type { Db } from '../../store';
 import type { PartialHandlerMap } from './types';
 
 /**
@@ -44,20 +44,18 @@ export async function confinementCheck(): Promise<SelfCheck> {
       { name: 'script confinement', ok: true, detail: `Python and shell skill scripts are refused here: ${r.reason}` };
 }
 
-export function rankingCheck(): SelfCheck {
-  // Optional by design: without the library keyword search ranks with FTS5's bm25(), the same order.
-  const problem = rankExtensionProblem() ?? (existsSync(rankExtensionPath()) ? null : `not built for ${process.platform}-${process.arch}`);
-  return {
-    name: 'keyword ranking',
-    ok: true,
-    detail: problem ? `ranked by FTS5's bm25(): Forge's ranking extension is ${problem}` : "ranked by Forge's ranking extension",
-  };
+/**
+ * Keyword ranking is TypeScript (search/keyword-index/), the same on every target, so it is never
+ * missing; the detail says whether this workspace's index is built yet (or why SQLite's bm25() stands in).
+ */
+export function rankingCheck(db?: Db): SelfCheck {
+  return { name: 'keyword ranking', ok: true, detail: db ? keywordRankingStatus(db) : 'exact BM25, in memory' };
 }
 
 export function selfCheckHandlers(skills: () => SkillLoader): PartialHandlerMap {
   return {
-    'app/self-check': async () => {
-      const checks = [await skillScriptCheck(skills()), await confinementCheck(), rankingCheck()];
+    'app/self-check': async (_input, ctx) => {
+      const checks = [await skillScriptCheck(skills()), await confinementCheck(), rankingCheck(ctx.memory.store.db)];
       return { status: checks.every((c) => c.ok) ? 'ok' : 'degraded', checks };
     },
   };
