@@ -1,7 +1,7 @@
 import { AppError } from '../common/errors';
 import { renderRecord } from '../fs';
 import type { Db, IndexableRecord, MemoryIndexer } from '../store';
-import { keywordRankingStatus } from './keyword-index';
+import { buildKeywordIndex, buildKeywordIndexInBackground, keywordRankingStatus, yieldToEventLoop } from './keyword-index';
 import { dayNumber } from './vectors';
 import { type Embedder, stalledNow } from './embedder';
 import { CODE_VERSION, Quantizer } from './quantizer';
@@ -135,6 +135,7 @@ export class SearchIndex implements MemoryIndexer {
   warm(): void {
     this.blocks.warm();
     this.compileScan();
+    buildKeywordIndex(this.db);
   }
 
   /**
@@ -142,9 +143,11 @@ export class SearchIndex implements MemoryIndexer {
    * start, so the window and the API stay responsive while a large memory loads. The pauses are
    * unref'd: a command-line run that has finished its work exits without waiting for them.
    */
-  async warmInBackground(pause: () => Promise<void> = () => new Promise((resolve) => setImmediate(resolve).unref())): Promise<void> {
+  async warmInBackground(pause: () => Promise<void> = yieldToEventLoop): Promise<void> {
     await this.blocks.warmInSteps(pause);
     this.compileScan();
+    // Keyword search ranks with FTS5's bm25() (the same results, slower) until this is done.
+    await buildKeywordIndexInBackground(this.db, pause);
   }
 
   /** One scan over the loaded blocks, so the scan loops are compiled before the PM's first search. */
