@@ -1,3 +1,4 @@
+import type { Statement } from 'better-sqlite3';
 import type { Db } from '../store';
 
 /**
@@ -80,7 +81,6 @@ export function quantizeInt8(v: Float32Array): { vector: Int8Array; norm: number
   return { vector: out, norm: sq ? 1 / Math.sqrt(sq) : 0 };
 }
 
-type Statement = ReturnType<Db['prepare']>;
 const prepared = new WeakMap<Db, Map<string, Statement>>();
 
 /**
