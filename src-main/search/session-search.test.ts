@@ -7,6 +7,7 @@ import { Store } from '../store';
 import { HashNgramEmbedder } from './hash-embedder';
 import { parseScope } from './scope';
 import { SearchIndex } from './search-index';
+import { SESSION_FIELD_WEIGHTS, scoreSessionFiles, searchSessionFiles, sessionFileColumns } from './session-search';
 
 /**
  * Search over the current session's files (DESIGN: search covers memory and the session). A real
@@ -68,6 +69,87 @@ describe('search scope session', () => {
     const e = await t.index.search({ scope: 'session', query: 'dairy' }).catch((x) => x);
     expect(e.code).toBe('invalid_input');
     expect(e.message).toMatch(/only be searched from inside a session/);
+  });
+});
+
+describe('session files ranked by BM25 (the ranker memory uses)', () => {
+  const write = (path: string, content: string) => t.ws.fs.forSession('sess_a').writeFile(path, content, agent('sess_a'));
+  const search = (query: string, filters?: string) => t.index.search({ scope: 'session', query, filters, sessionId: 'sess_a', maxResults: 10 });
+  const sessionRows = () =>
+    store.db.prepare("SELECT path, content FROM session_files WHERE session_id = 'sess_a' ORDER BY path").all() as { path: string; content: string }[];
+
+  it('a file holding every query word ranks above one repeating a single word (else the brief the analyst wants is buried)', async () => {
+    await write('/session/integration_brief.md', BRIEF);
+    await write('/session/dairy_log.md', '# Dairy log\ndairy dairy dairy dairy dairy volumes, dairy exports, dairy again.');
+    await write('/session/rates.md', '# Rates\nThe rates team expects two cuts.');
+    await write('/session/fx.md', '# FX\nUSD strength into quarter end.');
+    const r = await search('dairy auction');
+    expect(r.results.map((h) => h.path)).toEqual(['/session/integration_brief.md', '/session/dairy_log.md']);
+    expect(r.results[0].keyword).toBe(1);
+    expect(r.results[1].keyword).toBeLessThan(1);
+  });
+
+  it('finds another form of the same word ("rallies" finds a note saying "rallied"), as memory search does', async () => {
+    await write('/session/notes.md', '# Gilts\nGilts rallied after the auction.');
+    await write('/session/other.md', '# Equities\nStocks drifted.');
+    const r = await search('rallies');
+    expect(r.results.map((h) => h.path)).toEqual(['/session/notes.md']);
+  });
+
+  it('matches whole words: "rate" does not find a note that only says "separate"', async () => {
+    await write('/session/separate.md', '# Desk\nKeep the two books separate.');
+    await write('/session/rate.md', '# Policy\nThe policy rate is on hold.');
+    const r = await search('rate');
+    expect(r.results.map((h) => h.path)).toEqual(['/session/rate.md']);
+  });
+
+  it('a filter keyword keeps only files holding it, without changing how the others score', async () => {
+    await write('/session/integration_brief.md', BRIEF);
+    await write('/session/results/nzd.md', '## SUMMARY\nDairy auction fall hits NZ terms of trade.');
+    await write('/session/fx.md', '# FX\nUSD strength into quarter end.');
+    const all = await search('dairy auction');
+    expect(all.results.map((h) => h.path).sort()).toEqual(['/session/integration_brief.md', '/session/results/nzd.md']);
+    const filtered = await search('dairy auction', 'terms');
+    expect(filtered.results.map((h) => h.path)).toEqual(['/session/results/nzd.md']);
+    expect((await search('dairy auction', '"rates team"')).results.map((h) => h.path)).toEqual(['/session/integration_brief.md']);
+  });
+
+  it("scores are FTS5's own bm25() over the same files in an FTS5 table with the same tokenizer (within 1e-9)", async () => {
+    await write('/session/integration_brief.md', BRIEF);
+    await write('/session/results/nzd.md', '## SUMMARY\nDairy auction fall hits NZ terms of trade. Auctions: three, all weaker.');
+    await write('/session/cafe_notes.md', 'Crème brûlée at the café; the dairy desk rallied, rallying again (no heading here).');
+    await write('/session/long.md', `# Long notes on dairy\n${'Milk powder supply, shipping and weather. '.repeat(40)}Auction volumes fell.`);
+    await write('/session/fx.md', '# FX\nUSD strength into quarter end; the NZD rallies.');
+    const rows = sessionRows();
+    const words = ['dairy', 'auction', 'rallies', 'creme', 'milk'];
+    const ours = new Map(scoreSessionFiles(rows, words).map((h) => [rows[h.rid].path, h.score]));
+
+    store.db.exec("CREATE VIRTUAL TABLE temp.session_fts USING fts5(title, header, body, tokenize = 'porter unicode61 remove_diacritics 2')");
+    const insert = store.db.prepare('INSERT INTO temp.session_fts (rowid, title, header, body) VALUES (?, ?, ?, ?)');
+    for (const [i, r] of rows.entries()) insert.run(i + 1, ...sessionFileColumns(r));
+    const fts = store.db
+      .prepare('SELECT rowid, bm25(session_fts, ?, ?, ?) AS bm FROM temp.session_fts WHERE session_fts MATCH ?')
+      .all(...SESSION_FIELD_WEIGHTS, words.map((w) => `"${w}"`).join(' OR ')) as { rowid: number; bm: number }[];
+    store.db.exec('DROP TABLE temp.session_fts');
+
+    expect(fts.length).toBe(5);
+    expect([...ours.keys()].sort()).toEqual(fts.map((r) => rows[r.rowid - 1].path).sort());
+    for (const r of fts) expect(Math.abs(ours.get(rows[r.rowid - 1].path)! - -r.bm)).toBeLessThan(1e-9);
+
+    // The hits the analyst sees carry those scores, scaled by the best one.
+    const best = Math.max(...fts.map((r) => -r.bm));
+    const hits = searchSessionFiles(store.db, {
+      sessionId: 'sess_a',
+      prefix: '',
+      words,
+      ast: null,
+      weights: { semantic: 1, recency: 0 },
+      now: new Date(),
+      limit: 10,
+    });
+    expect(hits.map((h) => [h.path, h.keyword]).sort()).toEqual(
+      fts.map((r) => [`/session/${rows[r.rowid - 1].path}`, Math.round((-r.bm / best) * 10_000) / 10_000]).sort(),
+    );
   });
 });
 
