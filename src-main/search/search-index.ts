@@ -147,7 +147,7 @@ export class SearchIndex implements MemoryIndexer {
     await this.blocks.warmInSteps(pause);
     this.compileScan();
     // Keyword search ranks with FTS5's bm25() (the same results, slower) until this is done.
-    await buildKeywordIndexInBackground(this.db, pause);
+    await buildKeywordIndexInBackground(this.db);
   }
 
   /** One scan over the loaded blocks, so the scan loops are compiled before the PM's first search. */
