@@ -103,7 +103,7 @@ describe('session files ranked by BM25 (the ranker memory uses)', () => {
     expect(r.results.map((h) => h.path)).toEqual(['/session/rate.md']);
   });
 
-  it('a filter keyword keeps only files holding it, without changing how the others score', async () => {
+  it('a filter keyword or phrase keeps only the files holding it (as in memory listings)', async () => {
     await write('/session/integration_brief.md', BRIEF);
     await write('/session/results/nzd.md', '## SUMMARY\nDairy auction fall hits NZ terms of trade.');
     await write('/session/fx.md', '# FX\nUSD strength into quarter end.');
@@ -122,19 +122,23 @@ describe('session files ranked by BM25 (the ranker memory uses)', () => {
     await write('/session/fx.md', '# FX\nUSD strength into quarter end; the NZD rallies.');
     const rows = sessionRows();
     const words = ['dairy', 'auction', 'rallies', 'creme', 'milk'];
-    const ours = new Map(scoreSessionFiles(rows, words).map((h) => [rows[h.rid].path, h.score]));
-
     store.db.exec("CREATE VIRTUAL TABLE temp.session_fts USING fts5(title, header, body, tokenize = 'porter unicode61 remove_diacritics 2')");
     const insert = store.db.prepare('INSERT INTO temp.session_fts (rowid, title, header, body) VALUES (?, ?, ?, ?)');
     for (const [i, r] of rows.entries()) insert.run(i + 1, ...sessionFileColumns(r));
-    const fts = store.db
-      .prepare('SELECT rowid, bm25(session_fts, ?, ?, ?) AS bm FROM temp.session_fts WHERE session_fts MATCH ?')
-      .all(...SESSION_FIELD_WEIGHTS, words.map((w) => `"${w}"`).join(' OR ')) as { rowid: number; bm: number }[];
+    const ftsScores = (w: readonly number[]) =>
+      store.db
+        .prepare('SELECT rowid, bm25(session_fts, ?, ?, ?) AS bm FROM temp.session_fts WHERE session_fts MATCH ?')
+        .all(...w, words.map((x) => `"${x}"`).join(' OR ')) as { rowid: number; bm: number }[];
+    // The app's weights, and fractional ones (FTS5 adds those one occurrence at a time).
+    for (const w of [SESSION_FIELD_WEIGHTS, [1.3, 0.7, 0.9] as const]) {
+      const ours = new Map(scoreSessionFiles(rows, words, w).map((h) => [rows[h.rid].path, h.score]));
+      const fts = ftsScores(w);
+      expect(fts.length).toBe(5);
+      expect([...ours.keys()].sort()).toEqual(fts.map((r) => rows[r.rowid - 1].path).sort());
+      for (const r of fts) expect(Math.abs(ours.get(rows[r.rowid - 1].path)! - -r.bm)).toBeLessThan(1e-9);
+    }
+    const fts = ftsScores(SESSION_FIELD_WEIGHTS);
     store.db.exec('DROP TABLE temp.session_fts');
-
-    expect(fts.length).toBe(5);
-    expect([...ours.keys()].sort()).toEqual(fts.map((r) => rows[r.rowid - 1].path).sort());
-    for (const r of fts) expect(Math.abs(ours.get(rows[r.rowid - 1].path)! - -r.bm)).toBeLessThan(1e-9);
 
     // The hits the analyst sees carry those scores, scaled by the best one.
     const best = Math.max(...fts.map((r) => -r.bm));

@@ -1,6 +1,7 @@
 import type { QueryAst } from '../fs';
 import type { Db } from '../store';
-import { type FieldWeights, fts5Tokens, KeywordIndex, queryTerms } from './keyword-index';
+import { type FieldWeights, fts5Tokens, queryTerms } from './keyword-index';
+import { scoreDocuments } from './keyword-index/score-documents';
 import type { SearchHit } from './search';
 
 /**
@@ -8,8 +9,8 @@ import type { SearchHit } from './search';
  * brief, sub-agent results), ranked by the same BM25 as memory (keyword-index/: FTS5's tokens and
  * arithmetic), so "rallies" finds "rallied" and "rate" does not match "separate". A session holds
  * a few dozen files, not an index's worth: every file of the scope is read and tokenized per
- * search (a stem cannot be found by a substring test in SQL) and ranked in a small index built
- * for that search. They are not embedded, so a session hit's `vector` is 0.
+ * search (a stem cannot be found by a substring test in SQL) and scored by keyword-index's BM25
+ * functions (score-documents.ts). They are not embedded, so a session hit's `vector` is 0.
  */
 
 export interface SessionSearch {
@@ -54,14 +55,10 @@ export function sessionFileColumns(f: SessionFile): [title: string, header: stri
 export function scoreSessionFiles(files: readonly SessionFile[], words: readonly string[], weights: FieldWeights = SESSION_FIELD_WEIGHTS) {
   const terms = queryTerms(words);
   if (!terms.length || !files.length) return [];
-  const index = new KeywordIndex();
-  let tokens = 0;
-  files.forEach((f, rid) => {
-    const [title, header, body] = sessionFileColumns(f).map(fts5Tokens);
-    tokens += title.length + header.length + body.length;
-    index.put({ rid, columns: [title, header, body], category: '', status: null, updatedAt: '' });
-  });
-  return index.search(terms, files.length, weights, null, { rows: files.length, tokens });
+  const docs = files.map((f) => sessionFileColumns(f).map(fts5Tokens) as [string[], string[], string[]]);
+  return scoreDocuments(docs, terms, weights)
+    .map(({ doc, score }) => ({ rid: doc, score }))
+    .sort((a, b) => b.score - a.score || a.rid - b.rid);
 }
 
 export function searchSessionFiles(db: Db, s: SessionSearch): SearchHit[] {
