@@ -18,6 +18,7 @@ beforeAll(() => {
 afterAll(() => f.dispose());
 
 interface Run {
+  stdin: PassThrough;
   send(...messages: object[]): void;
   end(): void;
   /** Every line written to stdout, parsed. */
@@ -53,6 +54,7 @@ function run(options: { toolsList?: string; load?: () => Promise<LoadedServer> }
       }),
   }).finally(() => service.close());
   return {
+    stdin,
     send: (...messages) => stdin.write(messages.map((m) => `${JSON.stringify(m)}\n`).join('')),
     end: () => stdin.end(),
     out,
@@ -121,6 +123,29 @@ describe('the stdio front of forge mcp', () => {
     expect(byId(2).result.tools).toEqual(listTools());
     expect(JSON.stringify(byId(3).result)).toContain('yaml');
     expect(byId(4).result.prompts).toBeInstanceOf(Array);
+  }, 60_000);
+
+  // A scratchpad note in French or a € sign would arrive garbled (or the request be dropped) when a pipe splits its bytes.
+  it('keeps a multi-byte character that stdin splits across two chunks', async () => {
+    const front = run();
+    const note = 'prime de terme élevée: 10 €';
+    const bytes = Buffer.from(
+      [
+        init(1, '2025-06-18'),
+        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'forge_scratchpad', arguments: { operation: 'write', key: 'n', value: note } } },
+        { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'forge_scratchpad', arguments: { operation: 'read', key: 'n' } } },
+      ]
+        .map((m) => `${JSON.stringify(m)}\n`)
+        .join(''),
+    );
+    const cut = bytes.indexOf(Buffer.from('é')) + 1; // inside the two bytes of é
+    front.stdin.write(bytes.subarray(0, cut));
+    await new Promise((r) => setTimeout(r, 50));
+    front.stdin.write(bytes.subarray(cut));
+    front.end();
+    await front.done;
+    const read = front.out.find((m) => m.id === 3) as { result: { content: { text: string }[] } };
+    expect(JSON.parse(read.result.content[0]!.text).value).toBe(note);
   }, 60_000);
 
   // With the server unable to start (say a bad data folder), the IDE must get a reason on stderr and a process that ends, not a hang.

@@ -1,3 +1,4 @@
+import { StringDecoder } from 'node:string_decoder';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { SERVER_CAPABILITIES, SERVER_INSTRUCTIONS, SERVER_NAME, SERVER_TITLE } from './config';
@@ -114,8 +115,10 @@ export async function serveStdioFront(options: StdioFrontOptions): Promise<void>
     void handOver().catch(() => undefined);
   };
 
+  // A chunk may end inside a multi-byte character (a non-ASCII argument): the decoder keeps the partial bytes for the next one.
+  const decoder = new StringDecoder('utf8');
   const ondata = (chunk: Buffer | string) => {
-    buffer += String(chunk);
+    buffer += typeof chunk === 'string' ? chunk : decoder.write(chunk);
     for (let i = buffer.indexOf('\n'); i !== -1; i = buffer.indexOf('\n')) {
       const line = buffer.slice(0, i).replace(/\r$/, '');
       buffer = buffer.slice(i + 1);
