@@ -220,6 +220,10 @@ async function coldStart(c: Corpus, q: Query): Promise<{ openMs: number; firstMs
   await c.index.search({ ...q, maxResults: 10, now: new Date(NOW) });
   const firstMs = performance.now() - t1;
   attachBaseline(c.store.db, c.dir);
+  // What the app does at start (search-index warmInBackground): the queries below see a warmed index.
+  const k0 = performance.now();
+  buildKeywordIndex(c.store.db);
+  c.keywordIndexBuildMs = Math.max(c.keywordIndexBuildMs, performance.now() - k0);
   const warm = await timeRuns(30, () => c.index.search({ ...q, maxResults: 10, now: new Date(NOW) }), 0);
   return { openMs: t1 - t0, firstMs, warmP50: median(warm) };
 }

@@ -58,6 +58,8 @@ interface State {
   /** The row count FTS5's totals must show if every change reached the index (see agreesWithFts). */
   expectRows: number;
   building: Promise<void> | null;
+  /** Bumped by every build: a background build that is overtaken (a synchronous one finished first) stops. */
+  generation: number;
   /** Why the index is not used, or null. */
   problem: string | null;
 }
@@ -67,7 +69,7 @@ const states = new WeakMap<Db, State>();
 function stateFor(db: Db): State {
   let s = states.get(db);
   if (!s) {
-    s = { index: null, seq: 0, expectRows: 0, building: null, problem: null };
+    s = { index: null, seq: 0, expectRows: 0, building: null, generation: 0, problem: null };
     states.set(db, s);
   }
   return s;
@@ -101,12 +103,14 @@ function snapshot(db: Db): { seq: number; rows: number } {
 /** Builds the whole index now (a command-line search or a small memory). */
 export function buildKeywordIndex(db: Db): KeywordIndex {
   const s = stateFor(db);
+  s.generation++;
   const index = new KeywordIndex();
   const at = db.transaction(() => {
     const at = snapshot(db);
     for (const r of db.prepare(`${COLUMNS_SQL} ORDER BY rid`).iterate() as IterableIterator<Row>) index.put(docOf(r));
     return at;
   })();
+  s.building = null;
   install(db, s, index, at);
   return index;
 }
@@ -119,6 +123,7 @@ export function buildKeywordIndex(db: Db): KeywordIndex {
 export function buildKeywordIndexInBackground(db: Db, pause: () => Promise<void> = yieldToEventLoop): Promise<void> {
   const s = stateFor(db);
   if (s.building) return s.building;
+  const generation = ++s.generation;
   s.building = (async () => {
     try {
       const at = snapshot(db);
@@ -126,16 +131,16 @@ export function buildKeywordIndexInBackground(db: Db, pause: () => Promise<void>
       const page = db.prepare(`${COLUMNS_SQL} WHERE rid > ? ORDER BY rid LIMIT ?`);
       let after = 0;
       for (;;) {
-        if (!db.open) return;
+        if (!db.open || s.generation !== generation) return;
         const rows = page.all(after, STEP_ROWS) as Row[];
         for (const r of rows) index.put(docOf(r));
         if (rows.length < STEP_ROWS) break;
         after = rows[rows.length - 1].rid;
         await pause();
       }
-      if (db.open) install(db, s, index, at);
+      if (db.open && s.generation === generation) install(db, s, index, at);
     } finally {
-      s.building = null;
+      if (s.generation === generation) s.building = null;
     }
   })();
   return s.building;
