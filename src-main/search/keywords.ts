@@ -65,6 +65,7 @@ export function checkFieldWeights(w: unknown): FieldWeights {
 /** What a keyword search needs from either ranker: note counts and the best notes for some words. */
 interface Ranker {
   rows(): number;
+  /** Notes holding the term; above FEEDBACK_MATCHES it may stop counting (any larger number means "too common"). */
   documentFrequency(term: string): number;
   best(terms: readonly string[], limit: number): KeywordHit[];
 }
@@ -129,7 +130,10 @@ function ftsRanker(db: Db, weights: FieldWeights, opts: KeywordOptions): Ranker 
   const st = statements(db);
   return {
     rows: () => (st('SELECT count(*) AS n FROM memory_records').get() as { n: number }).n,
-    documentFrequency: (t) => (st('SELECT count(*) AS n FROM memory_fts WHERE memory_fts MATCH ?').get(ftsPhrase(t)) as { n: number }).n,
+    // Feedback only needs to know whether a word is in more than FEEDBACK_MATCHES notes (it is then
+    // never taken), so the count stops there: counting a common word in full walks its whole list.
+    documentFrequency: (t) =>
+      (st('SELECT count(*) AS n FROM (SELECT 1 FROM memory_fts WHERE memory_fts MATCH ? LIMIT ?)').get(ftsPhrase(t), FEEDBACK_MATCHES + 1) as { n: number }).n,
     best: (terms, limit) => {
       if (!terms.length) return [];
       const match = terms.map(ftsPhrase).join(' OR ');

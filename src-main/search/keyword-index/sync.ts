@@ -130,6 +130,8 @@ export function buildKeywordIndexInBackground(db: Db, pause: () => Promise<void>
       const index = new KeywordIndex();
       const page = db.prepare(`${COLUMNS_SQL} WHERE rid > ? ORDER BY rid LIMIT ?`);
       let after = 0;
+      // Not one step inside the call that started the build (often a search, which answers first).
+      await pause();
       for (;;) {
         if (!db.open || s.generation !== generation) return;
         const rows = page.all(after, STEP_ROWS) as Row[];
