@@ -3,7 +3,7 @@ import type { RunOutcome, UsageTotals } from '../agent';
 import { JOBS } from './jobs';
 import type { MorningReviewHooks } from './morning-review';
 import { analystRunner, type SessionStarter } from './runner';
-import type { JobRunContext } from './scheduler';
+import type { JobRunContext } from './scheduler-types';
 import { FakeClock, flush } from './testing';
 
 /**

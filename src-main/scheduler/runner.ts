@@ -3,7 +3,7 @@ import type { MemoryRecords } from '../store';
 import { staleViews, triggerMessage, type ViewDate } from './jobs';
 import type { MorningReviewHooks } from './morning-review';
 import { stripReportBlock } from './review-report';
-import { type JobRunner, realTimers, type Timers } from './scheduler';
+import { type JobRunner, realTimers, type Timers } from './scheduler-types';
 
 /** The part of the Analyst a scheduled run needs. */
 export interface SessionStarter {

@@ -5,7 +5,8 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../store';
 import { JOBS, type JobName } from './jobs';
-import { type JobRunner, realTimers, Scheduler, type SchedulerOptions } from './scheduler';
+import { Scheduler } from './scheduler';
+import { type JobRunner, realTimers, type SchedulerOptions } from './scheduler-types';
 import { ensureScheduleTables, FakeClock } from './testing';
 
 /*

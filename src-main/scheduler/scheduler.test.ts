@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../store';
 import { JOBS, type JobName, type ScheduledJob } from './jobs';
-import { type JobRunContext, type JobRunResult, Scheduler, type SchedulerOptions } from './scheduler';
+import { Scheduler } from './scheduler';
+import type { JobRunContext, JobRunResult, SchedulerOptions } from './scheduler-types';
 import { ensureScheduleTables, FakeClock } from './testing';
 
 let dir: string;

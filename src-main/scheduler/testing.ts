@@ -1,6 +1,6 @@
 import { scheduleRuns } from '../store/migrations/011_schedule';
 import type { Db } from '../store';
-import type { Timers } from './scheduler';
+import type { Timers } from './scheduler-types';
 
 /**
  * Applies migration 011 to a workspace database opened before it joined the migration list
