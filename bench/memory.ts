@@ -238,6 +238,8 @@ class TimedEmbedder implements Embedder {
  * with the index attached — slot patches (this version) against whole-block rewrites (before), in
  * alternating rounds so both see the same machine load — then an import of new notes.
  */
+const round1 = (x: number) => round(x, 1);
+
 async function indexedWrites(store: Store, dir: string, tick: () => number) {
   const embedder = new TimedEmbedder();
   const index = new SearchIndex(store.db, embedder);
@@ -271,20 +273,27 @@ async function indexedWrites(store: Store, dir: string, tick: () => number) {
     await write(fsOld, i);
   }
   const e0 = embedder.ms;
-  // Each round starts from an empty WAL, so neither way pays for the checkpoints the other's pages cause.
-  const checkpoint = () => store.db.pragma('wal_checkpoint(TRUNCATE)');
+  // Each round starts from an empty WAL, so neither way pays for the checkpoints the other's pages
+  // cause, and the WAL's size after a round is what its writes wrote (a figure no machine load moves).
+  const wal = join(dir, 'forge.db-wal');
+  const walBytes = { patched: 0, whole: 0 };
+  const timedRound = async (fs: ForgeFS, into: number[], r: number, key: keyof typeof walBytes) => {
+    store.db.pragma('wal_checkpoint(TRUNCATE)');
+    for (let k = 0; k < ROUND; k++) into.push(await write(fs, r * ROUND + k));
+    walBytes[key] += statSync(wal).size;
+  };
   for (let r = 0; patched.length < perMode; r++) {
-    checkpoint();
-    for (let k = 0; k < ROUND; k++) patched.push(await write(fsNew, r * ROUND + k));
-    checkpoint();
-    for (let k = 0; k < ROUND; k++) whole.push(await write(fsOld, r * ROUND + k));
+    await timedRound(fsNew, patched, r, 'patched');
+    await timedRound(fsOld, whole, r, 'whole');
   }
-  checkpoint();
+  store.db.pragma('wal_checkpoint(TRUNCATE)');
+  const walKb = (key: keyof typeof walBytes) => round1(walBytes[key] / 1024 / patched.length);
   const embedPerWrite = (embedder.ms - e0) / (patched.length + whole.length);
   const [p50, p95, o50, o95] = [percentile(patched, 50), percentile(patched, 95), percentile(whole, 50), percentile(whole, 95)];
   console.log(
     `indexed writes at ${index.blocks.size()} notes: slot patch p50 ${p50.toFixed(3)} ms, p95 ${p95.toFixed(3)} ms; whole-block p50 ${o50.toFixed(3)} ms, p95 ${o95.toFixed(3)} ms (${patched.length} each, embedding ${embedPerWrite.toFixed(3)} ms a note, excluded)`,
   );
+  console.log(`WAL written per write (record, full text, audit, index): slot patch ${walKb('patched')} KB, whole-block ${walKb('whole')} KB`);
 
   // 7. Import: new notes through the batched write path, as the seeding of a workspace writes them.
   const IMPORT = Math.min(10_000, RECORDS);
@@ -309,6 +318,8 @@ async function indexedWrites(store: Store, dir: string, tick: () => number) {
     write_old_p50_ms: round(o50),
     write_old_p95_ms: round(o95),
     write_ratio: round(o50 / p50, 2),
+    wal_kb_per_write: walKb('patched'),
+    wal_kb_per_write_old: walKb('whole'),
     embed_ms_per_note: round(embedPerWrite),
     import_notes: IMPORT,
     import_notes_per_s: importPerS,
