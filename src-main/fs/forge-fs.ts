@@ -4,6 +4,7 @@ import { parseRecord } from './codec';
 import { sha256 } from './hash';
 import { MemoryBackend, rowState, rowToInfo, toIndexable, withAssignedId } from './memory-backend';
 import { routePath, type Route } from './paths';
+import { SessionFS } from './session-fs';
 import { SkillsBackend } from './skills-backend';
 import { checkRecordAuthority } from './write-authority';
 import {
@@ -387,25 +388,4 @@ export class ForgeFS {
 
 function planKey(path: string, content: string): string {
   return `${path}\0${sha256(content)}`;
-}
-
-/** Maps `/session/tasks.md` to `/session/<id>/tasks.md`; every other path passes through. */
-export class SessionFS {
-  constructor(
-    readonly fs: ForgeFS,
-    readonly sessionId: string,
-  ) {
-    routePath(`/session/${sessionId}/`);
-  }
-  resolve(path: string): string {
-    return typeof path === 'string' && (path === '/session' || path.startsWith('/session/'))
-      ? `/session/${this.sessionId}/${path.slice('/session/'.length)}`
-      : path;
-  }
-  readFile = (p: string) => this.fs.readFile(this.resolve(p));
-  readLines = (p: string, s: number, e: number) => this.fs.readLines(this.resolve(p), s, e);
-  exists = (p: string) => this.fs.exists(this.resolve(p));
-  isDir = (p: string) => this.fs.isDir(this.resolve(p));
-  listDir = (p: string, q?: string, o?: ListOptions) => this.fs.listDir(this.resolve(p), q, o);
-  writeFile = (p: string, c: string, ctx: WriteContext) => this.fs.writeFile(this.resolve(p), c, { ...ctx, sessionId: ctx.sessionId ?? this.sessionId });
 }

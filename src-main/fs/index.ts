@@ -1,4 +1,5 @@
-export { ForgeFS, SessionFS } from './forge-fs';
+export { ForgeFS } from './forge-fs';
+export { SessionFS } from './session-fs';
 export type { ForgeFSOptions, ForgeTx, PlannedWrite } from './forge-fs';
 export { openWorkspace, DATABASE_FILE } from './workspace';
 export type { Workspace, WorkspaceOptions } from './workspace';
