@@ -35,9 +35,15 @@ const SLACK = 1e-9;
  */
 export function topK(lists: readonly TermList[], k: number, s: Scorer): { rid: number; score: number }[] {
   const n = lists.length;
-  const ub = lists.map((l) => {
+  // Every block's bound, once per query (a word in 40% of 100,000 notes has ~600 blocks).
+  const bounds = lists.map((l) => {
+    const b = new Float64Array(l.postings.blocks);
+    for (let i = 0; i < b.length; i++) b[i] = s.blockBound(l.postings, i, l.idf);
+    return b;
+  });
+  const ub = bounds.map((b) => {
     let m = 0;
-    for (let b = 0; b < l.postings.blocks; b++) m = Math.max(m, s.blockBound(l.postings, b, l.idf));
+    for (let i = 0; i < b.length; i++) if (b[i] > m) m = b[i];
     return m;
   });
   // Essential words are walked; order by bound, smallest first, so the prefix sums grow slowly.
@@ -71,12 +77,29 @@ export function topK(lists: readonly TermList[], k: number, s: Scorer): { rid: n
       continue;
     }
 
-    // Block-max bound: the essential words at d plus the non-essential words' bounds.
     if (size === k) {
+      // Block-max over a range: every note from d up to the end of the nearest essential block is
+      // bounded by the essential words' current blocks plus the non-essential words' bounds; when that
+      // cannot reach the k-th score, the whole range is skipped at once.
+      let rangeBound = essential ? prefix[essential - 1] : 0;
+      let end = 0x7fffffff;
+      for (let j = essential; j < n; j++) {
+        const p = lists[ord[j]].postings;
+        if (pos[j] >= p.length) continue;
+        const block = pos[j] >> bits;
+        rangeBound += bounds[ord[j]][block];
+        const last = p.rids[Math.min(p.length, (block + 1) << bits) - 1];
+        if (last < end) end = last;
+      }
+      if (rangeBound < theta - SLACK) {
+        for (let j = essential; j < n; j++) pos[j] = lists[ord[j]].postings.lowerBound(end + 1, pos[j]);
+        continue;
+      }
+      // Block-max bound for d alone: the essential words that hold it plus the non-essential words' bounds.
       let bound = essential ? prefix[essential - 1] : 0;
       for (let j = essential; j < n; j++) {
         const l = lists[ord[j]];
-        if (pos[j] < l.postings.length && l.postings.rids[pos[j]] === d) bound += s.blockBound(l.postings, pos[j] >> bits, l.idf);
+        if (pos[j] < l.postings.length && l.postings.rids[pos[j]] === d) bound += bounds[ord[j]][pos[j] >> bits];
       }
       if (bound < theta - SLACK) {
         for (let j = essential; j < n; j++) {
