@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ForgeFS, parseRecord, trackerWriter } from '../fs';
 import { Store } from '../store';
-import { bandOf, computeCalibration, FORECASTS_SQL, summaryLineOf } from './calibration';
+import { bandOf, computeCalibration, summaryLineOf } from './calibration';
+import { FORECASTS_SQL } from './calibration-sql';
 import { regenerateCalibrationFiles } from './calibration-files';
 
 // Resolved Outcomes and Counterfactuals are the tracker's to write (fs/write-authority.ts).

@@ -6,7 +6,8 @@ export { CounterfactualDetector, counterfactualFromRejection, recordCounterfactu
 export { locateSeries, withoutSecrets } from './series-locator';
 export type { SeriesLocation } from './series-locator';
 export type { CounterfactualDetectorDeps, CounterfactualInput, CounterfactualRunReport, CounterfactualType, RejectionInput } from './counterfactuals';
-export { computeCalibration, calibrationSummaryLine, summaryLineOf, bandOf, bandBounds, brierHistory, FORECASTS_SQL } from './calibration';
+export { computeCalibration, calibrationSummaryLine, summaryLineOf, bandOf, bandBounds, brierHistory } from './calibration';
+export { FORECASTS_SQL } from './calibration-sql';
 export type { Calibration, CalibrationBand, CategoryCalibration } from './calibration';
 export { regenerateCalibrationFiles } from './calibration-files';
 export { marketPortFromRegistry, parseDataTable, MarketDataError } from './market-port';
