@@ -1,5 +1,5 @@
 import { areWhole, type FieldWeights, idf, termScore, weightedFrequency } from './bm25';
-import { BLOCK_BITS, Postings, UNBOUNDED_BLOCK } from './postings';
+import { BLOCK_BITS, Postings } from './postings';
 import { topK } from './top-k';
 
 /** A note as the keyword index sees it: FTS5's three column texts, already split into tokens, and the fields searches filter on. */
@@ -147,27 +147,23 @@ export class KeywordIndex {
    * every row ever inserted (a contentless_delete table does not take a deleted row back out).
    */
   search(terms: readonly string[], k: number, weights: FieldWeights, filter: KeywordFilter | null, corpus: { rows: number; tokens: number }): KeywordHit[] {
+    const avgdl = corpus.tokens / corpus.rows;
+    const whole = areWhole(weights);
     const lists: { postings: Postings; idf: number }[] = [];
     for (const term of new Set(terms)) {
       const id = this.termIds.get(term);
       if (id === undefined || this.postings[id].length === 0) continue;
       const p = this.postings[id];
-      p.refreshBlocks(this.docLen);
+      p.refreshBounds(this.docLen, weights, whole, avgdl);
       lists.push({ postings: p, idf: idf(corpus.rows, p.length) });
     }
     if (!lists.length || k < 1) return [];
-    const avgdl = corpus.tokens / corpus.rows;
-    const whole = areWhole(weights);
     const docLen = this.docLen;
     const score = (p: Postings, i: number, termIdf: number) => {
       const [t, h, b] = p.countsAt(i);
       return termScore(termIdf, weightedFrequency(t, h, b, weights, whole), docLen[p.rids[i]], avgdl);
     };
-    const blockBound = (p: Postings, block: number, termIdf: number) => {
-      const m = p.blockMax[block];
-      if (m === UNBOUNDED_BLOCK) return Infinity;
-      return termScore(termIdf, weightedFrequency(m >>> 24, (m >>> 16) & 0xff, m & 0xffff, weights, whole), p.blockMinLen[block], avgdl);
-    };
+    const blockBound = (p: Postings, block: number, termIdf: number) => termIdf * p.blockBound[block];
     return topK(lists, k, { score, blockBound, accept: this.acceptor(filter), blockBits: BLOCK_BITS });
   }
 

@@ -1,11 +1,13 @@
 /**
  * One word's note list: record ids in ascending order with the word's count in each column (title,
- * header, body), and per-block maxima so a search can bound what a whole block of notes could add
+ * header, body), and per-block bounds so a search can bound what a whole block of notes could add
  * to a score without scoring them (block-max pruning).
  *
  * Counts are packed in one uint32 (title 8 bits, header 8 bits, body 16 bits); a note whose counts
  * do not fit keeps them exactly in `overflow` under the sentinel, so no count is ever clipped.
  */
+import { type FieldWeights, termScore, weightedFrequency } from './bm25';
+
 export const BLOCK = 64;
 const BLOCK_SHIFT = 6;
 const OVERFLOW = 0xffffffff;
@@ -22,10 +24,12 @@ export class Postings {
   length = 0;
   /** Exact counts of the notes whose counts do not fit the packing, by record id. */
   overflow: Map<number, ColumnCounts> | null = null;
-  /** Per block: the largest count in each column and the shortest note (in tokens). */
-  blockMax = new Uint32Array(0);
-  blockMinLen = new Int32Array(0);
-  /** Blocks from this one on must be recomputed before their maxima are read. */
+  /** Per block: the most any of its notes can get from this word, per unit of IDF (see refreshBounds). */
+  blockBound = new Float64Array(0);
+  /** The weights and the average length the bounds were computed for. */
+  private boundKey = '';
+  private boundAvgdl = 0;
+  /** Blocks from this one on must be recomputed before their bounds are read. */
   staleFrom = 0;
 
   constructor(capacity = 2) {
@@ -103,39 +107,39 @@ export class Postings {
   }
 
   /**
-   * Brings the block maxima up to date (after writes) from each note's length. Packed like the
-   * counts, but saturating: a maximum only has to be at least the real one.
+   * Brings each block's bound up to date: the largest share of a score any of its notes gets from
+   * this word, per unit of IDF — exact per note (its counts under these weights, its length), taken
+   * at an average length 2% above the current one. A share grows with the average length, so the
+   * bounds stay valid while the average stays below that (writes move it slowly); beyond it, or
+   * under other weights, every block is recomputed. Blocks changed by writes are recomputed from
+   * the first one changed.
    */
-  refreshBlocks(docLen: Int32Array): void {
-    const n = this.blocks;
-    if (this.staleFrom >= n && this.blockMax.length >= n) return;
-    if (this.blockMax.length < n) {
-      const cap = Math.max(n, this.blockMax.length * 2, 4);
-      const max = new Uint32Array(cap);
-      max.set(this.blockMax.subarray(0, Math.min(this.blockMax.length, cap)));
-      const min = new Int32Array(cap);
-      min.set(this.blockMinLen.subarray(0, Math.min(this.blockMinLen.length, cap)));
-      this.blockMax = max;
-      this.blockMinLen = min;
+  refreshBounds(docLen: Int32Array, weights: FieldWeights, whole: boolean, avgdl: number): void {
+    const key = weights.join(',');
+    if (key !== this.boundKey || avgdl > this.boundAvgdl) {
+      this.boundKey = key;
+      this.boundAvgdl = avgdl * 1.02;
+      this.staleFrom = 0;
     }
+    const n = this.blocks;
+    if (this.staleFrom >= n && this.blockBound.length >= n) return;
+    if (this.blockBound.length < n) {
+      const more = new Float64Array(Math.max(n, this.blockBound.length * 2, 4));
+      more.set(this.blockBound.subarray(0, Math.min(this.blockBound.length, more.length)));
+      this.blockBound = more;
+    }
+    const at = this.boundAvgdl;
     for (let b = Math.min(this.staleFrom, n); b < n; b++) {
-      let mt = 0;
-      let mh = 0;
-      let mb = 0;
-      let minLen = 0x7fffffff;
+      let max = 0;
       const end = Math.min(this.length, (b + 1) << BLOCK_SHIFT);
       for (let i = b << BLOCK_SHIFT; i < end; i++) {
-        const [t, h, c] = this.counts[i] === OVERFLOW ? this.countsAt(i) : [this.counts[i] >>> 24, (this.counts[i] >>> 16) & 0xff, this.counts[i] & 0xffff];
-        if (t > mt) mt = t;
-        if (h > mh) mh = h;
-        if (c > mb) mb = c;
-        const len = docLen[this.rids[i]];
-        if (len < minLen) minLen = len;
+        const c = this.counts[i];
+        const f =
+          c === OVERFLOW ? weightedFrequency(...this.countsAt(i), weights, whole) : weightedFrequency(c >>> 24, (c >>> 16) & 0xff, c & 0xffff, weights, whole);
+        const share = termScore(1, f, docLen[this.rids[i]], at);
+        if (share > max) max = share;
       }
-      this.blockMax[b] = (Math.min(mt, 255) << 24) | (Math.min(mh, 255) << 16) | Math.min(mb, 65535);
-      // Saturated maxima would understate a count: mark the block as unbounded instead.
-      if (mt > 255 || mh > 255 || mb > 65535) this.blockMax[b] = OVERFLOW;
-      this.blockMinLen[b] = minLen;
+      this.blockBound[b] = max;
     }
     this.staleFrom = n;
   }
@@ -153,4 +157,3 @@ export class Postings {
 }
 
 export const BLOCK_BITS = BLOCK_SHIFT;
-export const UNBOUNDED_BLOCK = OVERFLOW;
