@@ -64,6 +64,8 @@ export function checkFieldWeights(w: unknown): FieldWeights {
 
 /** What a keyword search needs from either ranker: note counts and the best notes for some words. */
 interface Ranker {
+  /** FTS5 reads words, not terms: the words a term came from must be remembered (rememberSurfaces). */
+  readonly needsSurfaces: boolean;
   rows(): number;
   /** Notes holding the term; above FEEDBACK_MATCHES it may stop counting (any larger number means "too common"). */
   documentFrequency(term: string): number;
@@ -76,7 +78,8 @@ export function keywordCandidates(db: Db, words: readonly string[], opts: Keywor
   const limit = Math.max(1, Math.floor(opts.limit));
   const index = opts.ranker === 'fts5' ? null : currentKeywordIndex(db);
   const ranker = index ? indexRanker(db, index, weights, opts) : ftsRanker(db, weights, opts);
-  rememberSurfaces(words);
+  // Only FTS5 needs a term's surface word back (see ftsPhrase).
+  if (!index) rememberSurfaces(words);
   const terms = queryTerms(words).slice(0, MAX_QUERY_TERMS);
   const hits = ranker.best(terms, limit);
   return opts.feedback && hits.length ? withFeedback(db, ranker, terms, hits, opts.feedback, limit) : hits;
@@ -89,6 +92,7 @@ function indexRanker(db: Db, current: CurrentKeywordIndex, weights: FieldWeights
   if (opts.pushdown) filter = { category: opts.pushdown.category, status: opts.pushdown.status, since: opts.pushdown.since };
   if (where !== '1' && !opts.pushdown?.exact) filter = { ...filter, allowed: allowedNotes(db, where, opts.params ?? []) };
   return {
+    needsSurfaces: false,
     rows: () => current.rows,
     documentFrequency: (t) => index.documentFrequency(t),
     best: (terms, limit) => index.search(terms, limit, weights, filter, current),
@@ -129,6 +133,7 @@ function ftsRanker(db: Db, weights: FieldWeights, opts: KeywordOptions): Ranker 
   const params = opts.params ?? [];
   const st = statements(db);
   return {
+    needsSurfaces: true,
     rows: () => (st('SELECT count(*) AS n FROM memory_records').get() as { n: number }).n,
     // Feedback only needs to know whether a word is in more than FEEDBACK_MATCHES notes (it is then
     // never taken), so the count stops there: counting a common word in full walks its whole list.
@@ -210,7 +215,7 @@ function withFeedback(db: Db, ranker: Ranker, terms: readonly string[], hits: Ke
   const weight = new Map<string, number>();
   for (const d of docs) {
     const words = tokenize(text.get(d.rid) ?? '').filter((w) => w.length > 2 && /\p{L}/u.test(w));
-    rememberSurfaces(words);
+    if (ranker.needsSurfaces) rememberSurfaces(words);
     const ws = queryTermsEach(words).filter((t) => !own.has(t));
     for (const w of ws) weight.set(w, (weight.get(w) ?? 0) + d.score / total / ws.length);
   }

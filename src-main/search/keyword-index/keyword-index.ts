@@ -1,5 +1,5 @@
 import { areWhole, type FieldWeights, idf, termScore, weightedFrequency } from './bm25';
-import { BLOCK_BITS, Postings } from './postings';
+import { BLOCK_BITS, OVERFLOW_COUNTS, Postings } from './postings';
 import { topK } from './top-k';
 
 /** A note as the keyword index sees it: FTS5's three column texts, already split into tokens, and the fields searches filter on. */
@@ -160,8 +160,13 @@ export class KeywordIndex {
     if (!lists.length || k < 1) return [];
     const docLen = this.docLen;
     const score = (p: Postings, i: number, termIdf: number) => {
-      const [t, h, b] = p.countsAt(i);
-      return termScore(termIdf, weightedFrequency(t, h, b, weights, whole), docLen[p.rids[i]], avgdl);
+      // Unpacked in place: this runs for every note scored, and an array per call is garbage.
+      const c = p.counts[i];
+      const f =
+        c === OVERFLOW_COUNTS
+          ? weightedFrequency(...p.countsAt(i), weights, whole)
+          : weightedFrequency(c >>> 24, (c >>> 16) & 0xff, c & 0xffff, weights, whole);
+      return termScore(termIdf, f, docLen[p.rids[i]], avgdl);
     };
     const blockBound = (p: Postings, block: number, termIdf: number) => termIdf * p.blockBound[block];
     return topK(lists, k, { score, blockBound, accept: this.acceptor(filter), blockBits: BLOCK_BITS });

@@ -157,3 +157,5 @@ export class Postings {
 }
 
 export const BLOCK_BITS = BLOCK_SHIFT;
+/** The packed value of a note whose counts are kept exactly in `overflow`. */
+export const OVERFLOW_COUNTS = OVERFLOW;
