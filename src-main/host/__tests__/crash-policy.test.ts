@@ -106,9 +106,26 @@ describe('forge mcp (stdio) under errors nothing caught', () => {
       }),
     );
     try {
+      const send = (m: object) => child.stdin.write(`${JSON.stringify(m)}\n`);
+      // forge mcp answers initialize before loading its server; the first request it cannot answer
+      // itself (resources/list) loads the server, which then says which mode it runs in.
+      send({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'ide', version: '1' } },
+      });
       await until(
-        'forge mcp to start',
-        () => /forge mcp: \w+ mode/.test(err) || exited !== null,
+        'the initialize answer',
+        () => out.includes('"id":1') || exited !== null,
+        () => err,
+        90_000,
+      );
+      send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      send({ jsonrpc: '2.0', id: 2, method: 'resources/list', params: {} });
+      await until(
+        'forge mcp to load its server',
+        () => (/forge mcp: \w+ mode/.test(err) && out.includes('"id":2')) || exited !== null,
         () => err,
         90_000,
       );
@@ -121,16 +138,11 @@ describe('forge mcp (stdio) under errors nothing caught', () => {
       expect(exited).toBeNull();
       expect(err).toMatch(/forge mcp: unexpected error \d \(unhandledRejection\), logged; still serving: Error: fault-injection: a promise rejected/);
 
-      const init = {
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'ide', version: '1' } },
-      };
-      child.stdin.write(`${JSON.stringify(init)}\n`);
+      // Still answering after the errors.
+      send({ jsonrpc: '2.0', id: 3, method: 'ping' });
       await until(
-        'the initialize answer',
-        () => out.includes('"id":1') || exited !== null,
+        'the ping answer',
+        () => out.includes('"id":3') || exited !== null,
         () => err,
       );
       // Every stdout line is a JSON-RPC frame: no log line broke the IDE's stream.
