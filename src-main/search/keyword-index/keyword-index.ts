@@ -43,7 +43,8 @@ export class KeywordIndex {
   private docCategory = new Int32Array(1024);
   private docStatus = new Int32Array(1024);
   private docUpdated: string[] = [];
-  private docColumnLens: ([number, number, number] | undefined)[] = [];
+  /** Per record id: its title, header and body token counts (three slots a note). */
+  private docColumnLens = new Int32Array(3 * 1024);
   private readonly labels = new Map<string, number>([['', 0]]);
   /** Notes in the index now. */
   notes = 0;
@@ -111,7 +112,9 @@ export class KeywordIndex {
     this.docCategory[doc.rid] = this.label(doc.category);
     this.docStatus[doc.rid] = doc.status === null ? 0 : this.label(doc.status) + 1;
     this.docUpdated[doc.rid] = doc.updatedAt;
-    this.docColumnLens[doc.rid] = [doc.columns[0].length, doc.columns[1].length, doc.columns[2].length];
+    this.docColumnLens[3 * doc.rid] = doc.columns[0].length;
+    this.docColumnLens[3 * doc.rid + 1] = doc.columns[1].length;
+    this.docColumnLens[3 * doc.rid + 2] = doc.columns[2].length;
     this.notes++;
   }
 
@@ -125,19 +128,25 @@ export class KeywordIndex {
     this.scratchCounts = counts;
   }
 
+  /** Gives back the room postings lists grew into (after a build: up to half of their memory). */
+  compact(): void {
+    for (const p of this.postings) p.trim();
+  }
+
   /** Takes the note out (no-op when absent). */
   delete(rid: number): void {
     if (!this.has(rid)) return;
     for (const id of this.docTerms[rid] ?? []) this.postings[id].delete(rid);
     this.docTerms[rid] = undefined;
-    this.docColumnLens[rid] = undefined;
     this.docLen[rid] = -1;
     this.notes--;
   }
 
   /** The note's token count in each column (title, header, body), or null when absent. */
   columnSizes(rid: number): readonly [number, number, number] | null {
-    return this.has(rid) ? (this.docColumnLens[rid] ?? null) : null;
+    if (!this.has(rid)) return null;
+    const c = this.docColumnLens;
+    return [c[3 * rid], c[3 * rid + 1], c[3 * rid + 2]];
   }
 
   /**
@@ -205,6 +214,9 @@ export class KeywordIndex {
     const cat = new Int32Array(cap);
     cat.set(this.docCategory);
     this.docCategory = cat;
+    const lens = new Int32Array(3 * cap);
+    lens.set(this.docColumnLens);
+    this.docColumnLens = lens;
     const st = new Int32Array(cap);
     st.set(this.docStatus);
     this.docStatus = st;

@@ -144,6 +144,13 @@ export class Postings {
     this.staleFrom = n;
   }
 
+  /** Shrinks the arrays to the notes held. */
+  trim(): void {
+    if (this.rids.length === this.length) return;
+    this.rids = this.rids.slice(0, this.length);
+    this.counts = this.counts.slice(0, this.length);
+  }
+
   private grow(): void {
     if (this.length < this.rids.length) return;
     const cap = Math.max(4, this.rids.length * 2);

@@ -150,6 +150,7 @@ export function buildKeywordIndexInBackground(db: Db, pause: () => Promise<void>
 
 /** Puts a built index in use, once its notes' token counts are checked against FTS5's own. */
 function install(db: Db, s: State, index: KeywordIndex, at: { seq: number; rows: number }): void {
+  index.compact();
   s.index = index;
   s.seq = at.seq;
   s.expectRows = at.rows;
