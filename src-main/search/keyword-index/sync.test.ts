@@ -96,6 +96,19 @@ describe('the in-memory keyword index against FTS5', () => {
     expect(fromIndex(store, ['steepener'])).toHaveLength(1);
   });
 
+  it('is not built from a write that may yet be rolled back (first search inside a transaction)', () => {
+    note(store, 'Curve steepener', 'Twos tens steepener.');
+    expect(() =>
+      store.writeTransaction(() => {
+        note(store, 'Steepener again', 'Steepener steepener.');
+        expect(currentKeywordIndex(store.db)).toBeNull();
+        throw new Error('the PM cancelled');
+      }),
+    ).toThrow('the PM cancelled');
+    expectSame(fromIndex(store, ['steepener']), reference(store, ['steepener']));
+    expect(fromIndex(store, ['steepener'])).toHaveLength(1);
+  });
+
   it("sees another process's writes to the same workspace (another connection)", () => {
     note(store, 'Curve steepener', 'Twos tens steepener.');
     buildKeywordIndex(store.db);

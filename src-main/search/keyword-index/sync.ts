@@ -180,6 +180,8 @@ function sameSizes(index: KeywordIndex, rid: number, sz: Buffer | undefined): bo
  */
 export function currentKeywordIndex(db: Db): CurrentKeywordIndex | null {
   const s = stateFor(db);
+  // Inside an open transaction the last changes may yet be rolled back: neither build on them nor apply them.
+  if (db.inTransaction) return null;
   if (!s.index) {
     if (s.building) return null;
     const rows = (db.prepare('SELECT count(*) AS n FROM memory_records').get() as { n: number }).n;
@@ -189,7 +191,7 @@ export function currentKeywordIndex(db: Db): CurrentKeywordIndex | null {
     }
     buildKeywordIndex(db);
   }
-  if (db.inTransaction || s.problem || !s.index) return null;
+  if (s.problem || !s.index) return null;
   if (!catchUp(db, s)) return null;
   const totals = ftsTotals(db);
   if (totals.rows !== s.expectRows) {
