@@ -50,7 +50,11 @@ describe('memory benchmark (small size)', () => {
       expect(Number.isFinite(last[k]) && (last[k] as number) > 0, `${k} = ${last[k]}`).toBe(true);
     }
     expect(last.write_p95_ms as number).toBeGreaterThanOrEqual(last.write_p50_ms as number);
-    expect(Math.abs((last.write_ratio as number) - (last.write_old_p50_ms as number) / (last.write_p50_ms as number))).toBeLessThan(0.02);
+    // The ratio is of the figures shown: the p50s are printed to 0.001 ms and the ratio to 0.01, so it
+    // must lie within what those roundings allow, however fast or slow the machine (no fixed tolerance).
+    const [o, p] = [last.write_old_p50_ms as number, last.write_p50_ms as number];
+    expect(last.write_ratio as number).toBeGreaterThanOrEqual((o - 0.0005) / (p + 0.0005) - 0.005);
+    expect(last.write_ratio as number).toBeLessThanOrEqual((o + 0.0005) / Math.max(1e-9, p - 0.0005) + 0.005);
     expect(last.import_notes).toBe(2000);
     // A single write no longer rewrites its 256-note vector block: fewer bytes reach the WAL. (SQLite
     // writes only the changed pages of an overwritten blob, so the old way costs ~15 KB more, not 120.)
