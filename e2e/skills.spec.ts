@@ -6,6 +6,16 @@ import { screenshotsInBothThemes } from './shots';
 
 const PUBLISHED = fileURLToPath(new URL('../src-main/skills/fixtures/published-skills/csv-insights', import.meta.url));
 
+/** settings.json as saved, or undefined while the first save has not landed yet. */
+function savedSettings(dataDir: string): { allowedSkillScripts?: string[] } | undefined {
+  try {
+    return JSON.parse(readFileSync(join(dataDir, 'settings.json'), 'utf8'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
 const bundled = [
   'attention-allocation',
   'context-retrieval',
@@ -120,7 +130,8 @@ test('a published skill dropped into the skills folder loads, and Settings → S
   await expect(page.locator('[data-testid="skill-scripts-row"][data-name="expression-design"]').getByTestId('skill-allow-scripts')).toHaveCount(0);
   await toggle.check();
   await expect(toggle).toBeChecked();
-  await expect.poll(() => JSON.parse(readFileSync(join(forge.dataDir, 'settings.json'), 'utf8')).allowedSkillScripts).toEqual(['csv-insights']);
+  // The switch flips as soon as it is clicked; the file lands when the save returns, so poll until it exists.
+  await expect.poll(() => savedSettings(forge.dataDir)?.allowedSkillScripts).toEqual(['csv-insights']);
   await page.screenshot({ path: join(screenshotDir, 'settings-skills.png') });
 
   await page.goto(`${forge.url}#/skills/csv-insights`);
