@@ -1,4 +1,5 @@
 import type { Db } from '../store';
+import { dotsJs, quantizeQuery } from './scan/dots';
 import { HammingScan } from './scan/hamming';
 import { fullPass, prefixPass, threshold } from './scan/js-passes';
 import { BLOCK_SLOTS, type BlockLayout, type BlockRow, LABELS, PATCHES_IN_RANGE, type PatchRow, readLayout, SHIFT } from './block-format';
@@ -198,8 +199,8 @@ export class BlockIndex {
       b.set(a.subarray(0, Math.min(a.length, this.capacity * per)));
       return b;
     };
-    const scan = this.options.simd !== false && HammingScan.fits(this.words, this.pw) ? new HammingScan(cap, this.words) : null;
-    const h = <T extends Int32Array | Uint16Array | Uint32Array>(a: T, per: number, into: T | undefined): T => {
+    const scan = this.options.simd !== false && HammingScan.fits(this.words, this.pw) ? newScan(cap, this.words, L.dims) : null;
+    const h = <T extends Int32Array | Uint16Array | Uint32Array | Int8Array>(a: T, per: number, into: T | null | undefined): T => {
       if (!into) return g(a, per);
       into.set(a.subarray(0, Math.min(a.length, this.capacity * per)));
       return into;
@@ -210,7 +211,7 @@ export class BlockIndex {
     this.codes = h(this.codes, this.words, scan?.codes);
     this.prefix = h(this.prefix, this.pw, scan?.prefix);
     this.scan = scan;
-    this.vectors = g(this.vectors, L.dims);
+    this.vectors = h(this.vectors, L.dims, scan?.vectors);
     this.norms = g(this.norms, 1);
     this.capacity = cap;
   }
@@ -356,31 +357,16 @@ export class BlockIndex {
     return new Uint8Array(this.codes.slice(s * this.words, (s + 1) * this.words).buffer);
   }
 
-  /** Cosine of a float query with each slot's int8 vector, as [record id, cosine]. */
+  /** Cosine of a float query (rounded to int16: scan/dots.ts) with each slot's int8 vector, as [record id, cosine]. */
   scoreSlots(query: Float32Array, slots: number[]): [number, number][] {
     const D = this.layout?.dims ?? 0;
     if (query.length !== D) return [];
     const { vectors, norms, rids } = this;
+    const { q, scale } = quantizeQuery(query);
+    if (!scale) return slots.map((s) => [rids[s], 0]);
+    const dots = this.scan?.vectors ? this.scan.dots(q, slots) : dotsJs(vectors, D, q, slots);
     const out: [number, number][] = new Array(slots.length);
-    const tail = D & 3;
-    for (let k = 0; k < slots.length; k++) {
-      const s = slots[k];
-      const o = s * D;
-      // Four partial sums: fewer dependent adds per step, ~2× faster than one running sum here.
-      let d0 = 0;
-      let d1 = 0;
-      let d2 = 0;
-      let d3 = 0;
-      let j = 0;
-      for (; j < D - tail; j += 4) {
-        d0 += query[j] * vectors[o + j];
-        d1 += query[j + 1] * vectors[o + j + 1];
-        d2 += query[j + 2] * vectors[o + j + 2];
-        d3 += query[j + 3] * vectors[o + j + 3];
-      }
-      for (; j < D; j++) d0 += query[j] * vectors[o + j];
-      out[k] = [rids[s], (d0 + d1 + d2 + d3) * norms[s]];
-    }
+    for (let k = 0; k < slots.length; k++) out[k] = [rids[slots[k]], (dots[k] / scale) * norms[slots[k]]];
     return out;
   }
 
@@ -404,3 +390,13 @@ const PREFIX_WORDS = 4;
 const WARM_STEP_BLOCKS = 16;
 const PREFILTER_FACTOR = 20;
 const MIN_PREFILTER = 2000;
+
+/** The SIMD scan's memory for this capacity, or null (the JS passes) where WebAssembly cannot address that much. */
+function newScan(capacity: number, words: number, dims: number): HammingScan | null {
+  try {
+    return new HammingScan(capacity, words, dims);
+  } catch (e) {
+    if (e instanceof RangeError) return null;
+    throw e;
+  }
+}

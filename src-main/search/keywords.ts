@@ -2,6 +2,7 @@ import type { Statement } from 'better-sqlite3';
 import { InvalidInputError } from '../common/errors';
 import type { Db } from '../store';
 import { tokenize } from './hash-embedder';
+import { cachedStatement } from './statements';
 import { type CurrentKeywordIndex, currentKeywordIndex, type FieldWeights, idf, type KeywordFilter, queryTerms } from './keyword-index';
 
 /**
@@ -178,23 +179,8 @@ export function rememberSurfaces(words: readonly string[]): void {
 }
 
 function statements(db: Db): (sql: string) => Statement {
-  let cache = statementCache.get(db);
-  if (!cache) {
-    cache = new Map();
-    statementCache.set(db, cache);
-  }
-  const c = cache;
-  return (sql) => {
-    let s = c.get(sql);
-    if (!s) {
-      if (c.size > 100) c.clear();
-      s = db.prepare(sql);
-      c.set(sql, s);
-    }
-    return s;
-  };
+  return (sql) => cachedStatement(db, sql);
 }
-const statementCache = new WeakMap<Db, Map<string, Statement>>();
 
 const byScore = (a: KeywordHit, b: KeywordHit) => b.score - a.score || a.rid - b.rid;
 

@@ -1,4 +1,5 @@
 import type { Db } from '../../store';
+import { cachedStatement } from '../statements';
 import { type KeywordDoc, KeywordIndex } from './keyword-index';
 import { docsizeColumns } from './fts5-probe';
 import { fts5Tokens } from './tokenizer';
@@ -88,12 +89,12 @@ export interface CurrentKeywordIndex {
  * nothing back — and bm25() uses them as they are, so the index does too.
  */
 function ftsTotals(db: Db): { rows: number; tokens: number } {
-  const row = db.prepare('SELECT block FROM memory_fts_data WHERE id = 1').get() as { block: Buffer } | undefined;
+  const row = cachedStatement(db, 'SELECT block FROM memory_fts_data WHERE id = 1').get() as { block: Buffer } | undefined;
   const [rows, ...cols] = row ? readVarints(row.block, 4) : [0, 0, 0, 0];
   return { rows, tokens: cols.reduce((a, b) => a + b, 0) };
 }
 
-const lastSeq = (db: Db): number => (db.prepare('SELECT coalesce(max(seq), 0) AS s FROM memory_changes').get() as { s: number }).s;
+const lastSeq = (db: Db): number => (cachedStatement(db, 'SELECT coalesce(max(seq), 0) AS s FROM memory_changes').get() as { s: number }).s;
 
 /** The latest change and FTS5's row count, read in one snapshot. */
 function snapshot(db: Db): { seq: number; rows: number } {
@@ -204,7 +205,7 @@ export function currentKeywordIndex(db: Db): CurrentKeywordIndex | null {
 /** Applies the committed changes since the index's last one; false when too far behind (a rebuild starts) or a note disagrees. */
 function catchUp(db: Db, s: State): boolean {
   const index = s.index!;
-  const changes = db.prepare('SELECT seq, rid, op FROM memory_changes WHERE seq > ? ORDER BY seq LIMIT ?').all(s.seq, MAX_CATCH_UP + 1) as {
+  const changes = cachedStatement(db, 'SELECT seq, rid, op FROM memory_changes WHERE seq > ? ORDER BY seq LIMIT ?').all(s.seq, MAX_CATCH_UP + 1) as {
     seq: number;
     rid: number;
     op: number;

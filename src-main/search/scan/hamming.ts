@@ -1,3 +1,4 @@
+import { dotFits } from './dots';
 import { HAMMING_WASM } from './hamming-wasm';
 
 /**
@@ -41,7 +42,11 @@ export interface ScanFilterCodes {
 interface Exports {
   prefixPass(...args: number[]): number;
   fullPass(...args: number[]): number;
+  dotPass(...args: number[]): number;
 }
+
+/** Candidates rescored per call of dotPass (more are done in several calls). */
+const DOT_CHUNK = 4096;
 
 export class HammingScan {
   readonly rids: Int32Array<ArrayBuffer>;
@@ -49,13 +54,21 @@ export class HammingScan {
   readonly days: Int32Array<ArrayBuffer>;
   readonly codes: Uint32Array<ArrayBuffer>;
   readonly prefix: Uint32Array<ArrayBuffer>;
+  /** The int8 vectors (dims a slot), when dims suits the SIMD rescoring (dotFits); else null and they live in JS. */
+  readonly vectors: Int8Array<ArrayBuffer> | null;
   private readonly q: Uint32Array<ArrayBuffer>;
   private readonly d1: Uint16Array<ArrayBuffer>;
   private readonly hist1: Uint32Array<ArrayBuffer>;
   private readonly idx: Int32Array<ArrayBuffer>;
   private readonly d2: Uint16Array<ArrayBuffer>;
   private readonly hist2: Uint32Array<ArrayBuffer>;
-  private readonly at: Record<'rids' | 'labels' | 'days' | 'codes' | 'prefix' | 'q' | 'd1' | 'hist1' | 'idx' | 'd2' | 'hist2', number>;
+  private readonly dotSlots: Int32Array<ArrayBuffer>;
+  private readonly dotQ: Int16Array<ArrayBuffer>;
+  private readonly dotOut: Int32Array<ArrayBuffer>;
+  private readonly at: Record<
+    'rids' | 'labels' | 'days' | 'codes' | 'prefix' | 'q' | 'd1' | 'hist1' | 'idx' | 'd2' | 'hist2' | 'vectors' | 'dotSlots' | 'dotQ' | 'dotOut',
+    number
+  >;
   private readonly fn: Exports;
 
   /** Whether codes of `words` words with a `prefixWords`-word first pass can use the SIMD scan here. */
@@ -63,10 +76,13 @@ export class HammingScan {
     return prefixWords === LANE_WORDS && words % LANE_WORDS === 0 && words >= 2 * LANE_WORDS && words <= 32 * LANE_WORDS && module() !== null;
   }
 
+  /** Throws a RangeError when the memory cannot be had (a capacity beyond what WebAssembly addresses): use the JS passes then. */
   constructor(
     readonly capacity: number,
     readonly words: number,
+    readonly dims = 0,
   ) {
+    const vectorDims = dotFits(dims) ? dims : 0;
     const sizes = {
       prefix: capacity * LANE_WORDS * 4,
       codes: capacity * words * 4,
@@ -79,6 +95,10 @@ export class HammingScan {
       idx: capacity * 4,
       d2: capacity * 2,
       hist2: (words * 32 + 1) * 4,
+      vectors: capacity * vectorDims,
+      dotSlots: DOT_CHUNK * 4,
+      dotQ: vectorDims * 2,
+      dotOut: DOT_CHUNK * 4,
     };
     let end = 0;
     const at = {} as HammingScan['at'];
@@ -102,6 +122,24 @@ export class HammingScan {
     this.idx = new Int32Array(buf, at.idx, capacity);
     this.d2 = new Uint16Array(buf, at.d2, capacity);
     this.hist2 = new Uint32Array(buf, at.hist2, words * 32 + 1);
+    this.vectors = vectorDims ? new Int8Array(buf, at.vectors, capacity * vectorDims) : null;
+    this.dotSlots = new Int32Array(buf, at.dotSlots, DOT_CHUNK);
+    this.dotQ = new Int16Array(buf, at.dotQ, vectorDims);
+    this.dotOut = new Int32Array(buf, at.dotOut, DOT_CHUNK);
+  }
+
+  /** The integer dot products of the int16 query with the vectors of `slots` (see dots.ts); only when `vectors` is set. */
+  dots(q: Int16Array, slots: ArrayLike<number>): Int32Array {
+    const out = new Int32Array(slots.length);
+    this.dotQ.set(q);
+    const a = this.at;
+    for (let from = 0; from < slots.length; from += DOT_CHUNK) {
+      const n = Math.min(DOT_CHUNK, slots.length - from);
+      for (let k = 0; k < n; k++) this.dotSlots[k] = slots[from + k];
+      this.fn.dotPass(n, a.dotSlots, a.vectors, this.dims, a.dotQ, a.dotOut);
+      out.set(this.dotOut.subarray(0, n), from);
+    }
+    return out;
   }
 
   /** Pass one over the first `n` slots (see prefixPass in block-store.ts): prefix distances and their histogram. */

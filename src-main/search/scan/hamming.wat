@@ -1,5 +1,6 @@
 ;; The two hamming passes of BlockIndex.nearest (../block-store.ts) with 128-bit SIMD popcounts:
-;; the same inputs, outputs and order as the JS passes there, several times fewer instructions.
+;; the same inputs, outputs and order as the JS passes there, several times fewer instructions;
+;; and the rescoring of its candidates (dotPass): the same integer dot products as dotsJs in dots.ts.
 ;; Used for codes whose prefix is one 128-bit lane (4 words) and that are 2 to 32 lanes long (a
 ;; byte then holds a slot's per-lane popcount sum without overflow). Pointers are byte offsets
 ;; into the imported memory, laid out by arena.ts. Compiled to hamming-wasm.ts by
@@ -96,4 +97,38 @@
             (local.set $k (i32.add (local.get $k) (i32.const 1)))))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $next)))
-    (local.get $k)))
+    (local.get $k))
+  ;; Rescoring: for each of n slots (i32 indices at $slots) the exact integer dot product of its
+  ;; int8 vector (dims bytes from $vectors + slot * dims) with the int16 query at $q, into $out (i32).
+  ;; dims is a multiple of 16; |sum| <= dims * 128 * 32767 stays inside i32 for dims <= 511.
+  (func (export "dotPass")
+    (param $n i32) (param $slots i32) (param $vectors i32) (param $dims i32) (param $q i32) (param $out i32)
+    (local $k i32) (local $row i32) (local $c i32) (local $v v128) (local $acc v128)
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $k) (local.get $n)))
+        (local.set $row
+          (i32.add (local.get $vectors)
+            (i32.mul (i32.load (i32.add (local.get $slots) (i32.shl (local.get $k) (i32.const 2)))) (local.get $dims))))
+        (local.set $acc (v128.const i32x4 0 0 0 0))
+        (local.set $c (i32.const 0))
+        (block $rowDone
+          (loop $chunk
+            (br_if $rowDone (i32.ge_u (local.get $c) (local.get $dims)))
+            (local.set $v (v128.load (i32.add (local.get $row) (local.get $c))))
+            (local.set $acc
+              (i32x4.add (local.get $acc)
+                (i32x4.add
+                  (i32x4.dot_i16x8_s (i16x8.extend_low_i8x16_s (local.get $v))
+                                     (v128.load (i32.add (local.get $q) (i32.shl (local.get $c) (i32.const 1)))))
+                  (i32x4.dot_i16x8_s (i16x8.extend_high_i8x16_s (local.get $v))
+                                     (v128.load offset=16 (i32.add (local.get $q) (i32.shl (local.get $c) (i32.const 1))))))))
+            (local.set $c (i32.add (local.get $c) (i32.const 16)))
+            (br $chunk)))
+        (i32.store (i32.add (local.get $out) (i32.shl (local.get $k) (i32.const 2)))
+          (i32.add
+            (i32.add (i32x4.extract_lane 0 (local.get $acc)) (i32x4.extract_lane 1 (local.get $acc)))
+            (i32.add (i32x4.extract_lane 2 (local.get $acc)) (i32x4.extract_lane 3 (local.get $acc)))))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $next))))
+)
