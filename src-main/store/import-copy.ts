@@ -26,6 +26,11 @@ export interface KnownTable {
 }
 
 const FTS5_SHADOWS = ['_data', '_idx', '_content', '_docsize', '_config'];
+/**
+ * Empty in every committed state (migration 019: a write transaction's full-text log and its switch).
+ * Never copied: a switch row planted in an archive would keep the full-text triggers logging.
+ */
+const TRANSIENT = new Set(['memory_text_deferral', 'memory_text_pending']);
 
 export const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
@@ -40,7 +45,7 @@ export function knownTables(db: Db): KnownTable[] {
   const names = new Set(rows.map((r) => r.name));
   const tables: KnownTable[] = [];
   for (const { name } of rows) {
-    if (shadows.has(name)) continue;
+    if (shadows.has(name) || TRANSIENT.has(name)) continue;
     const columns = (db.pragma(`table_xinfo(${quoteIdent(name)})`) as { name: string; hidden: number; pk: number }[]).filter((c) => c.hidden === 0);
     if (virtual.includes(name)) {
       // A contentless index (memory_fts) is rebuilt by Forge's own triggers as the rows go in; a

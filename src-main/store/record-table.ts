@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { DeferredFullText } from './full-text';
 import type { Db } from './open';
 import type { SqlFilter } from './records';
 
@@ -85,7 +86,10 @@ export interface RecordTableQuery {
 export class RecordTables {
   private readonly cache = new Map<string, { page: Database.Statement; count: Database.Statement }>();
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly fullText?: DeferredFullText,
+  ) {}
 
   page(q: RecordTableQuery): { rows: RecordTableRow[]; total: number } {
     const terms = SORT_SQL[q.category]?.[q.sort];
@@ -107,6 +111,8 @@ export class RecordTables {
       this.cache.set(key, stmts);
     }
     const params = q.filter?.params ?? [];
+    // A filter's words are matched in memory_fts: this transaction's writes must be in it first.
+    if (q.filter) this.fullText?.flush();
     const rows = stmts.page.all(...params, q.limit, q.offset) as RecordTableRow[];
     const total = (stmts.count.get(...params) as { n: number }).n;
     return { rows, total };

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { DeferredFullText } from './full-text';
 import type { Db } from './open';
 
 /** A memory record row as stored: typed columns for filtering, all header fields as JSON. */
@@ -50,7 +51,10 @@ export class MemoryRecords {
   private readonly archivedStmt;
   private readonly listCache = new Map<string, { page: Database.Statement; count: Database.Statement }>();
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly fullText?: DeferredFullText,
+  ) {
     this.getStmt = db.prepare<[string, string], RecordRow>('SELECT * FROM memory_records WHERE category = ? AND id = ?');
     this.insertStmt = db.prepare(
       `INSERT INTO memory_records (category, id, title, status, confidence, weight, scope, view_id, meta, created_at, updated_at, header, body, content_hash)
@@ -192,6 +196,8 @@ export class MemoryRecords {
       this.listCache.set(where, stmts);
     }
     const params = [category, ...(filter?.params ?? [])];
+    // A query's words are matched in memory_fts: this transaction's writes must be in it first.
+    if (filter) this.fullText?.flush();
     const rows = stmts.page.all(...params, limit, offset) as (RecordListing['rows'][number] & { total: number })[];
     // A page past the end has no row to carry the total; only then count separately.
     const total = rows.length ? rows[0].total : offset === 0 ? 0 : (stmts.count.get(...params) as { n: number }).n;

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { AppError } from '../common/errors';
 import { AuditLog } from './audit';
 import { PortfolioDocuments, Sessions } from './documents';
+import { DeferredFullText } from './full-text';
 import { openDatabase, type Db, type OpenDatabaseOptions } from './open';
 import { MemoryRecords } from './records';
 import { RecordTables } from './record-table';
@@ -18,12 +19,15 @@ export class Store {
   readonly portfolio: PortfolioDocuments;
   readonly sessions: Sessions;
   readonly audit: AuditLog;
+  /** Memory's full-text rows, written once per write transaction (migration 019). */
+  readonly fullText: DeferredFullText;
   private closed = false;
   private readonly runInTransaction: Database.Transaction<(fn: () => unknown) => unknown>;
 
   constructor(readonly db: Db) {
-    this.records = new MemoryRecords(db);
-    this.tables = new RecordTables(db);
+    this.fullText = new DeferredFullText(db);
+    this.records = new MemoryRecords(db, this.fullText);
+    this.tables = new RecordTables(db, this.fullText);
     this.portfolio = new PortfolioDocuments(db);
     this.sessions = new Sessions(db);
     this.audit = new AuditLog(db);
@@ -34,12 +38,23 @@ export class Store {
     return new Store(openDatabase(path, options));
   }
 
-  /** Runs `fn` in an IMMEDIATE transaction; nested calls become savepoints. */
+  /**
+   * Runs `fn` in an IMMEDIATE transaction; nested calls become savepoints. The outermost one writes
+   * memory's full-text rows once, just before it commits (DeferredFullText).
+   */
   writeTransaction<T>(fn: () => T): T {
+    const nested = this.db.inTransaction;
     try {
-      if (this.db.inTransaction) return this.runInTransaction(fn) as T;
-      return this.runInTransaction.immediate(fn) as T;
+      if (nested) return this.runInTransaction(fn) as T;
+      return this.runInTransaction.immediate(() => {
+        this.fullText.begin();
+        const result = fn();
+        this.fullText.end();
+        return result;
+      }) as T;
     } catch (e) {
+      // Rolled back with the log; a nested failure leaves the outer transaction's logging on.
+      if (!nested) this.fullText.abandon();
       throw storageFault(e) ?? e;
     }
   }

@@ -16,6 +16,7 @@ import { buildDocuments } from './015_build_documents';
 import { guardrailChecks } from './016_guardrail_checks';
 import { keywordChanges } from './017_keyword_changes';
 import { searchSlotPatches } from './018_search_slot_patches';
+import { deferredFullText } from './019_deferred_full_text';
 import type { Migration } from './types';
 
 /** Every schema version in order; version N is at index N-1. Version 2 is the search index. */
@@ -38,6 +39,7 @@ export const migrations: readonly Migration[] = [
   guardrailChecks,
   keywordChanges,
   searchSlotPatches,
+  deferredFullText,
 ];
 
 export type { Migration } from './types';
