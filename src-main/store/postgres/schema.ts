@@ -24,7 +24,7 @@
  *   `passage` (the old rowid) with its own generated tsvector. FTS5's remove_diacritics has no
  *   immutable equivalent here (unaccent is not immutable): "café" and "cafe" stay different words.
  * - Plumbing that exists only for SQLite is skipped (SKIPPED_SQLITE_TABLES): sqlite_sequence (the
- *   identity sequences replace it), memory_fts_deferral and memory_fts_pending (FTS5's write
+ *   identity sequences replace it), memory_text_deferral and memory_text_pending (FTS5's write
  *   batching; both are empty in every committed state).
  * - memory_changes stays a table and is copied (its seq numbers are what a keyword index's copy has
  *   applied), and the trigger that feeds it is created after the copy (POSTGRES_AFTER_COPY), so the
@@ -57,8 +57,8 @@ export const SKIPPED_SQLITE_TABLES: Readonly<Record<string, string>> = {
   memory_fts_data: 'FTS5 shadow table of memory_fts',
   memory_fts_docsize: 'FTS5 shadow table of memory_fts',
   memory_fts_idx: 'FTS5 shadow table of memory_fts',
-  memory_fts_deferral: 'FTS5 write batching switch (migration 019): empty in every committed state, no meaning without FTS5',
-  memory_fts_pending: 'FTS5 write batching log (migration 019): empty in every committed state, no meaning without FTS5',
+  memory_text_deferral: 'FTS5 write batching switch (migration 019): empty in every committed state, no meaning without FTS5',
+  memory_text_pending: 'FTS5 write batching log (migration 019): empty in every committed state, no meaning without FTS5',
   research_passages_config: 'FTS5 shadow table of research_passages (the passages themselves are copied)',
   research_passages_content: 'FTS5 shadow table of research_passages (the passages themselves are copied)',
   research_passages_data: 'FTS5 shadow table of research_passages',
