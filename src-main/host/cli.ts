@@ -33,6 +33,9 @@ Commands:
              own schema; refused if its history looks stripped (--accept-unverified-history
              imports it anyway and records why); the old workspace is kept beside it as a
              backup: forge import <file> [--data DIR] [--accept-unverified-history]
+  migrate    Move this workspace into an empty PostgreSQL database for a desk, every row
+             verified before it commits: forge migrate --to postgres://user@host:port/db
+             [--data DIR] (forge migrate --help)
   version    The exact build (version, commit, build date), platform, Node/Electron and
              which optional parts are on: keyword ranking, search model, script confinement.
              --data DIR    workspace folder.  (forge --version prints the version alone.)
@@ -51,6 +54,8 @@ export async function main(argv: string[]): Promise<number> {
       return (await import('./sample-cli')).forgeSampleCli(rest);
     case 'reindex':
       return reindexCli(rest);
+    case 'migrate':
+      return (await import('./migrate-cli')).forgeMigrateCli(rest);
     case 'export':
     case 'import':
       return archiveCli(command, rest);

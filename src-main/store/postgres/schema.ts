@@ -67,6 +67,20 @@ export const SKIPPED_SQLITE_TABLES: Readonly<Record<string, string>> = {
 };
 
 /**
+ * SQLite's own tables (names starting "sqlite_" are reserved to it): sqlite_sequence, and the
+ * planner statistics sqlite_stat1/sqlite_stat4 that `PRAGMA optimize` writes when a workspace
+ * closes. PostgreSQL keeps its own statistics (ANALYZE); none of these is workspace data.
+ */
+export function isSqliteInternal(table: string): boolean {
+  return table.startsWith('sqlite_');
+}
+
+/** Whether a table of a SQLite workspace is deliberately not copied to PostgreSQL. */
+export function isSkipped(table: string): boolean {
+  return isSqliteInternal(table) || table in SKIPPED_SQLITE_TABLES;
+}
+
+/**
  * How to read a table from SQLite when its columns are not named as in PostgreSQL: research_passages
  * is an FTS5 table whose key is the hidden rowid.
  */
