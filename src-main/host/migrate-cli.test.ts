@@ -9,7 +9,7 @@ import { main } from './cli';
 import { createCore } from './core';
 import { migrateToPostgres } from '../store/postgres/migrate';
 import { rowDigest } from '../store/postgres/row-digest';
-import { postgresTables } from '../store/postgres/schema';
+import { postgresTables, SQLITE_SOURCE_COLUMNS } from '../store/postgres/schema';
 import { freePort, PASSWORD_ROLE, skipWithoutPostgres, startTestPostgres, type TestPostgres } from '../store/postgres/test-server';
 
 let server: TestPostgres;
@@ -19,10 +19,14 @@ const dataDir = join(root, 'workspace');
 const dbFile = join(dataDir, 'forge.db');
 let databases = 0;
 
-/** A new empty database on the test server, and its URL. */
-async function emptyDatabase(): Promise<string> {
+/**
+ * A new empty database on the test server, and its URL. `icu`: English collation, where "a-lower"
+ * sorts before "B-upper" (byte order, SQLite's, puts "B" first) — a desk's database may well be
+ * created so, and the row-by-row check must still pair the right rows.
+ */
+async function emptyDatabase(icu = false): Promise<string> {
   const name = `desk_${++databases}`;
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(`CREATE DATABASE ${name}${icu ? " TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'en'" : ''}`);
   return server.url.replace(/\/postgres$/, `/${name}`);
 }
 
@@ -65,6 +69,39 @@ describe.skipIf(skipWithoutPostgres())('forge migrate --to postgres://…', { ti
       await core.close();
     }
     expect(existsSync(`${dbFile}-wal`)).toBe(false);
+    // Rows in the tables the sample leaves empty, written as Forge writes them (plain SQL on the real file):
+    // an integer past 2^53, a REAL, accented text, a blob, FTS5 passages keyed by rowid (page bound as REAL,
+    // as better-sqlite3 binds a JS number), and an AUTOINCREMENT counter ahead of its table's maximum.
+    const db = new Database(dbFile);
+    try {
+      db.exec(`
+        INSERT INTO sessions (id, created_at, last_active, turn_number) VALUES ('s-1', '2026-11-01T08:00:00Z', '2026-11-01T09:00:00Z', 3);
+        INSERT INTO session_files (session_id, path, content, updated_at, content_hash) VALUES ('s-1', 'notes/Zürich é.md', 'café 🚀', '2026-11-01T09:00:00Z', 'h1');
+        INSERT INTO tasks (session_id, id, skill, objective, spec, status, input_tokens, output_tokens, cost_usd, rounds, created_at, updated_at)
+          VALUES ('s-1', 't-1', 'research', 'Check the curve', '{"a":1}', 'ok', 1200, 340, 0.1234, 2, '2026-11-01T08:10:00Z', '2026-11-01T08:12:00Z');
+        INSERT INTO task_events (session_id, task_id, at, kind, detail) VALUES ('s-1', 't-1', 'a', 'started', ''), ('s-1', 't-1', 'b', 'ok', ''), ('s-1', 't-1', 'c', 'extra', '');
+        DELETE FROM task_events WHERE kind = 'extra';
+        INSERT INTO guardrail_checks (at, path, stage, outcome, passed, actor, checks) VALUES ('2026-11-01T08:20:00Z', '/memory/expressions/E-001.md', 'approve', 'approved', 1, 'pm', '[{"rule":"gross","value":120.5}]');
+        INSERT INTO schedule_runs (job, trigger, started_at, finished_at, status, cost_usd) VALUES ('morning_review', 'manual', '2026-11-01T07:00:00Z', '2026-11-01T07:05:00Z', 'ok', 0.5);
+        INSERT INTO review_reports (run_id, at, since, parsed, views, moved, fired, unmatched, warnings, report)
+          VALUES ((SELECT max(id) FROM schedule_runs), '2026-11-01T07:05:00Z', '2026-10-31T07:00:00Z', 1, 2, 1, 0, 0, 0, '{"views":[]}');
+        INSERT INTO research_notes (note, mtime_ms, size, content_hash, note_date, date_from, title, passages, indexed_at)
+          VALUES ('broker/rates.md', 1764000000000, 2048, 'h2', '2026-10-30', 'front_matter', 'Rates outlook', 2, '2026-11-01T07:00:00Z');
+        INSERT INTO workspace_meta (key, value) VALUES ('B-upper', '1'), ('a-lower', '2');
+      `);
+      db.prepare('INSERT INTO id_sequences (prefix, last) VALUES (?, ?)').run('BIG', 9007199254740993n);
+      const passage = db.prepare('INSERT INTO research_passages (text, section, note, page, ordinal) VALUES (?, ?, ?, ?, ?)');
+      passage.run('The curve steepens as the front end prices cuts.', 'Summary', 'broker/rates.md', 3, 0);
+      const second = passage.run('Term premium rebuilds.', null, 'broker/rates.md', null, 1).lastInsertRowid;
+      db.prepare('INSERT INTO research_passage_vectors (passage, note, embedder, vector) VALUES (?, ?, ?, ?)').run(
+        second,
+        'broker/rates.md',
+        'hash-64',
+        Buffer.from([0, 1, 2, 255]),
+      );
+    } finally {
+      db.close();
+    }
   }, 120_000);
 
   afterAll(async () => {
@@ -75,7 +112,7 @@ describe.skipIf(skipWithoutPostgres())('forge migrate --to postgres://…', { ti
 
   // If this failed, a PM moving to a desk could lose a version, an audit row, or get a changed value without being told.
   it('copies every table with the same count and the same digest for every row, and the CLI says so', async () => {
-    const url = await emptyDatabase();
+    const url = await emptyDatabase(true);
     const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
     let code: number;
     let printed: string;
@@ -95,17 +132,20 @@ describe.skipIf(skipWithoutPostgres())('forge migrate --to postgres://…', { ti
       expect(archived.n).toBeGreaterThanOrEqual(1);
       await withClient(url, async (c) => {
         // Independently of the migration's own check: every table's rows, digested on both sides, in key order.
-        for (const table of postgresTables.filter((t) => t !== 'forge_schema' && t !== 'research_passages')) {
-          const cols = (
+        for (const table of postgresTables.filter((t) => t !== 'forge_schema')) {
+          const names = (
             await c.query<{ column_name: string }>(
               "SELECT column_name FROM information_schema.columns WHERE table_name = $1 AND is_generated = 'NEVER' ORDER BY ordinal_position",
               [table],
             )
-          ).rows.map((r) => `"${r.column_name}"`);
+          ).rows.map((r) => r.column_name);
+          const cols = names.map((n) => `"${n}"`);
+          const sqliteCols = names.map((n) => SQLITE_SOURCE_COLUMNS[table]?.[n] ?? `"${n}"`);
           const fromSqlite = (
             sqlite
-              .prepare(`SELECT ${cols.join(', ')} FROM "${table}"`)
+              .prepare(`SELECT ${sqliteCols.join(', ')} FROM "${table}"`)
               .raw(true)
+              .safeIntegers(true)
               .all() as unknown[][]
           )
             .map((r) => rowDigest(r).toString('hex'))
@@ -126,6 +166,11 @@ describe.skipIf(skipWithoutPostgres())('forge migrate --to postgres://…', { ti
           "INSERT INTO audit_log (at, actor, operation, path) VALUES ('2026-11-28', 'pm', 'write', 'x') RETURNING seq",
         );
         expect(Number(next.rows[0]?.seq)).toBe(maxSeq + 1);
+        // Exact beyond 2^53; a REAL-stored page lands as the integer it is; AUTOINCREMENT's deleted id is never reused.
+        expect((await c.query("SELECT last FROM id_sequences WHERE prefix = 'BIG'")).rows).toEqual([{ last: 9007199254740993n }]);
+        expect((await c.query('SELECT page FROM research_passages ORDER BY passage')).rows).toEqual([{ page: 3n }, { page: null }]);
+        const event = await c.query<{ seq: bigint }>("INSERT INTO task_events (session_id, task_id, at, kind) VALUES ('s-1', 't-1', 'd', 'x') RETURNING seq");
+        expect(event.rows[0]?.seq).toBe(4n);
         // The edited View is found by PostgreSQL's own full-text ranking.
         const found = await c.query("SELECT id FROM memory_records WHERE id = 'V-001' AND search_vector @@ to_tsquery('english', 'V-001')");
         expect(found.rowCount).toBe(1);
@@ -173,6 +218,31 @@ describe.skipIf(skipWithoutPostgres())('forge migrate --to postgres://…', { ti
     }).catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'MigrationVerificationError', table: 'audit_log', key: `seq=${altered}` });
     expect((error as Error).message).toContain(`audit_log row seq=${altered} differs`);
+    expect(await tablesIn(url)).toEqual([]);
+  });
+
+  // If this failed, a server restart or a dropped network mid-copy could leave a desk with half a workspace.
+  it('rolls everything back when the connection is cut mid-copy, with a typed error', async () => {
+    const url = await emptyDatabase();
+    const database = new URL(url).pathname.slice(1);
+    let cut = false;
+    const error = await migrateToPostgres(dbFile, url, {
+      onProgress: async (p) => {
+        if (cut || p.table !== 'memory_records') return;
+        cut = true;
+        const { rows } = await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [database]);
+        for (const { pid } of rows) await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+        // Until the server has ended that session (the signal is asynchronous).
+        for (let i = 0; i < 600; i++) {
+          const left = await admin.query('SELECT 1 FROM pg_stat_activity WHERE pid = ANY($1)', [rows.map((r) => r.pid)]);
+          if (left.rowCount === 0) break;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      },
+    }).catch((e: unknown) => e);
+    expect(cut).toBe(true);
+    expect(error).toMatchObject({ name: 'MigrationFailedError', code: 'unavailable' });
+    expect((error as Error).message).toMatch(/rolled back; nothing was written/);
     expect(await tablesIn(url)).toEqual([]);
   });
 

@@ -26,7 +26,8 @@ export interface MigrationProgress {
 }
 
 export interface MigrateOptions {
-  onProgress?: (p: MigrationProgress) => void;
+  /** Awaited when it returns a promise (the tests use that to cut the connection at a known point). */
+  onProgress?: (p: MigrationProgress) => void | Promise<void>;
   /**
    * Test hook: changes a row on its way into PostgreSQL (never set outside tests). It proves the
    * verification catches what a faulty driver, encoding or network would do to a value.
@@ -143,12 +144,12 @@ async function copyAndVerify(
     for (const plan of plans) {
       const rows = await copyTable(source, client, plan, options);
       counts.push({ table: plan.table, rows });
-      options.onProgress?.({ table: plan.table, rows, phase: 'copied' });
+      await options.onProgress?.({ table: plan.table, rows, phase: 'copied' });
     }
     for (const plan of plans) if (plan.identity) await advanceSequence(source, client, plan);
     for (const plan of plans) {
       const rows = await verifyTable(source, client, plan);
-      options.onProgress?.({ table: plan.table, rows, phase: 'verified' });
+      await options.onProgress?.({ table: plan.table, rows, phase: 'verified' });
     }
     for (const statement of postgresAfterCopy) await client.query(statement);
     await client.query('INSERT INTO forge_schema (version, source) VALUES ($1, $2)', [POSTGRES_SCHEMA_VERSION, sqlitePath]);
