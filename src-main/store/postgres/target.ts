@@ -65,8 +65,8 @@ export function connectionError(target: PostgresTarget, e: unknown): Error {
 export function clientConfig(target: PostgresTarget, pgTypes: typeof pg.types): pg.ClientConfig {
   return {
     connectionString: target.url,
-    // An unreachable host fails in seconds, not at the OS's TCP timeout of minutes.
-    connectionTimeoutMillis: 5000,
+    // A host that never answers fails in seconds, not at the OS's TCP timeout of minutes (a refused port fails at once).
+    connectionTimeoutMillis: 10_000,
     types: {
       getTypeParser: ((oid: number, format?: string) =>
         oid === pgTypes.builtins.INT8 ? (v: string) => BigInt(v) : pgTypes.getTypeParser(oid, format as 'text')) as pg.CustomTypesConfig['getTypeParser'],
