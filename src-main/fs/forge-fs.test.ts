@@ -121,6 +121,21 @@ describe('memory records', () => {
     expect(page.entries.map((e) => e.id)).toEqual(['V-012', 'V-011', 'V-010']);
     expect(() => fs.listDir('/memory/views/', 'confidence>=lots')).toThrow(/column 1/);
   });
+
+  it('imports a batch of notes with their full text written once, and a query inside the batch already finds them', async () => {
+    const inside = await fs.transaction((tx) => {
+      for (let i = 1; i <= 20; i++) tx.writeFile('/memory/observations/new.md', `# new — copper note ${i}\n---\nSmelter curtailment ${i}.\n`, pm);
+      return fs.listDir('/memory/observations/', 'curtailment').total;
+    });
+    expect(inside).toBe(20);
+    expect(fs.listDir('/memory/observations/', 'curtailment').total).toBe(20);
+    // Rows written to FTS5 together share an origin: one per transaction, not one per note (a slow import).
+    const origins = store.db
+      .prepare("SELECT count(DISTINCT d.origin) FROM memory_fts_docsize d JOIN memory_records r ON r.rid = d.id WHERE r.category = 'observations'")
+      .pluck()
+      .get();
+    expect(origins).toBe(1);
+  });
 });
 
 describe('portfolio, sessions and skills', () => {

@@ -249,17 +249,18 @@ export class ForgeFS {
 
   // ---- writes --------------------------------------------------------------------------------
 
+  // One record each: its full-text row is written as the write happens (see Store.writeTransaction).
   async writeFile(path: string, content: string, ctx: WriteContext): Promise<WriteResult> {
-    return this.transaction((tx) => tx.writeFile(path, content, ctx), { prepare: [{ path, content }] });
+    return this.run((tx) => tx.writeFile(path, content, ctx), [{ path, content }], false);
   }
 
   async deleteFile(path: string, ctx: WriteContext): Promise<void> {
-    return this.transaction((tx) => tx.deleteFile(path, ctx));
+    return this.run((tx) => tx.deleteFile(path, ctx), [], false);
   }
 
   /** Snapshots the current version of a memory record into /memory/.archive/. */
   async archive(path: string, ctx: WriteContext): Promise<string> {
-    return this.transaction((tx) => tx.archive(path, ctx));
+    return this.run((tx) => tx.archive(path, ctx), [], false);
   }
 
   /**
@@ -268,9 +269,13 @@ export class ForgeFS {
    * If `run` throws, nothing is written.
    */
   async transaction<T>(run: (tx: ForgeTx) => T, options: { prepare?: PlannedWrite[] } = {}): Promise<T> {
+    return this.run(run, options.prepare ?? [], true);
+  }
+
+  private async run<T>(run: (tx: ForgeTx) => T, prepare: PlannedWrite[], fullTextOnce: boolean): Promise<T> {
     const prepared = new Map<string, unknown>();
-    if (this.indexer && options.prepare?.length) {
-      for (const w of options.prepare) {
+    if (this.indexer && prepare.length) {
+      for (const w of prepare) {
         const { route } = routePath(w.path);
         if (route.root !== 'memory' || route.kind !== 'record') continue;
         const doc = parseRecord(route.id === null ? withAssignedId(w.content, 'X-000') : w.content);
@@ -278,7 +283,7 @@ export class ForgeFS {
       }
     }
     const written: string[] = [];
-    const result = this.store.writeTransaction(() => run(this.makeTx(prepared, written)));
+    const result = this.store.writeTransaction(() => run(this.makeTx(prepared, written)), { fullTextOnce });
     if (written.length) this.notifyCommitted(written);
     return result;
   }

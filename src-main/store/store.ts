@@ -40,16 +40,19 @@ export class Store {
 
   /**
    * Runs `fn` in an IMMEDIATE transaction; nested calls become savepoints. The outermost one writes
-   * memory's full-text rows once, just before it commits (DeferredFullText).
+   * memory's full-text rows once, just before it commits (DeferredFullText) — unless the caller
+   * knows it writes one record (`fullTextOnce: false`), where the switch's two extra pages would
+   * cost more than the one segment they save.
    */
-  writeTransaction<T>(fn: () => T): T {
+  writeTransaction<T>(fn: () => T, options: { fullTextOnce?: boolean } = {}): T {
     const nested = this.db.inTransaction;
     try {
       if (nested) return this.runInTransaction(fn) as T;
+      const once = options.fullTextOnce ?? true;
       return this.runInTransaction.immediate(() => {
-        this.fullText.begin();
+        if (once) this.fullText.begin();
         const result = fn();
-        this.fullText.end();
+        if (once) this.fullText.end();
         return result;
       }) as T;
     } catch (e) {
