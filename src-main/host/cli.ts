@@ -28,7 +28,9 @@ Commands:
              --data DIR    workspace folder
   export     Save the whole workspace (memory with its versions and audit trail, the book,
              skills with their versions, contracts, broker notes, settings; never keys) as
-             one file, signed with this workspace's key: forge export <file> [--data DIR]
+             one file, signed with this workspace's key: forge export <file> [--data DIR];
+             --from postgres://user@host:port/db exports a desk's database instead, read
+             from one snapshot and verified row by row (the password is never printed)
   import     Replace a workspace with an exported one, rebuilt from its rows by this Forge's
              own schema; refused if its history looks stripped (--accept-unverified-history
              imports it anyway and records why); the old workspace is kept beside it as a
@@ -152,8 +154,8 @@ async function serve(args: string[]): Promise<number> {
 }
 
 async function archiveCli(command: 'export' | 'import', args: string[]): Promise<number> {
-  let parsed: { values: { data?: string; 'accept-unverified-history'?: boolean }; positionals: string[] };
-  const options = { data: { type: 'string' }, 'accept-unverified-history': { type: 'boolean' } } as const;
+  let parsed: { values: { data?: string; from?: string; 'accept-unverified-history'?: boolean }; positionals: string[] };
+  const options = { data: { type: 'string' }, from: { type: 'string' }, 'accept-unverified-history': { type: 'boolean' } } as const;
   try {
     parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (e) {
@@ -164,12 +166,18 @@ async function archiveCli(command: 'export' | 'import', args: string[]): Promise
     console.error('forge export: --accept-unverified-history is an option of forge import.');
     return 2;
   }
+  if (command === 'import' && parsed.values.from !== undefined) {
+    console.error('forge import: --from is an option of forge export (forge export <file> --from postgres://…).');
+    return 2;
+  }
   const file = parsed.positionals[0];
   if (!file || parsed.positionals.length > 1) {
     console.error(`forge ${command}: give one archive file, e.g. forge ${command} ~/forge-2026-11-23.forge`);
     return 2;
   }
   const dataDir = resolveDataDir(parsed.values.data);
+  if (command === 'export' && parsed.values.from !== undefined)
+    return (await import('./export-from-desk')).exportFromDeskCli(parsed.values.from, file, dataDir);
   const { describeImport, exportWorkspace, importWorkspace } = await import('./workspace-archive');
   try {
     if (command === 'export') {
