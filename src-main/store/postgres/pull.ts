@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
@@ -123,8 +123,12 @@ function publish(temporary: string, file: string): void {
   try {
     linkSync(temporary, file);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST') refuseExisting(file);
-    throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') refuseExisting(file);
+    // A file system without hard links (some network shares): a rename, after one more look for the name.
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS') throw e;
+    refuseExisting(file);
+    renameSync(temporary, file);
   }
 }
 
