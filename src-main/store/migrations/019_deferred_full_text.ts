@@ -20,12 +20,13 @@ import type { Migration } from './types';
 export const deferredFullText: Migration = {
   version: 19,
   name: '019_deferred_full_text',
+  // Written to run again harmlessly (tests that rewind user_version re-apply it).
   up(db) {
     db.exec(`
-      CREATE TABLE memory_text_deferral (
+      CREATE TABLE IF NOT EXISTS memory_text_deferral (
         on_ INTEGER PRIMARY KEY CHECK (on_ = 1)
       ) STRICT;
-      CREATE TABLE memory_text_pending (
+      CREATE TABLE IF NOT EXISTS memory_text_pending (
         seq     INTEGER PRIMARY KEY,
         rid     INTEGER NOT NULL,
         -- 1 inserted, 2 updated (old_rid's row is replaced), 3 deleted
@@ -33,9 +34,9 @@ export const deferredFullText: Migration = {
         old_rid INTEGER
       ) STRICT;
 
-      DROP TRIGGER memory_records_fts_insert;
-      DROP TRIGGER memory_records_fts_update;
-      DROP TRIGGER memory_records_fts_delete;
+      DROP TRIGGER IF EXISTS memory_records_fts_insert;
+      DROP TRIGGER IF EXISTS memory_records_fts_update;
+      DROP TRIGGER IF EXISTS memory_records_fts_delete;
       CREATE TRIGGER memory_records_fts_insert AFTER INSERT ON memory_records
       WHEN NOT EXISTS (SELECT 1 FROM memory_text_deferral) BEGIN
         INSERT INTO memory_fts (rowid, title, header, body)
@@ -54,14 +55,17 @@ export const deferredFullText: Migration = {
         DELETE FROM memory_fts WHERE rowid = old.rid;
       END;
 
+      DROP TRIGGER IF EXISTS memory_records_fts_insert_deferred;
       CREATE TRIGGER memory_records_fts_insert_deferred AFTER INSERT ON memory_records
       WHEN EXISTS (SELECT 1 FROM memory_text_deferral) BEGIN
         INSERT INTO memory_text_pending (rid, op) VALUES (new.rid, 1);
       END;
+      DROP TRIGGER IF EXISTS memory_records_fts_update_deferred;
       CREATE TRIGGER memory_records_fts_update_deferred AFTER UPDATE ON memory_records
       WHEN EXISTS (SELECT 1 FROM memory_text_deferral) BEGIN
         INSERT INTO memory_text_pending (rid, op, old_rid) VALUES (new.rid, 2, old.rid);
       END;
+      DROP TRIGGER IF EXISTS memory_records_fts_delete_deferred;
       CREATE TRIGGER memory_records_fts_delete_deferred AFTER DELETE ON memory_records
       WHEN EXISTS (SELECT 1 FROM memory_text_deferral) BEGIN
         INSERT INTO memory_text_pending (rid, op) VALUES (old.rid, 3);
