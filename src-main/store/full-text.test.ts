@@ -1,4 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openUntrusted, rebuildDatabase } from './import-copy';
+import { migrations } from './migrations';
 import { Store } from './store';
 import { plainRecord } from './testing';
 
@@ -121,5 +126,28 @@ describe('memory full text, written once per write transaction', () => {
     expect(matches(store, 'copper')).toEqual([kept, store.records.get('observations', 'O-3')!.rid]);
     expect(matches(store, 'slump')).toEqual([]);
     expect(leftovers(store)).toEqual({ log: 0, switch: 0 });
+  });
+
+  it('rebuilds an imported workspace with its full text written once, finding what the archive found', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'forge-fts-import-'));
+    try {
+      const archive = Store.open(join(dir, 'archive.db'));
+      // Written by another process's raw SQL: one segment per note in the archive.
+      for (let i = 1; i <= 25; i++) note(archive, `O-${i}`, `basis trade ${i}`);
+      const want = matches(archive, 'basis');
+      archive.close();
+      const source = openUntrusted(join(dir, 'archive.db'));
+      const { db } = rebuildDatabase(source, migrations.length, join(dir, 'new.db'));
+      source.close();
+      try {
+        expect(db.prepare("SELECT rowid FROM memory_fts WHERE memory_fts MATCH 'basis' ORDER BY rowid").pluck().all()).toEqual(want);
+        expect(db.prepare('SELECT count(DISTINCT origin) FROM memory_fts_docsize').pluck().get()).toBe(1);
+        expect(db.prepare('SELECT count(*) FROM memory_text_deferral').pluck().get()).toBe(0);
+      } finally {
+        db.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

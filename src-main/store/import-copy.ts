@@ -1,7 +1,9 @@
 import { createHash, type Hash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { InvalidInputError } from '../common/errors';
+import { DeferredFullText } from './full-text';
 import { migrations } from './migrations';
+import { deferredFullText } from './migrations/019_deferred_full_text';
 import { type Db, openDatabase, runMigrations } from './open';
 
 /**
@@ -239,7 +241,11 @@ export function rebuildDatabase(source: Db, version: number, target: string): Re
     // after the copy. Forge's append-only triggers refuse updates and deletes, never inserts.
     db.pragma('foreign_keys = OFF');
     let digest = '';
+    // From schema 19 on, memory's full text is written once at the end of the copy (one FTS5 segment)
+    // rather than one segment per record; an older archive's rows go in under the immediate triggers.
+    const fullText = version >= deferredFullText.version ? new DeferredFullText(db) : null;
     db.transaction(() => {
+      fullText?.begin();
       digest = readTables(source, tables, (t, row) => {
         try {
           inserts.get(t.name)!.run(row);
@@ -247,6 +253,7 @@ export function rebuildDatabase(source: Db, version: number, target: string): Re
           throw new InvalidInputError(`a row of its ${t.name} table does not fit Forge's schema (${(e as Error).message}).`);
         }
       });
+      fullText?.end();
     })();
     keepSequences(source, db, tables);
     const broken = db.pragma('foreign_key_check') as { table: string; parent: string }[];
