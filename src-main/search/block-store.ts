@@ -199,7 +199,7 @@ export class BlockIndex {
       b.set(a.subarray(0, Math.min(a.length, this.capacity * per)));
       return b;
     };
-    const scan = this.options.simd !== false && HammingScan.fits(this.words, this.pw) ? newScan(cap, this.words, L.dims) : null;
+    const scan = this.options.simd !== false && HammingScan.fits(this.words, this.pw) ? HammingScan.create(cap, this.words, L.dims) : null;
     const h = <T extends Int32Array | Uint16Array | Uint32Array | Int8Array>(a: T, per: number, into: T | null | undefined): T => {
       if (!into) return g(a, per);
       into.set(a.subarray(0, Math.min(a.length, this.capacity * per)));
@@ -390,13 +390,3 @@ const PREFIX_WORDS = 4;
 const WARM_STEP_BLOCKS = 16;
 const PREFILTER_FACTOR = 20;
 const MIN_PREFILTER = 2000;
-
-/** The SIMD scan's memory for this capacity, or null (the JS passes) where WebAssembly cannot address that much. */
-function newScan(capacity: number, words: number, dims: number): HammingScan | null {
-  try {
-    return new HammingScan(capacity, words, dims);
-  } catch (e) {
-    if (e instanceof RangeError) return null;
-    throw e;
-  }
-}

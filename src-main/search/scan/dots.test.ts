@@ -53,6 +53,12 @@ describe('rescoring candidates with integer dot products', () => {
     expect(quantizeQuery(new Float32Array(dims)).scale).toBe(0);
   });
 
+  it('gives way to the JS passes for an index WebAssembly cannot address, instead of failing every search', () => {
+    // 20 million notes × ~500 bytes is past wasm32's 4 GB.
+    expect(HammingScan.create(20_000_000, 24, 384)).toBeNull();
+    expect(HammingScan.create(1024, 24, 384)).not.toBeNull();
+  });
+
   it('leaves vectors of other lengths to JS (the SIMD pass needs whole 16-byte lanes)', () => {
     expect(dotFits(100)).toBe(false);
     expect(new HammingScan(256, 12, 100).vectors).toBeNull();

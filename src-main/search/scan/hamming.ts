@@ -76,6 +76,16 @@ export class HammingScan {
     return prefixWords === LANE_WORDS && words % LANE_WORDS === 0 && words >= 2 * LANE_WORDS && words <= 32 * LANE_WORDS && module() !== null;
   }
 
+  /** The scan's memory for this capacity, or null (use the JS passes) where WebAssembly cannot address that much. */
+  static create(capacity: number, words: number, dims: number): HammingScan | null {
+    try {
+      return new HammingScan(capacity, words, dims);
+    } catch (e) {
+      if (e instanceof RangeError) return null;
+      throw e;
+    }
+  }
+
   /** Throws a RangeError when the memory cannot be had (a capacity beyond what WebAssembly addresses): use the JS passes then. */
   constructor(
     readonly capacity: number,
