@@ -4,15 +4,14 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { EnvSecretStore } from '../config/secrets';
 import { migrateToPostgres } from '../store/postgres/migrate';
 import { pullFromPostgres } from '../store/postgres/pull';
 import { rowDigest } from '../store/postgres/row-digest';
 import { isSkipped } from '../store/postgres/schema';
 import { PASSWORD_ROLE, skipWithoutPostgres, startTestPostgres, type TestPostgres } from '../store/postgres/test-server';
 import { main } from './cli';
-import { createCore } from './core';
 import { exportFromDesk } from './export-from-desk';
+import { seedSampleWithEditedView } from './testing';
 
 let server: TestPostgres;
 let admin: pg.Client;
@@ -75,16 +74,7 @@ describe.skipIf(skipWithoutPostgres())('forge export --from postgres://…', { t
     server = await startTestPostgres();
     admin = new pg.Client({ connectionString: server.url });
     await admin.connect();
-    // The sample workspace, a View edited to version 2 (its first version archived), and the audit rows those writes leave.
-    const core = createCore({ dataDir, mode: 'test', secrets: new EnvSecretStore({}) });
-    try {
-      await core.context.memory.ready;
-      const fs = core.context.memory.fs;
-      const v1 = fs.readFile('/memory/views/V-001.md');
-      await fs.writeFile('/memory/views/V-001.md', v1.replace('confidence: 0.7', 'confidence: 0.55'), { actor: 'pm' });
-    } finally {
-      await core.close();
-    }
+    await seedSampleWithEditedView(dataDir);
     // Rows in tables the sample leaves empty: a REAL cost, accented text, a blob, FTS5 passages keyed by
     // rowid, an integer past 2^53 and an AUTOINCREMENT counter ahead of its table's maximum.
     const db = new Database(dbFile);

@@ -4,13 +4,12 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { EnvSecretStore } from '../config/secrets';
 import { main } from './cli';
-import { createCore } from './core';
 import { migrateToPostgres } from '../store/postgres/migrate';
 import { rowDigest } from '../store/postgres/row-digest';
 import { postgresTables, SQLITE_SOURCE_COLUMNS } from '../store/postgres/schema';
 import { freePort, PASSWORD_ROLE, skipWithoutPostgres, startTestPostgres, type TestPostgres } from '../store/postgres/test-server';
+import { seedSampleWithEditedView } from './testing';
 
 let server: TestPostgres;
 let admin: pg.Client;
@@ -58,16 +57,7 @@ describe.skipIf(skipWithoutPostgres())('forge migrate --to postgres://…', { ti
     server = await startTestPostgres();
     admin = new pg.Client({ connectionString: server.url });
     await admin.connect();
-    // The sample workspace, a View edited to version 2 (its first version archived), and the audit rows those writes leave.
-    const core = createCore({ dataDir, mode: 'test', secrets: new EnvSecretStore({}) });
-    try {
-      await core.context.memory.ready;
-      const fs = core.context.memory.fs;
-      const v1 = fs.readFile('/memory/views/V-001.md');
-      await fs.writeFile('/memory/views/V-001.md', v1.replace('confidence: 0.7', 'confidence: 0.55'), { actor: 'pm' });
-    } finally {
-      await core.close();
-    }
+    await seedSampleWithEditedView(dataDir);
     expect(existsSync(`${dbFile}-wal`)).toBe(false);
     // Rows in the tables the sample leaves empty, written as Forge writes them (plain SQL on the real file):
     // an integer past 2^53, a REAL, accented text, a blob, FTS5 passages keyed by rowid (page bound as REAL,

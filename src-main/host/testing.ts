@@ -40,3 +40,19 @@ export function untilEvent(core: Core, seen: readonly EventMessage[], pred: (m: 
     });
   });
 }
+
+/**
+ * A data folder holding the sample workspace with V-001 edited to version 2 (its first version
+ * archived), and the audit rows those writes leave: what the desk tests move to PostgreSQL and back.
+ */
+export async function seedSampleWithEditedView(dataDir: string): Promise<void> {
+  const core = createCore({ dataDir, mode: 'test', secrets: new EnvSecretStore({}) });
+  try {
+    await core.context.memory.ready;
+    const fs = core.context.memory.fs;
+    const v1 = fs.readFile('/memory/views/V-001.md');
+    await fs.writeFile('/memory/views/V-001.md', v1.replace('confidence: 0.7', 'confidence: 0.55'), { actor: 'pm' });
+  } finally {
+    await core.close();
+  }
+}

@@ -5,6 +5,7 @@ import { isAppError } from '../../common/errors';
 import { MigrationFailedError, MigrationRowError, MigrationSourceError, MigrationVerificationError, PostgresTargetNotEmptyError } from './errors';
 import { rowDigest } from './row-digest';
 import { isSkipped, POSTGRES_SCHEMA_VERSION, postgresAfterCopy, postgresSchema, postgresTables, SQLITE_SOURCE_COLUMNS } from './schema';
+import { cursorRows, describeKey, postgresSelect, readTablePlan, type TablePlan } from './table-plan';
 import { clientConfig, connectionError, parseTarget, type PostgresTarget, scrub } from './target';
 
 /**
@@ -42,21 +43,14 @@ export interface MigrationSummary {
   tables: Array<{ table: string; rows: number }>;
 }
 
-/** Table shape as PostgreSQL holds it: the copied columns (generated ones excluded) and the key. */
-interface TablePlan {
-  table: string;
-  columns: string[];
-  textColumns: Set<string>;
-  key: string[];
-  identity: string | undefined;
-  /** SELECT list for SQLite, in `columns` order. */
+/** A table as PostgreSQL holds it, with the SELECT list that reads it from SQLite (in `columns` order). */
+interface SourcePlan extends TablePlan {
   sqliteSelect: string;
 }
 
 const MAX_PARAMS = 30_000;
 const MAX_BATCH_ROWS = 500;
 const MAX_BATCH_BYTES = 8 * 1024 * 1024;
-const FETCH_ROWS = 500;
 /** Serialises migrations into one database: the second waits, then finds the schema and is refused. */
 const LOCK_KEY = 0x466f7267; // "Forg"
 
@@ -138,7 +132,7 @@ async function copyAndVerify(
     await client.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEY]);
     await refuseExistingWorkspace(client, target);
     for (const statement of postgresSchema) await client.query(statement);
-    const plans: TablePlan[] = [];
+    const plans: SourcePlan[] = [];
     for (const table of postgresTables) if (table !== 'forge_schema') plans.push(await planTable(client, source, table));
     const counts: Array<{ table: string; rows: number }> = [];
     for (const plan of plans) {
@@ -167,51 +161,27 @@ async function copyAndVerify(
   }
 }
 
-async function planTable(client: pg.Client, source: Database.Database, table: string): Promise<TablePlan> {
-  const { rows: cols } = await client.query<{ column_name: string; data_type: string; is_identity: string }>(
-    `SELECT column_name, data_type, is_identity FROM information_schema.columns
-     WHERE table_schema = current_schema() AND table_name = $1 AND is_generated = 'NEVER' ORDER BY ordinal_position`,
-    [table],
-  );
-  const { rows: keyRows } = await client.query<{ column_name: string }>(
-    `SELECT a.attname AS column_name FROM pg_index i
-     JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey)
-     WHERE i.indrelid = $1::regclass AND i.indisprimary ORDER BY array_position(i.indkey, a.attnum)`,
-    [table],
-  );
-  const columns = cols.map((c) => c.column_name);
+async function planTable(client: pg.Client, source: Database.Database, table: string): Promise<SourcePlan> {
+  const plan = await readTablePlan(client, table);
+  const { columns } = plan;
   const mapped = SQLITE_SOURCE_COLUMNS[table] ?? {};
   const sqliteColumns = new Set((source.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as { name: string }[]).map((r) => r.name));
   const missing = columns.filter((c) => !mapped[c] && !sqliteColumns.has(c));
   if (missing.length > 0) throw new MigrationSourceError(`The workspace's table ${table} has no column ${missing.join(', ')}; nothing was copied.`);
   return {
-    table,
-    columns,
-    textColumns: new Set(cols.filter((c) => c.data_type === 'text').map((c) => c.column_name)),
-    key: keyRows.map((r) => r.column_name),
-    identity: cols.find((c) => c.is_identity === 'YES')?.column_name,
+    ...plan,
     sqliteSelect: columns.map((c) => (mapped[c] ? `${mapped[c]} AS "${c}"` : `"${c}"`)).join(', '),
   };
 }
 
-function sqliteRows(source: Database.Database, plan: TablePlan): IterableIterator<unknown[]> {
+function sqliteRows(source: Database.Database, plan: SourcePlan): IterableIterator<unknown[]> {
   const keyOrder = plan.key.map((k) => SQLITE_SOURCE_COLUMNS[plan.table]?.[k] ?? `"${k}"`).join(', ');
   return source.prepare(`SELECT ${plan.sqliteSelect} FROM "${plan.table}" ORDER BY ${keyOrder}`).raw(true).safeIntegers(true).iterate() as IterableIterator<
     unknown[]
   >;
 }
 
-function describeKey(plan: TablePlan, row: readonly unknown[]): string {
-  return plan.key
-    .map((k) => {
-      const v = row[plan.columns.indexOf(k)];
-      const text = typeof v === 'string' ? JSON.stringify(v.length > 80 ? `${v.slice(0, 80)}…` : v) : String(v);
-      return `${k}=${text}`;
-    })
-    .join(', ');
-}
-
-async function copyTable(source: Database.Database, client: pg.Client, plan: TablePlan, options: MigrateOptions): Promise<number> {
+async function copyTable(source: Database.Database, client: pg.Client, plan: SourcePlan, options: MigrateOptions): Promise<number> {
   const perRow = plan.columns.length;
   const maxRows = Math.max(1, Math.min(MAX_BATCH_ROWS, Math.floor(MAX_PARAMS / perRow)));
   let batch: unknown[][] = [];
@@ -281,22 +251,11 @@ async function advanceSequence(source: Database.Database, client: pg.Client, pla
   );
 }
 
-async function verifyTable(source: Database.Database, client: pg.Client, plan: TablePlan): Promise<number> {
-  const order = plan.key.map((k) => (plan.textColumns.has(k) ? `"${k}" COLLATE "C"` : `"${k}"`)).join(', ');
-  const cursor = `forge_verify_${plan.table}`;
-  await client.query(`DECLARE ${cursor} NO SCROLL CURSOR FOR SELECT ${plan.columns.map((c) => `"${c}"`).join(', ')} FROM "${plan.table}" ORDER BY ${order}`);
+async function verifyTable(source: Database.Database, client: pg.Client, plan: SourcePlan): Promise<number> {
+  const target = cursorRows(client, `forge_verify_${plan.table}`, postgresSelect(plan));
   const rows = sqliteRows(source, plan);
-  let buffered: unknown[][] = [];
-  let at = 0;
   let count = 0;
-  const nextTarget = async (): Promise<unknown[] | undefined> => {
-    if (at >= buffered.length) {
-      buffered = (await client.query({ text: `FETCH ${FETCH_ROWS} FROM ${cursor}`, rowMode: 'array' })).rows as unknown[][];
-      at = 0;
-      if (buffered.length === 0) return undefined;
-    }
-    return buffered[at++];
-  };
+  const nextTarget = async (): Promise<unknown[] | undefined> => (await target.next()).value ?? undefined;
   for (const expected of rows) {
     const actual = await nextTarget();
     const key = describeKey(plan, expected);
@@ -324,6 +283,5 @@ async function verifyTable(source: Database.Database, client: pg.Client, plan: T
       `Verification failed: PostgreSQL holds a ${plan.table} row ${key} SQLite does not. Everything was rolled back.`,
     );
   }
-  await client.query(`CLOSE ${cursor}`);
   return count;
 }

@@ -10,6 +10,7 @@ import { Store } from '../store';
 import { PostgresNoWorkspaceError, PostgresSchemaVersionError, PullFailedError, PullTargetExistsError, PullVerificationError } from './pull-errors';
 import { rowDigest } from './row-digest';
 import { POSTGRES_SCHEMA_VERSION, postgresTables, SQLITE_SOURCE_COLUMNS } from './schema';
+import { cursorRows, describeKey, postgresSelect, readTablePlan, type TablePlan } from './table-plan';
 import { clientConfig, connectionError, parseTarget, type PostgresTarget, scrub } from './target';
 
 /**
@@ -52,15 +53,6 @@ export interface PullSummary {
   tables: Array<{ table: string; rows: number }>;
 }
 
-interface TablePlan {
-  table: string;
-  columns: string[];
-  textColumns: Set<string>;
-  key: string[];
-  identity: string | undefined;
-}
-
-const FETCH_ROWS = 500;
 /** The one PostgreSQL table of ours no SQLite workspace has: the migration's own record. */
 const FORGE_SCHEMA = 'forge_schema';
 
@@ -81,7 +73,7 @@ export async function pullFromPostgres(url: string, sqlitePath: string, options:
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     const schemaVersion = await readSchemaVersion(client, source);
     const plans: TablePlan[] = [];
-    for (const table of postgresTables) if (table !== FORGE_SCHEMA) plans.push(await planTable(client, table));
+    for (const table of postgresTables) if (table !== FORGE_SCHEMA) plans.push(await readTablePlan(client, table));
     mkdirSync(dirname(file), { recursive: true });
     const tables = await copyIntoNewWorkspace(client, source, plans, temporary, options);
     await options.beforeVerify?.(temporary);
@@ -171,56 +163,8 @@ async function readSchemaVersion(client: pg.Client, source: PostgresTarget): Pro
   return version;
 }
 
-async function planTable(client: pg.Client, table: string): Promise<TablePlan> {
-  const { rows: cols } = await client.query<{ column_name: string; data_type: string; is_identity: string }>(
-    `SELECT column_name, data_type, is_identity FROM information_schema.columns
-     WHERE table_schema = current_schema() AND table_name = $1 AND is_generated = 'NEVER' ORDER BY ordinal_position`,
-    [table],
-  );
-  const { rows: keyRows } = await client.query<{ column_name: string }>(
-    `SELECT a.attname AS column_name FROM pg_index i
-     JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey)
-     WHERE i.indrelid = $1::regclass AND i.indisprimary ORDER BY array_position(i.indkey, a.attnum)`,
-    [table],
-  );
-  return {
-    table,
-    columns: cols.map((c) => c.column_name),
-    textColumns: new Set(cols.filter((c) => c.data_type === 'text').map((c) => c.column_name)),
-    key: keyRows.map((r) => r.column_name),
-    identity: cols.find((c) => c.is_identity === 'YES')?.column_name,
-  };
-}
-
 /** The SQLite name of a column (research_passages' key is FTS5's hidden rowid). */
 const sqliteColumn = (plan: TablePlan, column: string) => SQLITE_SOURCE_COLUMNS[plan.table]?.[column] ?? `"${column}"`;
-
-/** PostgreSQL's rows in SQLite's BINARY order ("C" = byte order for text), so both sides pair row by row. */
-function postgresSelect(plan: TablePlan): string {
-  const order = plan.key.map((k) => (plan.textColumns.has(k) ? `"${k}" COLLATE "C"` : `"${k}"`)).join(', ');
-  return `SELECT ${plan.columns.map((c) => `"${c}"`).join(', ')} FROM "${plan.table}" ORDER BY ${order}`;
-}
-
-/** Reads a query through a cursor, FETCH_ROWS at a time, so a large table never sits in memory whole. */
-async function* cursorRows(client: pg.Client, name: string, sql: string): AsyncGenerator<unknown[]> {
-  await client.query(`DECLARE ${name} NO SCROLL CURSOR FOR ${sql}`);
-  for (;;) {
-    const { rows } = await client.query({ text: `FETCH ${FETCH_ROWS} FROM ${name}`, rowMode: 'array' });
-    if (rows.length === 0) break;
-    yield* rows as unknown[][];
-  }
-  await client.query(`CLOSE ${name}`);
-}
-
-function describeKey(plan: TablePlan, row: readonly unknown[]): string {
-  return plan.key
-    .map((k) => {
-      const v = row[plan.columns.indexOf(k)];
-      const text = typeof v === 'string' ? JSON.stringify(v.length > 80 ? `${v.slice(0, 80)}…` : v) : String(v);
-      return `${k}=${text}`;
-    })
-    .join(', ');
-}
 
 async function copyIntoNewWorkspace(
   client: pg.Client,
