@@ -11,7 +11,7 @@ import { isSkipped } from '../store/postgres/schema';
 import { PASSWORD_ROLE, skipWithoutPostgres, startTestPostgres, type TestPostgres } from '../store/postgres/test-server';
 import { main } from './cli';
 import { exportFromDesk } from './export-from-desk';
-import { seedSampleWithEditedView } from './testing';
+import { seedDeskTestWorkspace } from './testing';
 
 let server: TestPostgres;
 let admin: pg.Client;
@@ -74,33 +74,7 @@ describe.skipIf(skipWithoutPostgres())('forge export --from postgres://…', { t
     server = await startTestPostgres();
     admin = new pg.Client({ connectionString: server.url });
     await admin.connect();
-    await seedSampleWithEditedView(dataDir);
-    // Rows in tables the sample leaves empty: a REAL cost, accented text, a blob, FTS5 passages keyed by
-    // rowid, an integer past 2^53 and an AUTOINCREMENT counter ahead of its table's maximum.
-    const db = new Database(dbFile);
-    try {
-      db.exec(`
-        INSERT INTO sessions (id, created_at, last_active, turn_number) VALUES ('s-1', '2026-11-01T08:00:00Z', '2026-11-01T09:00:00Z', 3);
-        INSERT INTO session_files (session_id, path, content, updated_at, content_hash) VALUES ('s-1', 'notes/Zürich é.md', 'café 🚀', '2026-11-01T09:00:00Z', 'h1');
-        INSERT INTO task_events (session_id, task_id, at, kind, detail) VALUES ('s-1', 't-1', 'a', 'started', ''), ('s-1', 't-1', 'b', 'extra', '');
-        DELETE FROM task_events WHERE kind = 'extra';
-        INSERT INTO guardrail_checks (at, path, stage, outcome, passed, actor, checks) VALUES ('2026-11-01T08:20:00Z', '/memory/expressions/E-001.md', 'approve', 'approved', 1, 'pm', '[{"rule":"gross","value":120.5}]');
-        INSERT INTO research_notes (note, mtime_ms, size, content_hash, note_date, date_from, title, passages, indexed_at)
-          VALUES ('broker/rates.md', 1764000000000, 2048, 'h2', '2026-10-30', 'front_matter', 'Rates outlook', 2, '2026-11-01T07:00:00Z');
-      `);
-      db.prepare('INSERT INTO id_sequences (prefix, last) VALUES (?, ?)').run('BIG', 9007199254740993n);
-      const passage = db.prepare('INSERT INTO research_passages (text, section, note, page, ordinal) VALUES (?, ?, ?, ?, ?)');
-      passage.run('The curve steepens as the front end prices cuts.', 'Summary', 'broker/rates.md', 3, 0);
-      const second = passage.run('Term premium rebuilds.', null, 'broker/rates.md', null, 1).lastInsertRowid;
-      db.prepare('INSERT INTO research_passage_vectors (passage, note, embedder, vector) VALUES (?, ?, ?, ?)').run(
-        second,
-        'broker/rates.md',
-        'hash-64',
-        Buffer.from([0, 1, 2, 255]),
-      );
-    } finally {
-      db.close();
-    }
+    await seedDeskTestWorkspace(dataDir);
     await admin.query('CREATE DATABASE desk');
     deskUrl = server.url.replace(/\/postgres$/, '/desk');
     await migrateToPostgres(dbFile, deskUrl);
