@@ -37,6 +37,11 @@ export interface TestPostgres {
   port: number;
   /** Stops the server at once (-m immediate: nothing to keep) and removes its folder. */
   stop(): Promise<void>;
+  /**
+   * Restarts the server as a crash would (-m immediate: every connection is cut mid-session), and
+   * resolves once it accepts connections again — for tests of what clients see while it is away.
+   */
+  restart(): Promise<void>;
 }
 
 /** The bin folder of the highest installed major version, or undefined. */
@@ -134,7 +139,11 @@ export async function startTestPostgres(options: { root?: string } = {}): Promis
         await exec('pg_ctl', ['start', '-D', data, '-l', join(dir, 'server.log'), '-w', '-t', String(START_DEADLINE_MS / 1000)]);
         const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
         await waitUntilAccepting(url);
-        return { url, port, stop: () => stopServer(exec, data, dir) };
+        const restart = async () => {
+          await exec('pg_ctl', ['restart', '-D', data, '-m', 'immediate', '-l', join(dir, 'server.log'), '-w', '-t', String(START_DEADLINE_MS / 1000)]);
+          await waitUntilAccepting(url);
+        };
+        return { url, port, stop: () => stopServer(exec, data, dir), restart };
       } catch (e) {
         const log = readLog(dir);
         await exec('pg_ctl', ['stop', '-D', data, '-m', 'immediate']).catch(() => undefined);

@@ -1,0 +1,113 @@
+/**
+ * The code the PostgreSQL connection's worker thread runs, as plain JavaScript evaluated by
+ * `new Worker(src, { eval: true })` (the embedder's pattern: one source for the test runner, `forge
+ * serve` and the packaged app, no separate bundle entry). It owns one `pg.Client` and answers one
+ * request at a time: the main thread is blocked in Atomics.wait until the answer is posted, so
+ * there is never a second request in flight.
+ *
+ * Protocol: the main thread posts { sql, params } on `port`; the worker answers on the same port
+ * with { rows, rowCount } or { error }, then sets the shared flag to 1 and notifies. Values cross
+ * by structured clone: bigint columns arrive as numbers when exact (BigInt past 2^53), bytea as
+ * Uint8Array, and times as the server's text (no Date: a PM's "as of" is never shifted by the
+ * host's zone).
+ */
+export const CONNECTION_WORKER_SOURCE = `
+const { workerData } = require('node:worker_threads');
+const pg = require(workerData.pgPath);
+
+const flag = new Int32Array(workerData.flag);
+const port = workerData.port;
+const TEXT = (v) => v;
+const INT8 = (v) => {
+  const n = Number(v);
+  return Number.isSafeInteger(n) ? n : BigInt(v);
+};
+const PARSERS = { 20: INT8, 1082: TEXT, 1083: TEXT, 1114: TEXT, 1184: TEXT, 1266: TEXT };
+
+let client = null;
+// Whether the session holds an open transaction (statements the main thread sent), and whether a
+// session was lost while it did: then everything up to the ROLLBACK/COMMIT that ends it must fail,
+// or a COMMIT sent to a fresh session would "succeed" having committed nothing.
+let txOpen = false;
+let lostInTransaction = false;
+const BEGINS = /^\\s*(BEGIN|START\\s+TRANSACTION)\\b/i;
+const ENDS = /^\\s*(COMMIT|END|ABORT|ROLLBACK)\\b(?!\\s+TO\\b)/i;
+
+function answer(message) {
+  port.postMessage(message);
+  Atomics.store(flag, 0, 1);
+  Atomics.notify(flag, 0);
+}
+
+function describe(e, connectionLost) {
+  return {
+    message: String((e && e.message) || e),
+    sqlState: e && typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) ? e.code : undefined,
+    detail: e && e.detail,
+    constraint: e && e.constraint,
+    table: e && e.table,
+    connectionLost,
+  };
+}
+
+async function connect() {
+  const c = new pg.Client({
+    connectionString: workerData.url,
+    connectionTimeoutMillis: workerData.connectTimeoutMs,
+    application_name: workerData.applicationName,
+    statement_timeout: workerData.statementTimeoutMs,
+    keepAlive: true,
+    types: { getTypeParser: (oid, format) => PARSERS[oid] || pg.types.getTypeParser(oid, format) },
+  });
+  // A server restart or a killed backend arrives as an 'error' or 'end' event between queries: forget the
+  // client so the next request reconnects instead of writing into a dead socket.
+  c.on('error', () => {
+    if (client === c) forget();
+  });
+  c.on('end', () => {
+    if (client === c) forget();
+  });
+  await c.connect();
+  client = c;
+}
+
+// Errors that mean the session is gone (and with it any open transaction), not that a statement was wrong.
+const LOST = new Set(['57P01', '57P02', '57P03', '08000', '08003', '08006', '08001', '08004']);
+
+function forget() {
+  const c = client;
+  client = null;
+  if (txOpen) lostInTransaction = true;
+  txOpen = false;
+  if (c) c.end().catch(() => {});
+}
+
+port.on('message', async (req) => {
+  const begins = BEGINS.test(req.sql);
+  const ends = ENDS.test(req.sql);
+  if (lostInTransaction && !begins) {
+    if (ends) lostInTransaction = false;
+    if (/^\\s*(ROLLBACK|ABORT)\\b/i.test(req.sql)) answer({ rows: [], rowCount: 0 });
+    else answer({ error: describe(new Error('the connection to the database was lost inside a transaction'), true) });
+    return;
+  }
+  lostInTransaction = false;
+  try {
+    if (!client) await connect();
+    const result = await client.query({ text: req.sql, values: req.params });
+    if (begins) txOpen = true;
+    if (ends) txOpen = false;
+    answer({ rows: result.rows || [], rowCount: result.rowCount ?? 0 });
+  } catch (e) {
+    const text = String(e && e.message) + ' ' + String(e && e.code);
+    const lost = !client || LOST.has(e && e.code) || /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|Connection terminated|timeout expired|not queryable/i.test(text);
+    if (lost) {
+      forget();
+      if (ends) lostInTransaction = false;
+    } else if (ends) {
+      txOpen = false;
+    }
+    answer({ error: describe(e, Boolean(lost)) });
+  }
+});
+`;
