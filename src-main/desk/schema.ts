@@ -1,3 +1,5 @@
+import { PEOPLE_SCHEMA } from './people/schema';
+
 /**
  * The desk's own tables in PostgreSQL, beside the workspace schema (store/postgres/schema.ts): who
  * works on the desk and which books exist. Each capability of the desk adds its tables in its own
@@ -41,4 +43,4 @@ export const DESK_CORE_SCHEMA: readonly string[] = [
 ];
 
 /** The desk's schema, in order. Each capability appends its own list here. */
-export const DESK_SCHEMA: readonly string[] = [...DESK_CORE_SCHEMA];
+export const DESK_SCHEMA: readonly string[] = [...DESK_CORE_SCHEMA, ...PEOPLE_SCHEMA];

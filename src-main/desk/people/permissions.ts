@@ -126,6 +126,7 @@ function refusal(user: Acting, action: DeskAction, context: { ownerId?: string }
     const whose = context.ownerId === undefined ? 'without naming its owner' : `owned by ${context.ownerId}`;
     return `${name} may not ${rule.what} ${whose}: that is for ${rule.who}.`;
   }
-  const as = rule.admin ? 'is not a desk admin' : `is ${ROLE_LABEL[user.role] ?? 'without a known role'}`;
-  return `${name} ${as} and may not ${rule.what}: that is for ${rule.who}. Ask one of them, or a desk admin to change your role.`;
+  if (rule.admin) return `${name} is not a desk admin and may not ${rule.what}: that is for ${rule.who}. Ask a desk admin.`;
+  const as = ROLE_LABEL[user.role] ?? 'without a known role';
+  return `${name} is ${as} and may not ${rule.what}: that is for ${rule.who}. Ask one of them, or a desk admin to change your role.`;
 }
