@@ -1,4 +1,5 @@
 import { BOOKS_SCHEMA } from './books/schema';
+import { LEASES_SCHEMA } from './leases/schema';
 import { PEOPLE_SCHEMA } from './people/schema';
 
 /**
@@ -44,4 +45,4 @@ export const DESK_CORE_SCHEMA: readonly string[] = [
 ];
 
 /** The desk's schema, in order. Each capability appends its own list here. */
-export const DESK_SCHEMA: readonly string[] = [...DESK_CORE_SCHEMA, ...PEOPLE_SCHEMA, ...BOOKS_SCHEMA];
+export const DESK_SCHEMA: readonly string[] = [...DESK_CORE_SCHEMA, ...PEOPLE_SCHEMA, ...BOOKS_SCHEMA, ...LEASES_SCHEMA];
