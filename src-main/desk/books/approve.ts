@@ -1,10 +1,12 @@
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from '../../common/errors';
+import { requirePermission } from '../people';
 import { isDecidable } from '../../common/expression-status';
 import { listingMeta, type MemoryDocument, renderRecord, sha256 } from '../../fs';
 import { checkExpression, factorKey, type GuardrailLimits, measureChecks, type RuleCheck, type Violation } from '../../guardrails';
 import type { PostgresConnection } from '../../store/postgres/connection';
 import { bookIdOf, computeDeskBook, livePositions, openHalt, readLimits } from './book';
-import { requireRole } from './roles';
+import { publish } from '../events';
+import { requireDeskPermission } from './roles';
 
 /**
  * The one advisory lock every change to the desk's books takes first (approve, setLimits, halt).
@@ -62,7 +64,9 @@ export function approveOnDesk(connection: PostgresConnection, actor: string, exp
   if (!ID.test(expressionId)) throw new InvalidInputError(`"${expressionId.slice(0, 20)}" is not an Expression id such as E-004.`);
   return connection.transaction(() => {
     lockDeskBooks(connection);
-    requireRole(connection, actor, ['pm'], 'approve an Expression');
+    // First as if it were their own (refuses a role that may never approve, before anything is read),
+    // then against the Expression's real owner.
+    const user = requireDeskPermission(connection, actor, 'expressions.approve', { ownerId: actor });
     const row = connection.one<ExpressionRow>(
       `SELECT r.rid, r.id, r.title, r.status, r.confidence, r.header, r.body, r.content_hash, a.owner_id
        FROM memory_records r LEFT JOIN desk_record_access a ON a.rid = r.rid
@@ -70,11 +74,8 @@ export function approveOnDesk(connection: PostgresConnection, actor: string, exp
       [expressionId],
     );
     if (!row) throw new NotFoundError(`There is no Expression ${expressionId} on this desk.`);
-    if (row.owner_id !== actor) {
-      throw new ForbiddenError(
-        `${expressionId} is ${row.owner_id ? `in ${row.owner_id}'s book` : 'in no PM’s book'}; a PM approves only their own Expressions.`,
-      );
-    }
+    // An Expression nobody owns is refused too: the permission table refuses an 'own' check without an owner.
+    requirePermission(user, 'expressions.approve', row.owner_id ? { ownerId: row.owner_id } : {});
     const halt = openHalt(connection, actor);
     if (halt) throw new ForbiddenError(`${actor} was halted by ${halt.haltedBy} at ${halt.haltedAt} (${halt.reason}); no approval until risk resumes them.`);
 
@@ -133,7 +134,7 @@ export function approveOnDesk(connection: PostgresConnection, actor: string, exp
       body: row.body,
     };
     activate(connection, row, next, actor, at);
-    connection.query('SELECT pg_notify($1, $2)', ['forge_desk', JSON.stringify({ kind: 'expression.approved', id: expressionId, owner: actor, by: actor })]);
+    publish(connection, { kind: 'expression.approved', id: expressionId, owner: actor, by: actor });
     return { id: expressionId, approved: true, changed: true, status: 'active', violations: [], checked: true, message: `${expressionId} is active.` };
   });
 }

@@ -4,7 +4,7 @@ import { type GuardrailLimits, guardrailLimits } from '../../guardrails';
 import type { PostgresConnection } from '../../store/postgres/connection';
 import { approveOnDesk, audit, type DeskApproval, lockDeskBooks } from './approve';
 import { type BookLimits, type DeskBookView, type HaltInfo, openHalt, readBookView, readLimits } from './book';
-import { requireRole } from './roles';
+import { requireDeskPermission } from './roles';
 
 export interface HaltResult {
   pmId: string;
@@ -36,7 +36,7 @@ export class DeskBooks {
     const l = parsed.data;
     return this.connection.transaction(() => {
       lockDeskBooks(this.connection);
-      requireRole(this.connection, actor, ['risk'], 'set limits');
+      requireDeskPermission(this.connection, actor, 'limits.set');
       if (!this.connection.one('SELECT 1 FROM desk_books WHERE book_id = $1', [bookId])) {
         throw new NotFoundError(`There is no book "${bookId.slice(0, 40)}" on this desk; the desk book is "desk", each PM's book is named by its PM.`);
       }
@@ -61,7 +61,7 @@ export class DeskBooks {
     return this.connection.transaction(() => {
       // Under the books' lock: an approval already running finishes first; every later one sees the halt.
       lockDeskBooks(this.connection);
-      requireRole(this.connection, actor, ['risk'], 'halt a PM');
+      requireDeskPermission(this.connection, actor, 'pm.halt');
       this.requirePm(pmId);
       const open = openHalt(this.connection, pmId);
       if (open) return { pmId, halted: true, changed: false, halt: open, message: `${pmId} was already halted by ${open.haltedBy}; nothing changed.` };
@@ -77,7 +77,7 @@ export class DeskBooks {
     const why = cleanReason(reason);
     return this.connection.transaction(() => {
       lockDeskBooks(this.connection);
-      requireRole(this.connection, actor, ['risk'], 'resume a PM');
+      requireDeskPermission(this.connection, actor, 'pm.halt');
       this.requirePm(pmId);
       const { rowCount } = this.connection.run(
         'UPDATE desk_halts SET resumed_by = $2, resumed_at = $3, resume_reason = $4 WHERE pm_id = $1 AND resumed_at IS NULL',
