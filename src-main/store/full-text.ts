@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Db } from './open';
+import { type Db, engineOf } from './open';
 
 interface PendingChange {
   seq: number;
@@ -39,10 +39,16 @@ export class DeferredFullText {
     remove: Database.Statement;
   };
 
-  constructor(private readonly db: Db) {}
+  /** On a desk's PostgreSQL there is no FTS5: memory_records' generated tsvector is always current. */
+  private readonly none: boolean;
+
+  constructor(private readonly db: Db) {
+    this.none = engineOf(db) === 'postgres';
+  }
 
   /** Starts logging full-text changes. Inside the outermost write transaction only. */
   begin(): void {
+    if (this.none) return;
     // OR IGNORE: a database copied mid-way from elsewhere may already hold the row; end() removes it.
     this.stmts().on.run();
     this.active = true;
@@ -50,7 +56,7 @@ export class DeferredFullText {
 
   /** Writes the logged changes into `memory_fts` now (before the commit, or before a full-text read). */
   flush(): void {
-    if (!this.active) return;
+    if (this.none || !this.active) return;
     const s = this.stmts();
     const changes = s.pending.all() as PendingChange[];
     if (!changes.length) return;
@@ -67,7 +73,7 @@ export class DeferredFullText {
 
   /** Flushes and stops logging; the transaction can then commit. */
   end(): void {
-    if (!this.active) return;
+    if (this.none || !this.active) return;
     try {
       this.flush();
       this.stmts().off.run();

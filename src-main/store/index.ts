@@ -1,4 +1,4 @@
-export { openDatabase, runMigrations, schemaVersion } from './open';
+export { engineOf, openDatabase, runMigrations, schemaVersion } from './open';
 export type { Db, OpenDatabaseOptions } from './open';
 export { migrations } from './migrations';
 export type { Migration } from './migrations';

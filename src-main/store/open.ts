@@ -8,6 +8,11 @@ import { inReadOnlyFolder, readOnlyFolderError } from './read-only-folder';
 
 export type Db = Database.Database;
 
+/** Which engine answers a store handle: SQLite (a PM's own file) or a desk's PostgreSQL (store/postgres/postgres-db.ts). */
+export function engineOf(db: Db): 'sqlite' | 'postgres' {
+  return (db as { engine?: string }).engine === 'postgres' ? 'postgres' : 'sqlite';
+}
+
 export interface OpenDatabaseOptions {
   /** Path to a better_sqlite3.node built for another ABI (the Electron shell passes its rebuild). */
   nativeBinding?: string;

@@ -68,11 +68,11 @@ export class MemoryRecords {
     this.deleteStmt = db.prepare('DELETE FROM memory_records WHERE rid = ?');
     this.nextIdStmt = db.prepare<[string], { last: number }>(
       `INSERT INTO id_sequences (prefix, last) VALUES (?, 1)
-       ON CONFLICT (prefix) DO UPDATE SET last = last + 1 RETURNING last`,
+       ON CONFLICT (prefix) DO UPDATE SET last = id_sequences.last + 1 RETURNING last`,
     );
     this.bumpIdStmt = db.prepare(
       `INSERT INTO id_sequences (prefix, last) VALUES (@prefix, @n)
-       ON CONFLICT (prefix) DO UPDATE SET last = max(last, excluded.last)`,
+       ON CONFLICT (prefix) DO UPDATE SET last = max(id_sequences.last, excluded.last)`,
     );
     this.archiveStmt = db.prepare(
       `INSERT INTO memory_archive (category, id, name, archived_at, title, status, confidence, content, content_hash)

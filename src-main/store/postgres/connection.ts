@@ -59,6 +59,11 @@ export class PostgresConnection {
     return this.query<T>(sql, params)[0];
   }
 
+  /** The rows a statement returns and how many rows it returned or changed. */
+  execute<T = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): { rows: T[]; rowCount: number } {
+    return this.send(sql, params) as { rows: T[]; rowCount: number };
+  }
+
   /** Runs a statement for its effect: how many rows it changed. */
   run(sql: string, params: readonly unknown[] = []): { rowCount: number } {
     return { rowCount: this.send(sql, params).rowCount };

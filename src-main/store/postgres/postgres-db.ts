@@ -1,0 +1,164 @@
+import { AppError } from '../../common/errors';
+import type { Db } from '../open';
+import type { PostgresConnection } from './connection';
+import { postgresSchema } from './schema';
+import { type TranslatedSql, translateSql } from './sqlite-dialect';
+
+/**
+ * The store's database handle on a desk: the part of better-sqlite3's API Forge's repositories use
+ * (prepare → run/get/all/iterate/pluck, exec, transaction, inTransaction, pragma, close), answered
+ * by PostgreSQL through one synchronous connection. This is the driver seam: MemoryRecords,
+ * AuditLog, Sessions and the rest run unchanged on either engine, because their SQL is written in
+ * the common ground of both and sqlite-dialect.ts translates the few spellings that differ.
+ *
+ * What a desk cannot do is refused by name, never emulated: user-defined SQL functions, SQLite
+ * pragmas with an effect, and FTS5 (PostgreSQL's own full text replaces it; see schema.ts).
+ */
+export class PostgresDb {
+  readonly engine = 'postgres' as const;
+  readonly name: string;
+  private readonly cache = new Map<string, TranslatedSql>();
+  private open = true;
+
+  constructor(
+    readonly connection: PostgresConnection,
+    name = 'postgres',
+  ) {
+    this.name = name;
+  }
+
+  get inTransaction(): boolean {
+    return this.connection.inTransaction;
+  }
+
+  prepare(sql: string): PostgresStatement {
+    return new PostgresStatement(this, sql);
+  }
+
+  /** Runs statements for their effect. Split on top-level semicolons only when given several. */
+  exec(sql: string): this {
+    this.connection.run(sql);
+    return this;
+  }
+
+  /**
+   * better-sqlite3's `db.transaction(fn)`: a function that runs fn in a transaction (a savepoint
+   * when nested). `.immediate` / `.deferred` / `.exclusive` are the same on PostgreSQL, whose row
+   * locks and unique keys do what SQLite's up-front write lock does for the store.
+   */
+  transaction<A extends unknown[], R>(
+    fn: (...args: A) => R,
+  ): ((...args: A) => R) & Record<'immediate' | 'deferred' | 'exclusive' | 'default', (...args: A) => R> {
+    const run = (...args: A) => this.connection.transaction(() => fn(...args));
+    return Object.assign(run, { immediate: run, deferred: run, exclusive: run, default: run });
+  }
+
+  /** SQLite pragmas: the harmless ones answer as a desk would; the rest are refused by name. */
+  pragma(source: string, options?: { simple?: boolean }): unknown {
+    const name = source
+      .trim()
+      .split(/[\s=(]/)[0]
+      .toLowerCase();
+    if (name === 'optimize' || name === 'wal_checkpoint') return options?.simple ? undefined : [];
+    if (name === 'foreign_keys') return options?.simple ? 1 : [{ foreign_keys: 1 }];
+    throw new AppError('internal', `PRAGMA ${name} is SQLite's; a desk's PostgreSQL database has no equivalent this code may rely on.`);
+  }
+
+  function(): never {
+    throw new AppError('internal', "User-defined SQL functions are SQLite's; this part of Forge is not available on a desk's PostgreSQL database yet.");
+  }
+
+  close(): void {
+    if (!this.open) return;
+    this.open = false;
+    this.connection.close();
+  }
+
+  /** @internal the translated form of a statement, cached by its text. */
+  translated(sql: string): TranslatedSql {
+    let t = this.cache.get(sql);
+    if (!t) {
+      t = translateSql(sql, IDENTITY_KEYS);
+      if (this.cache.size > 2000) this.cache.clear();
+      this.cache.set(sql, t);
+    }
+    return t;
+  }
+
+  /** This handle as the store's `Db` type: the repositories take it unchanged. */
+  asDb(): Db {
+    return this as unknown as Db;
+  }
+}
+
+export class PostgresStatement {
+  private plucked = false;
+
+  constructor(
+    private readonly db: PostgresDb,
+    readonly source: string,
+  ) {}
+
+  pluck(on = true): this {
+    this.plucked = on;
+    return this;
+  }
+
+  run(...args: unknown[]): { changes: number; lastInsertRowid: number | bigint } {
+    const { rows, rowCount, key } = this.execute(args);
+    const last = key ? (rows[rows.length - 1] as Record<string, number | bigint> | undefined)?.[key] : undefined;
+    return { changes: rowCount, lastInsertRowid: last ?? 0 };
+  }
+
+  get(...args: unknown[]): unknown {
+    const row = this.execute(args).rows[0];
+    return row === undefined ? undefined : this.shape(row);
+  }
+
+  all(...args: unknown[]): unknown[] {
+    return this.execute(args).rows.map((r) => this.shape(r));
+  }
+
+  *iterate(...args: unknown[]): IterableIterator<unknown> {
+    yield* this.all(...args);
+  }
+
+  private shape(row: unknown): unknown {
+    if (!this.plucked) return row;
+    const values = Object.values(row as Record<string, unknown>);
+    return values[0];
+  }
+
+  private execute(args: unknown[]): { rows: unknown[]; rowCount: number; key?: string } {
+    const t = this.db.translated(this.source);
+    const { rows, rowCount } = this.db.connection.execute(t.text, bind(t, args));
+    return { rows, rowCount, key: t.returnsKey };
+  }
+}
+
+/** better-sqlite3's binding: positional arguments, or one object of named ones (or both). */
+function bind(t: TranslatedSql, args: unknown[]): unknown[] {
+  const last = args[args.length - 1];
+  const named =
+    last !== null && typeof last === 'object' && !Array.isArray(last) && !Buffer.isBuffer(last) && !(last instanceof Uint8Array)
+      ? (last as Record<string, unknown>)
+      : undefined;
+  const positional = (named ? args.slice(0, -1) : args).flat();
+  return t.params.map((p) => {
+    const v = typeof p === 'number' ? positional[p] : named?.[p];
+    if (v === undefined) {
+      if (typeof p === 'string' && named && !(p in named)) throw new AppError('internal', `Missing named parameter "${p}"`);
+      return null;
+    }
+    return typeof v === 'boolean' ? Number(v) : v;
+  });
+}
+
+/** Each table's identity key (what an INSERT returns as lastInsertRowid), read from the DDL. */
+const IDENTITY_KEYS: ReadonlyMap<string, string> = new Map(
+  postgresSchema.flatMap((statement) => {
+    const table = /^\s*CREATE TABLE\s+(\w+)/i.exec(statement)?.[1];
+    const key = /(\w+)\s+bigint\s+GENERATED\s+BY\s+DEFAULT\s+AS\s+IDENTITY/i.exec(statement)?.[1];
+    return table && key ? [[table.toLowerCase(), key] as [string, string]] : [];
+  }),
+);
