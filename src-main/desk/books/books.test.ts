@@ -156,6 +156,30 @@ describe.skipIf(skipWithoutPostgres())('the desk books: limits, halts and approv
     expect(statusOf('E-005')).toBe('proposed');
   });
 
+  it("announces risk's changes to every server (the PM's Home shows the halt without a reload), and only changes", async () => {
+    const listener = new pg.Client({ connectionString: desk.url });
+    await listener.connect();
+    const heard: { kind: string }[] = [];
+    listener.on('notification', (n) => heard.push(JSON.parse(n.payload ?? '{}')));
+    await listener.query('LISTEN forge_desk');
+    try {
+      books.halt('rita', 'alice', 'limit review');
+      books.halt('rita', 'alice', 'limit review'); // already halted: nothing changed, nothing said
+      books.resume('rita', 'alice', 'done');
+      books.setLimits('rita', 'alice', { ...WIDE_LIMITS, maxGross: 30 });
+      expect(() => books.setLimits('alice', 'alice', WIDE_LIMITS)).toThrow(ForbiddenError);
+      for (let i = 0; i < 100 && heard.length < 3; i++) await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 200));
+      expect(heard).toEqual([
+        { kind: 'pm.halted', pm: 'alice', by: 'rita' },
+        { kind: 'pm.resumed', pm: 'alice', by: 'rita' },
+        { kind: 'book.limits_changed', book: 'alice', by: 'rita' },
+      ]);
+    } finally {
+      await listener.end();
+    }
+  });
+
   it("shows each book's figures against its limits: a PM's live Expressions, and every live one on the desk", () => {
     const alice = books.bookOf('alice');
     expect(alice).toMatchObject({ bookId: 'alice', kind: 'pm', gross: 10, factors: { us_rates: 10 }, withinLimits: true, halt: null });

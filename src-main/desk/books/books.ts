@@ -2,6 +2,7 @@ import { ConflictError, InvalidInputError, NotFoundError } from '../../common/er
 import { sha256 } from '../../fs';
 import { type GuardrailLimits, guardrailLimits } from '../../guardrails';
 import type { PostgresConnection } from '../../store/postgres/connection';
+import { publish } from '../events';
 import { approveOnDesk, audit, type DeskApproval, lockDeskBooks } from './approve';
 import { type BookLimits, type DeskBookView, type HaltInfo, openHalt, readBookView, readLimits } from './book';
 import { requireDeskPermission } from './roles';
@@ -51,6 +52,8 @@ export class DeskBooks {
       // The figures themselves go into the hash, so the audit trail shows that (and when) they changed.
       const at = this.now().toISOString();
       audit(this.connection, at, actor, 'set_limits', `/desk/books/${bookId}/limits`, sha256(JSON.stringify(l)));
+      // Every server's Home (the PM's usage bars, risk's desk view) re-reads the book on this; sent on commit only.
+      publish(this.connection, { kind: 'book.limits_changed', book: bookId, by: actor });
       return readLimits(this.connection, bookId)!;
     });
   }
@@ -67,6 +70,7 @@ export class DeskBooks {
       if (open) return { pmId, halted: true, changed: false, halt: open, message: `${pmId} was already halted by ${open.haltedBy}; nothing changed.` };
       this.connection.run('INSERT INTO desk_halts (pm_id, halted_by, halted_at, reason) VALUES ($1, $2, $3, $4)', [pmId, actor, this.now().toISOString(), why]);
       audit(this.connection, this.now().toISOString(), actor, 'halt', `/desk/users/${pmId}/halt`, null);
+      publish(this.connection, { kind: 'pm.halted', pm: pmId, by: actor });
       const halt = openHalt(this.connection, pmId);
       return { pmId, halted: true, changed: true, halt, message: `${pmId} is halted: no approval until risk resumes them.` };
     });
@@ -85,6 +89,7 @@ export class DeskBooks {
       );
       if (!rowCount) return { pmId, halted: false, changed: false, halt: null, message: `${pmId} was not halted; nothing changed.` };
       audit(this.connection, this.now().toISOString(), actor, 'resume', `/desk/users/${pmId}/halt`, null);
+      publish(this.connection, { kind: 'pm.resumed', pm: pmId, by: actor });
       return { pmId, halted: false, changed: true, halt: null, message: `${pmId} may approve again.` };
     });
   }
