@@ -189,4 +189,15 @@ describe.skipIf(skipWithoutPostgres())('the desk books: limits, halts and approv
     expect(deskBook.open.map((o) => o.id)).toEqual(['E-001', 'E-003']);
     expect(deskBook.usage.find((u) => u.rule === 'max_gross_exposure')).toMatchObject({ value: 11, limit: 50 });
   });
+
+  it('approves a trade sent back for review without counting it twice, keeping when it first went live', () => {
+    // alice: limit 30, holds E-001 (10); E-006 (15) is live under review. Counted twice it would make 40.
+    addExpression(c(), { id: 'E-006', owner: 'alice', notional: 15, status: 'review_required' });
+    expect(books.bookOf('alice').gross).toBe(25);
+    const out = books.approve('alice', 'E-006');
+    expect(out).toMatchObject({ approved: true, changed: true });
+    const header = JSON.parse(c().one<{ header: string }>("SELECT header FROM memory_records WHERE id = 'E-006'")!.header);
+    expect(header).toMatchObject({ status: 'active', activated_at: '2026-11-01T09:00:00.000Z', approved_by: 'alice' });
+    expect(books.bookOf('alice').gross).toBe(25);
+  });
 });

@@ -47,7 +47,7 @@ export function addExpression(connection: PostgresConnection, e: SeedExpression)
       max_loss_pct: e.maxLossPct ?? 1,
       duration_impact: e.durationImpact ?? 0.5,
       factor: e.factor ?? 'us_rates',
-      ...(e.status === 'active' ? { activated_at: '2026-11-01T09:00:00.000Z' } : {}),
+      ...(e.status === 'active' || e.status === 'review_required' ? { activated_at: '2026-11-01T09:00:00.000Z' } : {}),
     };
     const rid = insertRecord(connection, 'expressions', { id: e.id, title: `Long 10y (${e.owner})`, header, body: 'Thesis.\n' });
     connection.run("INSERT INTO desk_record_access (rid, owner_id, visibility) VALUES ($1, $2, 'private')", [rid, e.owner]);
