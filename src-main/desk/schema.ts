@@ -1,6 +1,7 @@
 import { BOOKS_SCHEMA } from './books/schema';
 import { LEASES_SCHEMA } from './leases/schema';
 import { PEOPLE_SCHEMA } from './people/schema';
+import { SHARING_SCHEMA } from './sharing/schema';
 
 /**
  * The desk's own tables in PostgreSQL, beside the workspace schema (store/postgres/schema.ts): who
@@ -45,4 +46,4 @@ export const DESK_CORE_SCHEMA: readonly string[] = [
 ];
 
 /** The desk's schema, in order. Each capability appends its own list here. */
-export const DESK_SCHEMA: readonly string[] = [...DESK_CORE_SCHEMA, ...PEOPLE_SCHEMA, ...BOOKS_SCHEMA, ...LEASES_SCHEMA];
+export const DESK_SCHEMA: readonly string[] = [...DESK_CORE_SCHEMA, ...PEOPLE_SCHEMA, ...BOOKS_SCHEMA, ...LEASES_SCHEMA, ...SHARING_SCHEMA];

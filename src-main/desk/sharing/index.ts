@@ -1,0 +1,2 @@
+export { SHARING_SCHEMA } from './schema';
+export { DeskSharing, type RecordAccess, type RecordRef, SHAREABLE_CATEGORIES, type Visibility } from './sharing';

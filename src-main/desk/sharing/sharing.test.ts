@@ -1,0 +1,151 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ForbiddenError, InvalidInputError, NotFoundError } from '../../common/errors';
+import type { PostgresConnection } from '../../store/postgres/connection';
+import { skipWithoutPostgres } from '../../store/postgres/test-server';
+import { actingAs } from '../people/acting-as';
+import { connectAsApp, TEST_APP_ROLE } from '../people/testing';
+import { startTestDesk, type TestDesk } from '../testing';
+import { DeskSharing } from './sharing';
+
+const AT = '2026-11-01T08:00:00.000Z';
+
+/** A note written by the superuser (as `forge migrate` would), with an owner unless `owner` is null. */
+function addNote(admin: PostgresConnection, id: string, body: string, owner: string | null): void {
+  admin.transaction(() => {
+    const row = admin.one<{ rid: string }>(
+      `INSERT INTO memory_records (category, id, title, meta, created_at, updated_at, header, body, content_hash)
+       VALUES ('research', $1, $2, '', $3, $3, '{}', $4, $5) RETURNING rid`,
+      [id, `Note ${id}`, AT, body, createHash('sha256').update(body).digest('hex')],
+    );
+    if (owner) admin.run('INSERT INTO desk_record_access (rid, owner_id) VALUES ($1, $2)', [row!.rid, owner]);
+  });
+}
+
+/**
+ * Sharing as a desk's server meets it: connected as an ordinary role (superusers bypass row-level
+ * security), each transaction bound to one person with actingAs.
+ */
+describe.skipIf(skipWithoutPostgres())('sharing research on a desk: row-level security on memory records', { timeout: 120_000 }, () => {
+  let desk: TestDesk;
+  let app: PostgresConnection;
+  let sharing: DeskSharing;
+
+  /** The research ids `who` can list. */
+  const visibleTo = (who: string) =>
+    actingAs(app, who, () => app.query<{ id: string }>("SELECT id FROM memory_records WHERE category = 'research' ORDER BY id").map((r) => r.id));
+  /** What `who` finds searching the desk's full text. */
+  const searchAs = (who: string, words: string) =>
+    actingAs(app, who, () =>
+      app.query<{ id: string }>("SELECT id FROM memory_records WHERE search_vector @@ plainto_tsquery('english', $1) ORDER BY id", [words]).map((r) => r.id),
+    );
+  const asAlice = <T>(fn: () => T) => actingAs(app, 'alice', fn);
+
+  beforeAll(async () => {
+    desk = await startTestDesk();
+    const admin = desk.connection;
+    for (const [id, role] of [
+      ['alice', 'pm'],
+      ['bob', 'pm'],
+      ['carol', 'analyst'],
+      ['rita', 'risk'],
+    ]) {
+      admin.run('INSERT INTO desk_users (user_id, display_name, role) VALUES ($1, $2, $3)', [id, id, role]);
+    }
+    addNote(admin, 'alice-fed', 'Alice thinks the Zanzibar committee cuts twice by March.', 'alice');
+    addNote(admin, 'bob-oil', 'Bob on oil supply and the Zanzibar shipping lanes.', 'bob');
+    addNote(admin, 'orphan', 'A Zanzibar note nobody was named owner of.', null);
+    app = connectAsApp(desk);
+    // Beyond the sign-in tests' grants: unsharing deletes share rows, and every memory write's
+    // trigger trims memory_changes. A desk's app role needs both (reported with this change).
+    admin.run(`GRANT DELETE ON desk_record_shares, memory_changes, memory_records TO ${TEST_APP_ROLE}`);
+    sharing = new DeskSharing(app);
+  }, 120_000);
+  afterAll(async () => {
+    app?.close();
+    await desk?.stop();
+  });
+
+  it('the app connects as an ordinary role, so the policies apply to it', () => {
+    expect(app.one<{ s: boolean }>('SELECT rolsuper AS s FROM pg_roles WHERE rolname = current_user')?.s).toBe(false);
+  });
+
+  it("alice's private note is invisible to bob and carol, in listings and in full-text search; risk sees everything", () => {
+    expect(visibleTo('alice')).toEqual(['alice-fed']);
+    expect(visibleTo('bob')).toEqual(['bob-oil']);
+    expect(visibleTo('carol')).toEqual([]);
+    expect(searchAs('bob', 'zanzibar committee')).toEqual([]);
+    expect(searchAs('bob', 'zanzibar')).toEqual(['bob-oil']);
+    expect(visibleTo('rita')).toEqual(['alice-fed', 'bob-oil', 'orphan']);
+    expect(searchAs('rita', 'zanzibar')).toEqual(['alice-fed', 'bob-oil', 'orphan']);
+  });
+
+  it('a note with no owner row is seen by risk only, and a transaction bound to nobody sees nothing (fail closed)', () => {
+    expect(visibleTo('alice')).not.toContain('orphan');
+    expect(visibleTo('rita')).toContain('orphan');
+    expect(app.query("SELECT id FROM memory_records WHERE category = 'research'")).toEqual([]);
+  });
+
+  it('shared with bob, the note shows up for bob (listing and search) and still not for carol; unshared, it is gone again', () => {
+    const access = asAlice(() => sharing.shareWith('alice', { category: 'research', id: 'alice-fed' }, ['bob']));
+    expect(access).toMatchObject({ ownerId: 'alice', visibility: 'shared', sharedWith: ['bob'] });
+    expect(visibleTo('bob')).toEqual(['alice-fed', 'bob-oil']);
+    expect(searchAs('bob', 'zanzibar committee')).toEqual(['alice-fed']);
+    expect(visibleTo('carol')).toEqual([]);
+    expect(asAlice(() => sharing.unshare('alice', { category: 'research', id: 'alice-fed' }, 'bob'))).toMatchObject({ visibility: 'private', sharedWith: [] });
+    expect(visibleTo('bob')).toEqual(['bob-oil']);
+  });
+
+  it('desk-wide, carol sees it too; made private again, bob and carol lose it and search as bob stops finding it', () => {
+    const ref = { category: 'research', id: 'alice-fed' };
+    asAlice(() => sharing.shareWith('alice', ref, ['bob']));
+    expect(asAlice(() => sharing.makeDeskWide('alice', ref)).visibility).toBe('desk');
+    expect(visibleTo('carol')).toEqual(['alice-fed']);
+    expect(asAlice(() => sharing.makePrivate('alice', ref))).toMatchObject({ visibility: 'private', sharedWith: [] });
+    expect(visibleTo('carol')).toEqual([]);
+    expect(visibleTo('bob')).toEqual(['bob-oil']);
+    expect(searchAs('bob', 'zanzibar committee')).toEqual([]);
+  });
+
+  it('only the owner changes who may read a note; readers of a desk-wide note cannot edit it', () => {
+    const ref = { category: 'research', id: 'bob-oil' };
+    expect(() => actingAs(app, 'bob', () => sharing.makeDeskWide('bob', ref))).not.toThrow();
+    // alice can read bob's desk-wide note but neither re-share it nor change it.
+    expect(() => asAlice(() => sharing.makePrivate('alice', ref))).toThrow(ForbiddenError);
+    expect(asAlice(() => app.run("UPDATE memory_records SET title = 'edited by alice' WHERE id = 'bob-oil'")).rowCount).toBe(0);
+    expect(actingAs(app, 'bob', () => app.run("UPDATE memory_records SET title = 'edited by bob' WHERE id = 'bob-oil'")).rowCount).toBe(1);
+    // A note alice cannot read at all is "not found" to her, not "forbidden": its existence is not told.
+    expect(() => asAlice(() => sharing.shareWith('alice', { category: 'research', id: 'orphan' }, ['bob']))).toThrow(NotFoundError);
+  });
+
+  it('a person writes a note as the app role by naming its rid and its owner in one transaction, and then reads it', () => {
+    actingAs(app, 'carol', () => {
+      const rid = app.one<{ rid: string }>("SELECT nextval(pg_get_serial_sequence('memory_records', 'rid')) AS rid")!.rid;
+      app.run(
+        `INSERT INTO memory_records (rid, category, id, title, meta, created_at, updated_at, header, body, content_hash)
+         VALUES ($1, 'research', 'carol-fx', 'FX', '', $2, $2, '{}', 'Yen carry.', 'x')`,
+        [rid, AT],
+      );
+      app.run('INSERT INTO desk_record_access (rid, owner_id) VALUES ($1, $2)', [rid, 'carol']);
+    });
+    expect(visibleTo('carol')).toContain('carol-fx');
+    expect(visibleTo('alice')).not.toContain('carol-fx');
+    // Nobody bound: the write is refused, not stored ownerless.
+    expect(() =>
+      app.run(
+        "INSERT INTO memory_records (category, id, meta, created_at, updated_at, header, content_hash) VALUES ('research', 'anon', '', 'x', 'x', '{}', 'x')",
+      ),
+    ).toThrow(/row-level security/);
+  });
+
+  it('refuses bad input with typed errors and changes nothing', () => {
+    const ref = { category: 'research', id: 'alice-fed' };
+    expect(() => asAlice(() => sharing.shareWith('alice', ref, ['nobody-here']))).toThrow(NotFoundError);
+    expect(() => asAlice(() => sharing.shareWith('alice', ref, []))).toThrow(InvalidInputError);
+    expect(() => asAlice(() => sharing.shareWith('alice', ref, ['Bob Smith']))).toThrow(InvalidInputError);
+    expect(() => asAlice(() => sharing.makeDeskWide('alice', { category: 'expressions', id: 'E-1' }))).toThrow(InvalidInputError);
+    expect(asAlice(() => sharing.accessOf(ref))).toMatchObject({ visibility: 'private', sharedWith: [] });
+    // Bound to nobody, even the record's existence is hidden.
+    expect(() => sharing.accessOf(ref)).toThrow(NotFoundError);
+  });
+});
