@@ -11,5 +11,6 @@ export class UnauthorizedError extends AppError {
   }
 }
 
-export const SIGN_IN_REFUSED = 'Wrong user id or password. Check both and try again; a desk admin can set a new password.';
+export const SIGN_IN_REFUSED =
+  'Wrong user id or password (after 10 failed attempts in a row, sign-in is locked for 15 minutes). Check both and try again; a desk admin can set a new password.';
 export const TOKEN_REFUSED = 'This sign-in is not valid any more (signed out, revoked or expired): sign in again.';

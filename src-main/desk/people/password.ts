@@ -49,6 +49,14 @@ export function checkPasswordPolicy(password: unknown): asserts password is stri
 /** A new self-describing hash of `password` (which must meet the policy) with a fresh random salt. */
 export function hashPassword(password: string, params: ScryptParams = DEFAULT_SCRYPT): string {
   checkPasswordPolicy(password);
+  return rehashPassword(password, params);
+}
+
+/**
+ * A new hash of a password just verified against its old, weaker hash. No policy check: a
+ * password set under an older, shorter minimum must still upgrade, not fail its sign-in.
+ */
+export function rehashPassword(password: string, params: ScryptParams = DEFAULT_SCRYPT): string {
   const salt = randomBytes(SALT_BYTES);
   const hash = derive(password, salt, params, HASH_BYTES);
   return ['scrypt', params.N, params.r, params.p, salt.toString('base64url'), hash.toString('base64url')].join('$');

@@ -1,10 +1,15 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { ConflictError, InvalidInputError, NotFoundError } from '../../common/errors';
 import type { PostgresConnection } from '../../store/postgres/connection';
 import { actingAs, bindSetting } from './acting-as';
 import { SIGN_IN_REFUSED, TOKEN_REFUSED, UnauthorizedError } from './errors';
-import { checkPasswordPolicy, DEFAULT_SCRYPT, hashPassword, needsRehash, type ScryptParams, verifyPassword } from './password';
+import { DEFAULT_SCRYPT, hashPassword, needsRehash, rehashPassword, type ScryptParams, verifyPassword } from './password';
 import { DESK_ROLES, type DeskRole, type DeskUser, requirePermission } from './permissions';
+import { type CheckedUser, checkNewUser, type NewUser, type TokenInfo, tokenHash, toUser, USER_ID, type UserRow } from './rows';
+
+/** Wrong passwords in a row before an account is locked, and for how long. */
+export const MAX_FAILED_SIGN_INS = 10;
+export const LOCK_MINUTES = 15;
 
 /**
  * The people on a desk: who they are, how they sign in, and their tokens. Synchronous like the
@@ -61,26 +66,79 @@ export class DeskPeople {
     });
   }
 
-  /** A session token for 12 hours. Wrong id and wrong password are the same error. */
+  /**
+   * A session token for 12 hours. Wrong id, wrong password and a locked account are the same
+   * error (and cost the same time), so a caller learns nothing about which ids exist; after
+   * MAX_FAILED_SIGN_INS wrong passwords in a row the account is locked for LOCK_MINUTES.
+   */
   signIn(userId: string, password: string): { token: string; tokenId: number; expiresAt: string; user: DeskUser } {
     const id = typeof userId === 'string' && USER_ID.test(userId) ? userId : undefined;
+    const given = typeof password === 'string' ? password : '';
     const stored = id
-      ? actingAs(this.db, id, () => this.db.one<{ password_hash: string }>('SELECT password_hash FROM desk_credentials WHERE user_id = $1', [id]))
+      ? actingAs(this.db, id, () =>
+          this.db.one<{ password_hash: string; locked: boolean }>(
+            'SELECT password_hash, coalesce(locked_until > now(), false) AS locked FROM desk_credentials WHERE user_id = $1',
+            [id],
+          ),
+        )
       : undefined;
-    // Same work whether or not the user exists: the decoy is checked when there is no hash.
-    const right = verifyPassword(typeof password === 'string' ? password : '', stored?.password_hash ?? this.decoyHash) && stored !== undefined;
-    if (!right || !id) throw new UnauthorizedError(SIGN_IN_REFUSED);
+    // Same work whether or not the user exists or is locked: the decoy is checked instead.
+    const usable = stored && !stored.locked ? stored.password_hash : undefined;
+    const right = verifyPassword(given, usable ?? this.decoyHash) && usable !== undefined;
+    if (!right || !id) {
+      if (id && usable) this.countFailure(id);
+      throw new UnauthorizedError(SIGN_IN_REFUSED);
+    }
     return actingAs(this.db, id, () => {
       // FOR SHARE waits for a disableUser in flight, so no session is made for someone just disabled.
       const row = this.db.one<{ disabled_at: string | null }>('SELECT disabled_at FROM desk_users WHERE user_id = $1 FOR SHARE', [id]);
       if (!row || row.disabled_at !== null) throw new UnauthorizedError(`This account was disabled on this desk; ask a desk admin. ${SIGN_IN_REFUSED}`);
-      if (stored && needsRehash(stored.password_hash, this.scrypt)) {
-        this.db.run('UPDATE desk_credentials SET password_hash = $2 WHERE user_id = $1', [id, hashPassword(password, this.scrypt)]);
-      }
+      const rehash = needsRehash(usable as string, this.scrypt) ? rehashPassword(given, this.scrypt) : null;
+      this.db.run('UPDATE desk_credentials SET failed_sign_ins = 0, password_hash = coalesce($2, password_hash) WHERE user_id = $1', [id, rehash]);
       const issued = this.insertToken(id, 'session', null, `${this.sessionHours} hours`);
       this.audit(id, 'desk.sign_in', `/desk/users/${id}/tokens/${issued.tokenId}`);
       return { ...issued, user: this.mustGet(id) };
     });
+  }
+
+  /**
+   * Sets a new password: one's own (giving the current one), or anyone's (an admin, e.g. a
+   * forgotten password). Every session of that person ends (API tokens stay) and a lock is lifted.
+   */
+  changePassword(actor: string, userId: string, newPassword: string, currentPassword?: string): void {
+    const hash = hashPassword(newPassword, this.scrypt);
+    actingAs(this.db, actor, () => {
+      const me = this.actor(actor);
+      if (actor === userId) {
+        // Even an admin gives their current password: a session left open must not be enough.
+        requirePermission(me, 'research.read'); // any active person; a disabled one changes nothing
+        const stored = this.db.one<{ password_hash: string }>('SELECT password_hash FROM desk_credentials WHERE user_id = $1', [userId]);
+        if (!stored || !verifyPassword(currentPassword ?? '', stored.password_hash)) {
+          throw new UnauthorizedError('The current password is wrong; the password was not changed.');
+        }
+      } else {
+        requirePermission(me, 'users.administer');
+      }
+      const { rowCount } = this.db.run(
+        'UPDATE desk_credentials SET password_hash = $2, changed_at = now(), failed_sign_ins = 0, locked_until = NULL WHERE user_id = $1',
+        [userId, hash],
+      );
+      if (rowCount === 0) throw new NotFoundError(`There is no user "${userId}" on this desk.`);
+      this.db.run("UPDATE desk_tokens SET revoked_at = now() WHERE user_id = $1 AND kind = 'session' AND revoked_at IS NULL", [userId]);
+      this.audit(actor, 'desk.user.set_password', `/desk/users/${userId}`);
+    });
+  }
+
+  private countFailure(userId: string): void {
+    actingAs(this.db, userId, () =>
+      this.db.run(
+        `UPDATE desk_credentials
+            SET failed_sign_ins = CASE WHEN failed_sign_ins + 1 >= $2 THEN 0 ELSE failed_sign_ins + 1 END,
+                locked_until = CASE WHEN failed_sign_ins + 1 >= $2 THEN now() + make_interval(mins => $3) ELSE locked_until END
+          WHERE user_id = $1`,
+        [userId, MAX_FAILED_SIGN_INS, LOCK_MINUTES],
+      ),
+    );
   }
 
   /**
@@ -255,68 +313,4 @@ export class DeskPeople {
   private audit(actor: string, operation: string, path: string): void {
     this.db.run('INSERT INTO audit_log (at, actor, operation, path) VALUES ($1, $2, $3, $4)', [new Date().toISOString(), actor, operation, path]);
   }
-}
-
-export interface NewUser {
-  userId: string;
-  displayName: string;
-  role: DeskRole;
-  admin?: boolean;
-  password: string;
-}
-
-export interface TokenInfo {
-  tokenId: number;
-  kind: 'session' | 'api';
-  label: string | null;
-  createdAt: string;
-  expiresAt: string;
-  revokedAt: string | null;
-  lastUsedAt: string | null;
-}
-
-interface UserRow {
-  user_id: string;
-  display_name: string;
-  role: DeskRole;
-  admin: boolean;
-  created_at: string;
-  created_by: string | null;
-  disabled_at: string | null;
-}
-
-type CheckedUser = Omit<NewUser, 'admin'>;
-
-const USER_ID = /^[a-z][a-z0-9._-]{1,39}$/;
-const TOKEN = /^[A-Za-z0-9_-]{43}$/;
-
-function tokenHash(token: unknown): Buffer | undefined {
-  if (typeof token !== 'string' || !TOKEN.test(token)) return undefined;
-  return createHash('sha256').update(token).digest();
-}
-
-function toUser(row: UserRow): DeskUser {
-  return {
-    userId: row.user_id,
-    displayName: row.display_name,
-    role: row.role,
-    admin: row.admin,
-    createdAt: row.created_at,
-    createdBy: row.created_by,
-    disabledAt: row.disabled_at,
-  };
-}
-
-function checkNewUser(input: NewUser): CheckedUser {
-  const issues: { path: string[]; message: string }[] = [];
-  if (typeof input?.userId !== 'string' || !USER_ID.test(input.userId)) {
-    issues.push({ path: ['userId'], message: '2-40 characters: a lowercase letter, then lowercase letters, digits, ".", "_" or "-"' });
-  }
-  const name = typeof input?.displayName === 'string' ? input.displayName.trim() : '';
-  if (name.length < 1 || name.length > 120) issues.push({ path: ['displayName'], message: '1-120 characters' });
-  if (!DESK_ROLES.includes(input?.role)) issues.push({ path: ['role'], message: `one of ${DESK_ROLES.join(', ')}` });
-  if (issues.length > 0)
-    throw new InvalidInputError(`The new user is not valid: ${issues.map((i) => `${i.path[0]} must be ${i.message}`).join('; ')}.`, issues);
-  checkPasswordPolicy(input.password);
-  return { userId: input.userId, displayName: name, role: input.role, password: input.password };
 }

@@ -11,6 +11,8 @@
  *   presents a token's hash (`forge.token_hash`) sees the one row with that hash, which only the
  *   holder of the token can name. These settings are chosen by the server, so RLS guards against
  *   a query that forgets its filter, not against a compromised server; superusers bypass it.
+ * - Wrong passwords are counted per person (failed_sign_ins); enough in a row lock sign-in for a
+ *   while (locked_until), so a password cannot be guessed at the speed of the server.
  * - desk_acting_user() and desk_acting_admin() are for every desk table's policies.
  */
 export const PEOPLE_SCHEMA: readonly string[] = [
@@ -23,7 +25,9 @@ export const PEOPLE_SCHEMA: readonly string[] = [
   `CREATE TABLE desk_credentials (
     user_id text PRIMARY KEY REFERENCES desk_users (user_id),
     password_hash text NOT NULL CHECK (password_hash LIKE 'scrypt$%'),
-    changed_at timestamptz NOT NULL DEFAULT now()
+    changed_at timestamptz NOT NULL DEFAULT now(),
+    failed_sign_ins integer NOT NULL DEFAULT 0 CHECK (failed_sign_ins >= 0),
+    locked_until timestamptz
   )`,
   `CREATE TABLE desk_tokens (
     token_id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
