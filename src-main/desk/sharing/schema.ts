@@ -14,6 +14,8 @@
  *   of a shared or desk-wide record do not edit it. Inserting needs a bound person; the new row is
  *   unreadable until its desk_record_access row names the owner, so a record is created with an
  *   explicit rid and its access row in one transaction (or by a superuser/migration).
+ * - memory_archive (earlier versions, by category and id) follows its record, so an old version
+ *   of a private note does not leak what the note says.
  * - ENABLE + FORCE: the policies bind the tables' owner too. Superusers (migrations, `forge
  *   migrate`, the tests' admin connection) bypass them, as PostgreSQL does for every policy.
  * - Like the sign-in tables' policies, these guard against a query that forgets its filter, with
@@ -47,4 +49,16 @@ export const SHARING_SCHEMA: readonly string[] = [
   'CREATE POLICY memory_records_insert ON memory_records FOR INSERT WITH CHECK (desk_acting_user() IS NOT NULL)',
   'CREATE POLICY memory_records_update ON memory_records FOR UPDATE USING (desk_may_change_record(rid)) WITH CHECK (desk_may_change_record(rid))',
   'CREATE POLICY memory_records_delete ON memory_records FOR DELETE USING (desk_may_change_record(rid))',
+  // A record's earlier versions are read as the record is: the subquery over memory_records is
+  // itself filtered by the policy above. A version whose record is gone is seen by risk only.
+  'ALTER TABLE memory_archive ENABLE ROW LEVEL SECURITY',
+  'ALTER TABLE memory_archive FORCE ROW LEVEL SECURITY',
+  `CREATE POLICY memory_archive_read ON memory_archive FOR SELECT USING (
+    desk_acting_risk() OR EXISTS (SELECT 1 FROM memory_records m WHERE m.category = memory_archive.category AND m.id = memory_archive.id)
+  )`,
+  // Writes (archiving before a change, pruning) come from the server for a bound person; separate
+  // policies per command, since a FOR ALL policy would also widen reading (policies are OR-ed).
+  'CREATE POLICY memory_archive_insert ON memory_archive FOR INSERT WITH CHECK (desk_acting_user() IS NOT NULL)',
+  'CREATE POLICY memory_archive_update ON memory_archive FOR UPDATE USING (desk_acting_user() IS NOT NULL)',
+  'CREATE POLICY memory_archive_delete ON memory_archive FOR DELETE USING (desk_acting_user() IS NOT NULL)',
 ];

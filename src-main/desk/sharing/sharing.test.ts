@@ -55,6 +55,12 @@ describe.skipIf(skipWithoutPostgres())('sharing research on a desk: row-level se
     addNote(admin, 'alice-fed', 'Alice thinks the Zanzibar committee cuts twice by March.', 'alice');
     addNote(admin, 'bob-oil', 'Bob on oil supply and the Zanzibar shipping lanes.', 'bob');
     addNote(admin, 'orphan', 'A Zanzibar note nobody was named owner of.', null);
+    // An earlier version of alice's note, as the store archives it before each change.
+    admin.run(
+      `INSERT INTO memory_archive (category, id, name, archived_at, title, content, content_hash)
+       VALUES ('research', 'alice-fed', 'alice-fed.v1.md', $1, 'Note alice-fed', 'First draft: Zanzibar cuts once.', 'h1')`,
+      [AT],
+    );
     app = connectAsApp(desk);
     // Beyond the sign-in tests' grants: unsharing deletes share rows, and every memory write's
     // trigger trims memory_changes. A desk's app role needs both (reported with this change).
@@ -78,6 +84,18 @@ describe.skipIf(skipWithoutPostgres())('sharing research on a desk: row-level se
     expect(searchAs('bob', 'zanzibar')).toEqual(['bob-oil']);
     expect(visibleTo('rita')).toEqual(['alice-fed', 'bob-oil', 'orphan']);
     expect(searchAs('rita', 'zanzibar')).toEqual(['alice-fed', 'bob-oil', 'orphan']);
+  });
+
+  it("an earlier version of alice's private note is as hidden as the note, and shows once the note is shared", () => {
+    const versionsFor = (who: string) =>
+      actingAs(app, who, () => app.query<{ name: string }>('SELECT name FROM memory_archive ORDER BY name').map((r) => r.name));
+    expect(versionsFor('alice')).toEqual(['alice-fed.v1.md']);
+    expect(versionsFor('bob')).toEqual([]);
+    expect(versionsFor('rita')).toEqual(['alice-fed.v1.md']);
+    asAlice(() => sharing.shareWith('alice', { category: 'research', id: 'alice-fed' }, ['bob']));
+    expect(versionsFor('bob')).toEqual(['alice-fed.v1.md']);
+    asAlice(() => sharing.makePrivate('alice', { category: 'research', id: 'alice-fed' }));
+    expect(versionsFor('bob')).toEqual([]);
   });
 
   it('a note with no owner row is seen by risk only, and a transaction bound to nobody sees nothing (fail closed)', () => {
