@@ -193,6 +193,18 @@ describe.skipIf(skipWithoutPostgres())('DeskPeople: users, sign-in and tokens on
     expect(lastUsed()).not.toBe(pushedBack);
   });
 
+  it('every PM has a book for risk to set limits on, also one made a PM later', () => {
+    // If this failed, risk could not set limits for a new PM, and none of their Expressions could be approved.
+    const books = () => desk.connection.query<{ book_id: string }>("SELECT book_id FROM desk_books WHERE kind = 'pm' ORDER BY book_id").map((r) => r.book_id);
+    expect(books()).toEqual(['paula', 'peter']);
+    people.setRole('ada', 'vic', 'pm');
+    people.setRole('ada', 'vic', 'viewer');
+    people.setRole('ada', 'vic', 'pm');
+    expect(books()).toEqual(['paula', 'peter', 'vic']);
+    expect(desk.connection.one("SELECT kind, owner_id FROM desk_books WHERE book_id = 'vic'")).toEqual({ kind: 'pm', owner_id: 'vic' });
+    people.setRole('ada', 'vic', 'viewer');
+  });
+
   it('a new role applies to open sessions at once', () => {
     // If this failed, a demoted PM could keep approving until their session ran out.
     const { token } = people.signIn('anna', PASSWORD);

@@ -207,6 +207,7 @@ export class DeskPeople {
 
   /** Revokes a token: one's own, or (an admin) anyone's. Someone else's is "not found", as if it did not exist. */
   revokeToken(actor: string, tokenId: number): void {
+    if (!Number.isSafeInteger(tokenId) || tokenId < 1) throw new NotFoundError(`There is no token #${String(tokenId).slice(0, 20)} among yours.`);
     actingAs(this.db, actor, () => {
       const me = this.actor(actor);
       const row = this.db.one<{ user_id: string; revoked_at: string | null }>('SELECT user_id, revoked_at FROM desk_tokens WHERE token_id = $1', [tokenId]);
@@ -240,6 +241,7 @@ export class DeskPeople {
       requirePermission(this.actor(actor), 'users.administer');
       const { rowCount } = this.db.run('UPDATE desk_users SET role = $2 WHERE user_id = $1', [userId, role]);
       if (rowCount === 0) throw new NotFoundError(`There is no user "${userId}" on this desk.`);
+      if (role === 'pm') this.ensureBook(userId);
       this.audit(actor, `desk.user.set_role:${role}`, `/desk/users/${userId}`);
       return this.mustGet(userId);
     });
@@ -297,6 +299,12 @@ export class DeskPeople {
       createdBy,
     ]);
     this.db.run('INSERT INTO desk_credentials (user_id, password_hash) VALUES ($1, $2)', [user.userId, hash]);
+    if (user.role === 'pm') this.ensureBook(user.userId);
+  }
+
+  /** Every PM has a book (named after them) for risk to put limits on; kept if they change role. */
+  private ensureBook(pmId: string): void {
+    this.db.run("INSERT INTO desk_books (book_id, kind, owner_id) VALUES ($1, 'pm', $1) ON CONFLICT DO NOTHING", [pmId]);
   }
 
   private insertToken(userId: string, kind: 'session' | 'api', label: string | null, lifetime: string): { token: string; tokenId: number; expiresAt: string } {
