@@ -19,7 +19,7 @@ function refusal(fn: () => unknown): { code: string; message: string } | undefin
   }
 }
 
-describe.skipIf(skipWithoutPostgres())('desk sign-in: lockout, password changes, stronger hashes', { timeout: 120_000 }, () => {
+describe.skipIf(skipWithoutPostgres())('desk accounts: lockout, password changes, stronger hashes, the last admin', { timeout: 120_000 }, () => {
   let desk: TestDesk;
   let app: PostgresConnection;
   let people: DeskPeople;
@@ -92,5 +92,23 @@ describe.skipIf(skipWithoutPostgres())('desk sign-in: lockout, password changes,
     expect(people.signIn('walt', PASSWORD).user.userId).toBe('walt');
     expect(storedHash('walt')).toMatch(/^scrypt\$32768\$8\$1\$/);
     expect(people.signIn('walt', PASSWORD).user.userId).toBe('walt');
+  });
+
+  it('two admins disabling each other at the same moment cannot leave the desk without an admin', () => {
+    // If this failed, a race between two servers could lock a desk out of managing its users for good.
+    desk.connection.run("UPDATE desk_users SET admin = true WHERE user_id = 'olga'");
+    const active = () => desk.connection.one<{ n: number }>('SELECT count(*)::int AS n FROM desk_users WHERE admin AND disabled_at IS NULL')?.n;
+    expect(active()).toBe(2);
+    // Olga's server is mid-way through disabling ada: it counted two admins and wrote, not yet committed.
+    const other = desk.connect();
+    other.run('BEGIN ISOLATION LEVEL SERIALIZABLE');
+    expect(other.one<{ n: number }>('SELECT count(*)::int AS n FROM desk_users WHERE admin AND disabled_at IS NULL')?.n).toBe(2);
+    other.run("UPDATE desk_users SET disabled_at = now() WHERE user_id = 'ada'");
+    // Meanwhile ada's server disables olga (it cannot see olga's uncommitted change).
+    people.disableUser('ada', 'olga');
+    expect(refusal(() => other.run('COMMIT'))?.code).toBe('conflict'); // 40001: could not serialize
+    other.close();
+    expect(active()).toBe(1);
+    expect(people.getUser('ada')?.disabledAt).toBeNull();
   });
 });
