@@ -28,7 +28,7 @@ export {
   HEADER_LINES,
 } from './codec';
 export type { MemoryDocument, HeaderFields, HeaderValue, ReadDepth } from './codec';
-export { parseQuery, compileQuery, isIsoDate } from './query';
+export { parseQuery, compileQuery, compileQueryFor, isIsoDate } from './query';
 export type { QueryAst, QueryTerm } from './query';
 export { memoryAsOf } from './as-of';
 export type { MemoryAsOf, RecordAsOf } from './as-of';

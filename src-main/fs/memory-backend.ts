@@ -1,9 +1,9 @@
 import { InvalidInputError, NotFoundError } from '../common/errors';
-import { engineOf, type IndexableRecord, type MemoryIndexer, type RecordRow, type Store } from '../store';
+import type { IndexableRecord, MemoryIndexer, RecordRow, Store } from '../store';
 import { parseRecord, renderRecord, type MemoryDocument } from './codec';
 import { CATEGORIES, categoryInfo, formatId, listingMeta } from './categories';
 import { compactTimestamp, sha256 } from './hash';
-import { compileQuery, compileQueryForPostgres, parseQuery } from './query';
+import { compileQueryFor, parseQuery } from './query';
 import { checkRecordAuthority, type RecordState } from './write-authority';
 import type { ArchivedVersion, DirEntry, Listing, RecordInfo, WriteContext, WriteResult } from './types';
 
@@ -119,8 +119,7 @@ export class MemoryBackend {
   }
 
   list(category: string, query: string | undefined, limit: number, offset: number): Listing {
-    const compile = engineOf(this.store.db) === 'postgres' ? compileQueryForPostgres : compileQuery;
-    const filter = query?.trim() ? compile(parseQuery(query)) : null;
+    const filter = query?.trim() ? compileQueryFor(this.store.db, parseQuery(query)) : null;
     const { rows, total } = this.store.records.list(category, filter, limit, offset);
     const entries: DirEntry[] = rows.map((r) => ({
       name: `${r.id}.md`,

@@ -10,6 +10,8 @@ export const DATABASE_FILE = 'forge.db';
 export interface WorkspaceOptions {
   dataDir: string;
   nativeBinding?: string;
+  /** Opens the workspace's store elsewhere (a desk's PostgreSQL); default: `<dataDir>/forge.db`. */
+  openStore?: () => Store;
   /** A search index kept in step with memory; a factory receives the open store (same connection). */
   indexer?: MemoryIndexer | ((store: Store) => MemoryIndexer);
   /** Defaults to the app's bundled `skills/` folder; null to skip. */
@@ -32,7 +34,7 @@ export interface Workspace {
  */
 export function openWorkspace(options: WorkspaceOptions): Workspace {
   mkdirSync(options.dataDir, { recursive: true });
-  const store = Store.open(join(options.dataDir, DATABASE_FILE), { nativeBinding: options.nativeBinding });
+  const store = options.openStore ? options.openStore() : Store.open(join(options.dataDir, DATABASE_FILE), { nativeBinding: options.nativeBinding });
   try {
     const skillsDir = join(options.dataDir, 'skills');
     const bundled = options.bundledSkillsDir === undefined ? findBundledDir('skills') : options.bundledSkillsDir;

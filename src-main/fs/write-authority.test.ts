@@ -158,7 +158,7 @@ describe("the tracker's authority cannot be claimed", () => {
     // A new caller of trackerWriter would be a new way to write Outcomes: it must be reviewed, and added here.
     const root = packageRoot();
     const allowed = [/^src-main\/tracking\//, /^src-main\/tools\/write-pipeline\.ts$/, /^src-main\/fs\/(write-authority|index)\.ts$/];
-    const isTest = (p: string) => /\.test\.ts$|\/__tests__\/|\/testing\.ts$/.test(p);
+    const isTest = (p: string) => /\.test\.ts$|\.contract\.ts$|\/__tests__\/|\/testing\.ts$/.test(p);
     const users: string[] = [];
     const walk = (d: string) => {
       for (const name of readdirSync(d)) {

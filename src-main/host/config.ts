@@ -16,6 +16,11 @@ export interface CoreConfig {
   /** Path to a better-sqlite3 native binding built for this runtime (Electron passes its own). */
   nativeBinding?: string;
   /**
+   * A desk's PostgreSQL database (postgres://…) holding the workspace instead of `<dataDir>/forge.db`
+   * (`forge serve --db`). The data folder still keeps this server's settings and skills copy.
+   */
+  database?: string;
+  /**
    * Run the scheduled jobs (morning review, end of day, retrospective, monitoring). Default: on for
    * the app and `forge serve`, off in tests; one-shot CLI commands (`forge build`, `forge reindex`)
    * turn it off so a terminal command never starts the PM's morning review.

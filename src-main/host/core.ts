@@ -10,6 +10,7 @@ import type { CoreConfig } from './config';
 import type { CoreContext } from './context';
 import { EventBus } from './events';
 import { findBundledDir, openWorkspace } from '../fs';
+import { openDeskStore } from '../store/postgres/desk-store';
 import { appHandlers } from './handlers/app';
 import { settingsHandlers } from './handlers/settings';
 import { memoryHandlers } from './handlers/memory';
@@ -114,6 +115,7 @@ export function createCore(config: CoreConfig): Core {
   const memory = openWorkspace({
     dataDir: config.dataDir,
     nativeBinding: config.nativeBinding,
+    openStore: config.database ? () => openDeskStore(config.database as string) : undefined,
     // The embedder follows Settings → Search: the local model once installed, else a key (Voyage, OpenAI), else the hashed one.
     indexer: (store) => (search = new SearchIndex(store.db, embedderFor(config.dataDir, settingsFile.get(), secrets))),
   });

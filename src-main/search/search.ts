@@ -1,5 +1,5 @@
 import { InvalidInputError } from '../common/errors';
-import { compileQuery, parseQuery } from '../fs';
+import { compileQueryFor, parseQuery } from '../fs';
 import type { Db } from '../store';
 import type { Embedder } from './embedder';
 import type { Quantizer } from './quantizer';
@@ -169,7 +169,7 @@ export async function searchMemory(ctx: SearchContext, req: SearchRequest): Prom
   const scope = parseScope(req.scope);
   const filters = req.filters ? cleanText(req.filters) : '';
   const ast = filters ? parseQuery(filters) : null;
-  const compiled = ast ? compileQuery(ast) : { where: '', params: [] };
+  const compiled = ast ? compileQueryFor(db, ast) : { where: '', params: [] };
   const words = tokenize(query);
   if (!words.length) throw new InvalidInputError(`"${query.slice(0, 60)}" has no words to search for; use letters or numbers.`);
   if (scope.sessionPrefix !== null && !scope.memory && !req.sessionId) {

@@ -345,12 +345,13 @@ export function summaryLineOf(c: Calibration): string {
 export function brierHistory(store: Pick<Store, 'db'>): { month: string; category: string; n: number; brier: number }[] {
   const rows = store.db
     .prepare(
+      // The outcome as 1.0/0.0 spelled out (not SQLite's 0/1 comparison), so a desk's PostgreSQL reads it the same.
       `WITH f AS MATERIALIZED (${FORECASTS_SQL})
        SELECT substr(exit_date, 1, 7) AS month, coalesce(cat, '${UNCATEGORISED}') AS category, count(*) AS n,
-              avg((p - (hit = 'true')) * (p - (hit = 'true'))) AS brier
+              avg((p - CASE WHEN hit = 'true' THEN 1.0 ELSE 0.0 END) * (p - CASE WHEN hit = 'true' THEN 1.0 ELSE 0.0 END)) AS brier
        FROM f WHERE exit_date IS NOT NULL GROUP BY 1, 2
        UNION ALL
-       SELECT substr(exit_date, 1, 7), 'all', count(*), avg((p - (hit = 'true')) * (p - (hit = 'true')))
+       SELECT substr(exit_date, 1, 7), 'all', count(*), avg((p - CASE WHEN hit = 'true' THEN 1.0 ELSE 0.0 END) * (p - CASE WHEN hit = 'true' THEN 1.0 ELSE 0.0 END))
        FROM f WHERE exit_date IS NOT NULL GROUP BY 1
        ORDER BY 1, 2`,
     )

@@ -1,4 +1,4 @@
-import { atDepth, compileQuery, countLines, parseQuery, type ReadDepth } from '../../fs';
+import { atDepth, compileQueryFor, countLines, parseQuery, type ReadDepth } from '../../fs';
 import { limitsFromConstraints } from '../../tools';
 import { recordVersion, writeAsPm } from './memory-write';
 import { expressionChecks, expressionReview } from './expression-checks';
@@ -26,7 +26,7 @@ export const memoryHandlers: PartialHandlerMap = {
   },
   'memory/table': async (input, ctx) => {
     await ctx.memory.ready;
-    const filter = input.query?.trim() ? compileQuery(parseQuery(input.query)) : null;
+    const filter = input.query?.trim() ? compileQueryFor(ctx.memory.store.db, parseQuery(input.query)) : null;
     const { rows, total } = ctx.memory.store.tables.page({ ...input, filter });
     return {
       category: input.category,

@@ -22,7 +22,9 @@ const INT8 = (v) => {
   const n = Number(v);
   return Number.isSafeInteger(n) ? n : BigInt(v);
 };
-const PARSERS = { 20: INT8, 1082: TEXT, 1083: TEXT, 1114: TEXT, 1184: TEXT, 1266: TEXT };
+// numeric (what sum() of bigints gives): a number, as SQLite's integer or real would be.
+const NUMERIC = (v) => Number(v);
+const PARSERS = { 20: INT8, 1700: NUMERIC, 1082: TEXT, 1083: TEXT, 1114: TEXT, 1184: TEXT, 1266: TEXT };
 
 let client = null;
 // Whether the session holds an open transaction (statements the main thread sent), and whether a
@@ -56,6 +58,8 @@ async function connect() {
     connectionTimeoutMillis: workerData.connectTimeoutMs,
     application_name: workerData.applicationName,
     statement_timeout: workerData.statementTimeoutMs,
+    // Forge's times are UTC ISO text, as on SQLite: date arithmetic must not shift by the server's zone.
+    options: '-c TimeZone=UTC',
     keepAlive: true,
     types: { getTypeParser: (oid, format) => PARSERS[oid] || pg.types.getTypeParser(oid, format) },
   });

@@ -61,6 +61,13 @@ export class PostgresDb {
       .toLowerCase();
     if (name === 'optimize' || name === 'wal_checkpoint') return options?.simple ? undefined : [];
     if (name === 'foreign_keys') return options?.simple ? 1 : [{ foreign_keys: 1 }];
+    if (name === 'data_version') {
+      // Caches key on it to notice other connections' commits. Any commit on the desk moves the
+      // write-ahead log, so its position is a version that can only move on (never a stale cache;
+      // at worst a reload after an unrelated write).
+      const v = this.connection.one<{ v: number }>("SELECT (pg_current_wal_lsn() - '0/0'::pg_lsn)::bigint AS v")?.v ?? 0;
+      return options?.simple ? v : [{ data_version: v }];
+    }
     throw new AppError('internal', `PRAGMA ${name} is SQLite's; a desk's PostgreSQL database has no equivalent this code may rely on.`);
   }
 
@@ -144,8 +151,11 @@ function bind(t: TranslatedSql, args: unknown[]): unknown[] {
       ? (last as Record<string, unknown>)
       : undefined;
   const positional = (named ? args.slice(0, -1) : args).flat();
-  return t.params.map((p) => {
-    const v = typeof p === 'number' ? positional[p] : named?.[p];
+  const valueOf = (p: number | string) => (typeof p === 'number' ? positional[p] : named?.[p]);
+  return t.params.map((source) => {
+    if (typeof source === 'object') return valueOf(source.isNull) == null;
+    const p = source;
+    const v = valueOf(p);
     if (v === undefined) {
       if (typeof p === 'string' && named && !(p in named)) throw new AppError('internal', `Missing named parameter "${p}"`);
       return null;

@@ -24,3 +24,14 @@ describe("translating the store's SQL for a desk's PostgreSQL", () => {
     expect(translateSql('INSERT INTO audit_log (at) VALUES (?) RETURNING at', keys).returnsKey).toBeUndefined();
   });
 });
+
+describe('optional filters', () => {
+  it('turns "? IS NULL" into a boolean parameter of its own, so the value keeps the type its other use gives it', () => {
+    const positional = translateSql('SELECT 1 FROM t WHERE (? IS NULL OR d <= ?)', new Map());
+    expect(positional.text).toBe('SELECT 1 FROM t WHERE ($1::boolean OR d <= $2)');
+    expect(positional.params).toEqual([{ isNull: 0 }, 1]);
+    const named = translateSql('SELECT 1 FROM t WHERE (@before IS NULL OR seq < @before) AND @job IS NOT NULL LIMIT @limit', new Map());
+    expect(named.text).toBe('SELECT 1 FROM t WHERE ($1::boolean OR seq < $2) AND NOT $3::boolean LIMIT $4');
+    expect(named.params).toEqual([{ isNull: 'before' }, 'before', { isNull: 'job' }, 'limit']);
+  });
+});

@@ -5,10 +5,14 @@
  * the two spell differently but mean the same:
  *
  * - placeholders: `?` (positional) and `@name` / `:name` / `$name` (named, better-sqlite3's three
- *   spellings) become `$1…$n`; a name used twice is one parameter;
+ *   spellings) become `$1…$n`; a name used twice is one parameter; `? IS [NOT] NULL` becomes a
+ *   boolean parameter of its own (PostgreSQL cannot type a placeholder there);
  * - `INSERT OR IGNORE INTO …` becomes `INSERT INTO … ON CONFLICT DO NOTHING`;
  * - the two-argument scalar `max(a, b)` / `min(a, b)` becomes `GREATEST` / `LEAST` (one argument
  *   stays the aggregate); `ifnull(` becomes `coalesce(`;
+ * - a blob literal `x'…'` becomes `'\\x…'::bytea`;
+ * - `total_changes()` (has this connection written?) reads the write-ahead log's insert position;
+ * - `sqlite_master` (is there a table named …?) reads PostgreSQL's catalogue;
  * - an INSERT into a table with an identity key returns that key (what better-sqlite3 reports as
  *   `lastInsertRowid`).
  *
@@ -19,51 +23,79 @@
 
 export interface TranslatedSql {
   text: string;
-  /** For each `$n` in order: the positional index (number) or the name (string) it takes its value from. */
-  params: (number | string)[];
+  /**
+   * For each `$n` in order, where its value comes from: the positional index (number) or the name
+   * (string), or — for a placeholder tested with IS [NOT] NULL — whether that value is null.
+   */
+  params: ParamSource[];
   /** The identity column appended as RETURNING, when the statement is an INSERT into such a table. */
   returnsKey?: string;
 }
 
+export type ParamSource = number | string | { isNull: number | string };
+
 export function translateSql(sql: string, identityKeys: ReadonlyMap<string, string>): TranslatedSql {
-  const params: (number | string)[] = [];
-  const named = new Map<string, number>();
+  const params: ParamSource[] = [];
+  const numbers = new Map<string, number>();
+  /** The `$n` of a source (a value, or a value's nullness), allocated on first use and reused. */
+  const placeholder = (source: ParamSource): number => {
+    const key = typeof source === 'object' ? `null:${source.isNull}` : `${typeof source}:${source}`;
+    let n = numbers.get(key);
+    if (n === undefined) {
+      params.push(source);
+      n = params.length;
+      numbers.set(key, n);
+    }
+    return n;
+  };
   let positional = 0;
   let out = '';
   for (let i = 0; i < sql.length; ) {
     const c = sql[i];
+    let source: number | string | undefined;
+    let length = 0;
+    if ((c === 'x' || c === 'X') && sql[i + 1] === "'" && !/[A-Za-z0-9_]/.test(sql[i - 1] ?? '')) {
+      // A blob literal x'00ff' is a bit string to PostgreSQL; bytea is spelled '\x00ff'::bytea.
+      const end = closingQuote(sql, i + 1, "'");
+      out += `'\\x${sql.slice(i + 2, end - 1)}'::bytea`;
+      i = end;
+      continue;
+    }
     if (c === "'" || c === '"' || c === '`') {
       const end = closingQuote(sql, i, c);
       out += sql.slice(i, end);
       i = end;
-    } else if (c === '-' && sql[i + 1] === '-') {
-      const end = sql.indexOf('\n', i);
-      const stop = end < 0 ? sql.length : end;
+      continue;
+    }
+    if ((c === '-' && sql[i + 1] === '-') || (c === '/' && sql[i + 1] === '*')) {
+      const end = c === '-' ? sql.indexOf('\n', i) : sql.indexOf('*/', i + 2);
+      const stop = end < 0 ? sql.length : c === '-' ? end : end + 2;
       out += sql.slice(i, stop);
       i = stop;
-    } else if (c === '/' && sql[i + 1] === '*') {
-      const end = sql.indexOf('*/', i + 2);
-      const stop = end < 0 ? sql.length : end + 2;
-      out += sql.slice(i, stop);
-      i = stop;
-    } else if (c === '?') {
-      params.push(positional++);
-      out += `$${params.length}`;
-      i++;
+      continue;
+    }
+    if (c === '?') {
+      source = positional++;
+      length = 1;
     } else if ((c === '@' || c === ':' || c === '$') && /[A-Za-z_]/.test(sql[i + 1] ?? '') && !(c === ':' && sql[i - 1] === ':')) {
-      const match = /^[A-Za-z_][A-Za-z0-9_]*/.exec(sql.slice(i + 1));
-      const name = match ? match[0] : '';
-      let n = named.get(name);
-      if (n === undefined) {
-        params.push(name);
-        n = params.length;
-        named.set(name, n);
-      }
-      out += `$${n}`;
-      i += 1 + name.length;
-    } else {
+      source = (/^[A-Za-z_][A-Za-z0-9_]*/.exec(sql.slice(i + 1)) as RegExpExecArray)[0];
+      length = 1 + source.length;
+    }
+    if (source === undefined) {
       out += c;
       i++;
+      continue;
+    }
+    // `? IS NULL` gives PostgreSQL nothing to infer the parameter's type from (and fixes it as
+    // unknown before a later `col = ?` could): the test becomes a boolean parameter of its own,
+    // "is this value null?", bound from the same argument.
+    const test = /^\s+IS\s+(NOT\s+)?NULL\b/i.exec(sql.slice(i + length, i + length + 24));
+    if (test) {
+      out += `${test[1] ? 'NOT ' : ''}$${placeholder({ isNull: source })}::boolean`;
+      i += length + test[0].length;
+    } else {
+      out += `$${placeholder(source)}`;
+      i += length;
     }
   }
   let text = rewriteFunctions(out);
@@ -109,6 +141,19 @@ function rewriteFunctions(sql: string): string {
       i = end;
       continue;
     }
+    const catalogue = /^(sqlite_master|sqlite_schema)\b/i.exec(sql.slice(i));
+    if (catalogue && !/[A-Za-z0-9_.]/.test(sql[i - 1] ?? '')) {
+      out += `${CATALOGUE} AS ${catalogue[1]}`;
+      i += catalogue[0].length;
+      continue;
+    }
+    const changes = /^total_changes\s*\(\s*\)/i.exec(sql.slice(i));
+    if (changes && !/[A-Za-z0-9_.]/.test(sql[i - 1] ?? '')) {
+      // "Has this connection written since?" — the log's insert position moves with every write, ours included.
+      out += "(pg_current_wal_insert_lsn() - '0/0'::pg_lsn)::bigint";
+      i += changes[0].length;
+      continue;
+    }
     const m = /^(max|min|ifnull)\s*\(/i.exec(sql.slice(i));
     if (m && !/[A-Za-z0-9_.]/.test(sql[i - 1] ?? '')) {
       const name = m[1].toLowerCase();
@@ -130,6 +175,10 @@ function rewriteFunctions(sql: string): string {
   }
   return out;
 }
+
+/** SQLite's catalogue, as far as Forge reads it (does a table or index exist?), from PostgreSQL's. */
+const CATALOGUE = `(SELECT 'table'::text AS type, table_name::text AS name, table_name::text AS tbl_name FROM information_schema.tables WHERE table_schema = current_schema()
+  UNION ALL SELECT 'index', indexname::text, tablename::text FROM pg_indexes WHERE schemaname = current_schema())`;
 
 function matchingParen(sql: string, open: number): number {
   let depth = 0;
