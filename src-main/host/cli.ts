@@ -15,6 +15,10 @@ Commands:
   serve      Run Forge headless: the full app in your browser, on 127.0.0.1 only.
              --port N      port to listen on (default: a free one)
              --data DIR    workspace folder (default: $FORGE_HOME or ~/.forge)
+             --db postgres://user@host:port/db   keep the workspace in a desk's PostgreSQL
+                           database instead of DIR/forge.db (or $FORGE_DB; the password from
+                           $PGPASSWORD rather than the command line); DIR keeps this server's
+                           settings and skills
   mcp        Run the governance MCP server on stdio (for an IDE to spawn).
              --data DIR  --contracts DIR  --remote URL  (forge mcp --help for more)
   demo       Run the offline demo: a scripted analyst session on a copy of the sample
@@ -99,9 +103,9 @@ async function versionCli(args: string[]): Promise<number> {
 }
 
 async function serve(args: string[]): Promise<number> {
-  let values: { port?: string; data?: string };
+  let values: { port?: string; data?: string; db?: string };
   try {
-    ({ values } = parseArgs({ args, options: { port: { type: 'string' }, data: { type: 'string' } }, strict: true }));
+    ({ values } = parseArgs({ args, options: { port: { type: 'string' }, data: { type: 'string' }, db: { type: 'string' } }, strict: true }));
   } catch (e) {
     console.error(`forge serve: ${(e as Error).message}`);
     return 2;
@@ -112,14 +116,25 @@ async function serve(args: string[]): Promise<number> {
     return 2;
   }
   const dataDir = resolveDataDir(values.data);
+  const database = values.db ?? (process.env.FORGE_DB || undefined);
   // Loaded here, not at the top: `forge mcp` and `forge version` should not pay for the whole core.
-  const [{ createCore }, { startHeadlessHost }, { createWorkspaceSwitch }] = await Promise.all([
+  const [{ createCore }, { startHeadlessHost }, { createWorkspaceSwitch }, { parseTarget }] = await Promise.all([
     import('./core'),
     import('./http/server'),
     import('./workspace-switch'),
+    import('../store/postgres/target'),
   ]);
-  // The PM's workspace behind a switch: the Demo button swaps in a sample workspace until "Back to my workspace".
-  const real = createCore({ dataDir, mode: 'headless' });
+  let databaseShown: string | undefined;
+  let real: ReturnType<typeof createCore>;
+  try {
+    if (database) databaseShown = parseTarget(database).masked;
+    // The PM's workspace behind a switch: the Demo button swaps in a sample workspace until "Back to my workspace".
+    real = createCore({ dataDir, mode: 'headless', database });
+  } catch (e) {
+    // A refused URL, an unreachable or unprepared desk database: said plainly, the password never printed.
+    console.error(`forge serve: ${(e as Error).message}`);
+    return database && !databaseShown ? 2 : 1;
+  }
   const core = createWorkspaceSwitch({ real });
   let host: HeadlessHost;
   try {
@@ -137,7 +152,7 @@ async function serve(args: string[]): Promise<number> {
   // never an exit (a failure while starting still stops the command with its message).
   installCrashPolicy({ name: 'forge serve' }).hide(host.token);
   console.log(`Forge ${appVersion()} is running headless.`);
-  console.log(`Workspace: ${dataDir}`);
+  console.log(databaseShown ? `Workspace: ${databaseShown} (a desk's PostgreSQL); this server's files: ${dataDir}` : `Workspace: ${dataDir}`);
   if (attached.mcpUrl) console.log(`MCP (for IDEs): ${attached.mcpUrl} — see the MCP screen for ready-made configurations.`);
   if (attached.notice) console.log(attached.notice);
   console.log(`Open: ${host.openUrl}`);

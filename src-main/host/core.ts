@@ -116,6 +116,9 @@ export function createCore(config: CoreConfig): Core {
     dataDir: config.dataDir,
     nativeBinding: config.nativeBinding,
     openStore: config.database ? () => openDeskStore(config.database as string) : undefined,
+    // A desk starts from its PMs' migrated workspaces, never from the sample: two servers starting
+    // on an empty desk would otherwise both write the demo Views into the shared database.
+    seedDir: config.database ? null : undefined,
     // The embedder follows Settings → Search: the local model once installed, else a key (Voyage, OpenAI), else the hashed one.
     indexer: (store) => (search = new SearchIndex(store.db, embedderFor(config.dataDir, settingsFile.get(), secrets))),
   });

@@ -43,13 +43,22 @@ export class PostgresDb {
 
   /**
    * better-sqlite3's `db.transaction(fn)`: a function that runs fn in a transaction (a savepoint
-   * when nested). `.immediate` / `.deferred` / `.exclusive` are the same on PostgreSQL, whose row
-   * locks and unique keys do what SQLite's up-front write lock does for the store.
+   * when nested). SQLite lets one writer at a time into a workspace, and the store's
+   * read-modify-writes (a version check, then the edit) rely on it; PostgreSQL would let two
+   * servers interleave them. So every outermost transaction first takes the workspace's write lock
+   * — a transaction-scoped advisory lock, released by the commit or rollback, also when a server
+   * dies — and the store keeps SQLite's guarantee across every server on the desk.
    */
   transaction<A extends unknown[], R>(
     fn: (...args: A) => R,
   ): ((...args: A) => R) & Record<'immediate' | 'deferred' | 'exclusive' | 'default', (...args: A) => R> {
-    const run = (...args: A) => this.connection.transaction(() => fn(...args));
+    const run = (...args: A) => {
+      if (this.connection.inTransaction) return this.connection.transaction(() => fn(...args));
+      return this.connection.transaction(() => {
+        this.connection.run('SELECT pg_advisory_xact_lock($1)', [WORKSPACE_WRITE_LOCK]);
+        return fn(...args);
+      });
+    };
     return Object.assign(run, { immediate: run, deferred: run, exclusive: run, default: run });
   }
 
@@ -151,11 +160,11 @@ function bind(t: TranslatedSql, args: unknown[]): unknown[] {
       ? (last as Record<string, unknown>)
       : undefined;
   const positional = (named ? args.slice(0, -1) : args).flat();
-  const valueOf = (p: number | string) => (typeof p === 'number' ? positional[p] : named?.[p]);
+  const argument = (p: number | string) => (typeof p === 'number' ? positional[p] : named?.[p]);
   return t.params.map((source) => {
-    if (typeof source === 'object') return valueOf(source.isNull) == null;
+    if (typeof source === 'object') return argument(source.isNull) == null;
     const p = source;
-    const v = valueOf(p);
+    const v = argument(p);
     if (v === undefined) {
       if (typeof p === 'string' && named && !(p in named)) throw new AppError('internal', `Missing named parameter "${p}"`);
       return null;
@@ -163,6 +172,9 @@ function bind(t: TranslatedSql, args: unknown[]): unknown[] {
     return typeof v === 'boolean' ? Number(v) : v;
   });
 }
+
+/** The workspace's write lock (an advisory lock key; the desk's books use their own). */
+export const WORKSPACE_WRITE_LOCK = 0x466f7267; // "Forg"
 
 /** Each table's identity key (what an INSERT returns as lastInsertRowid), read from the DDL. */
 const IDENTITY_KEYS: ReadonlyMap<string, string> = new Map(
