@@ -104,7 +104,9 @@ port.on('message', async (req) => {
     answer({ rows: result.rows || [], rowCount: result.rowCount ?? 0 });
   } catch (e) {
     const text = String(e && e.message) + ' ' + String(e && e.code);
-    const lost = !client || LOST.has(e && e.code) || /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|Connection terminated|timeout expired|not queryable/i.test(text);
+    // A refusal at sign-in (bad password, no such database) is an answer, not a lost connection.
+    const refused = !client && e && /^(28|3D)/.test(String(e.code));
+    const lost = (!client && !refused) || LOST.has(e && e.code) || /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|Connection terminated|timeout expired|not queryable/i.test(text);
     if (lost) {
       forget();
       if (ends) lostInTransaction = false;

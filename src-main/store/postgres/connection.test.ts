@@ -100,6 +100,13 @@ describe.skipIf(skipWithoutPostgres())('PostgresConnection: a synchronous connec
     }
   });
 
+  it('a desk database that is not there says so when opened (unreachable, or no such database), not "reconnecting"', () => {
+    expect(() => PostgresConnection.open('postgres://forge:pw@127.0.0.1:1/desk')).toThrow(
+      /Could not reach the desk's database postgres:\/\/forge:\*\*\*@127\.0\.0\.1:1\/desk/,
+    );
+    expect(() => PostgresConnection.open(server.url.replace(/\/postgres$/, '/no_such_desk'))).toThrow(/does not exist on that server/);
+  });
+
   it('a wrong password is refused without the password in the message', () => {
     const url = server.url.replace('postgres@', 'nobody:s3cret-pw@');
     let message = '';

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { AppError } from '../../common/errors';
 import { CONNECTION_WORKER_SOURCE } from './connection-worker-source';
+import { PostgresAuthError, PostgresUnreachableError } from './errors';
 import { type PostgresTarget, parseTarget, scrub } from './target';
 
 /**
@@ -45,8 +46,34 @@ export class PostgresConnection {
   /** Opens (and checks) a connection: a refused URL fails here, not at the first write. */
   static open(url: string, options: ConnectionOptions = {}): PostgresConnection {
     const connection = new PostgresConnection(url, options);
-    connection.query('SELECT 1');
+    try {
+      connection.query('SELECT 1');
+    } catch (e) {
+      connection.close();
+      throw connection.openingError(e);
+    }
     return connection;
+  }
+
+  /** What stopped the first connection, said for someone setting up a desk (never "reconnecting"). */
+  private openingError(e: unknown): Error {
+    const where = this.target.masked;
+    if (e instanceof PostgresReconnectingError) {
+      const reason = /\(([^)]*)\); reconnecting/.exec(e.message)?.[1] ?? 'no answer';
+      return new PostgresUnreachableError(
+        `Could not reach the desk's database ${where} (${reason}): check the address and that PostgreSQL is running. Nothing was read or written.`,
+        e,
+      );
+    }
+    if (e instanceof PostgresQueryError && ['28P01', '28000', '3D000'].includes(e.sqlState ?? '')) {
+      return new PostgresAuthError(
+        e.sqlState === '3D000'
+          ? `The desk's database ${where} does not exist on that server: create it (createdb) or correct the URL. Nothing was read or written.`
+          : `The desk's database ${where} refused the user or password (${e.message}). Nothing was read or written.`,
+        e,
+      );
+    }
+    return e as Error;
   }
 
   /** The rows a statement returns (`$1`, `$2`… placeholders). */
