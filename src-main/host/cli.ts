@@ -42,6 +42,9 @@ Commands:
   migrate    Move this workspace into an empty PostgreSQL database for a desk, every row
              verified before it commits: forge migrate --to postgres://user@host:port/db
              [--data DIR] (forge migrate --help)
+  desk       Set up a desk on PostgreSQL and manage its people: forge desk create --admin ID
+             --name "NAME" --db postgres://…; user add|disable|role|list; grant-app-role ROLE
+             for the role servers connect as (forge desk --help)
   version    The exact build (version, commit, build date), platform, Node/Electron and
              which optional parts are on: keyword ranking, search model, script confinement.
              --data DIR    workspace folder.  (forge --version prints the version alone.)
@@ -62,6 +65,8 @@ export async function main(argv: string[]): Promise<number> {
       return reindexCli(rest);
     case 'migrate':
       return (await import('./migrate-cli')).forgeMigrateCli(rest);
+    case 'desk':
+      return (await import('./desk-cli')).forgeDeskCli(rest);
     case 'export':
     case 'import':
       return archiveCli(command, rest);
