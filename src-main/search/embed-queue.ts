@@ -131,7 +131,7 @@ export function parkedNotes(db: Db, limit = 20): { count: number; notes: ParkedN
   const count = (db.prepare('SELECT count(*) AS n FROM search_queue WHERE attempts >= ?').get(MAX_EMBED_ATTEMPTS) as { n: number }).n;
   const notes = db
     .prepare(
-      `SELECT category, id, attempts, last_error AS lastError, queued_at AS queuedAt FROM search_queue
+      `SELECT category, id, attempts, last_error AS "lastError", queued_at AS "queuedAt" FROM search_queue
        WHERE attempts >= ? ORDER BY queued_at DESC, rid DESC LIMIT ?`,
     )
     .all(MAX_EMBED_ATTEMPTS, limit) as ParkedNote[];

@@ -1,8 +1,8 @@
 import type { Statement } from 'better-sqlite3';
 import { InvalidInputError } from '../common/errors';
-import type { Db } from '../store';
+import { type Db, engineOf } from '../store';
 import { tokenize } from './hash-embedder';
-import { cachedStatement } from './statements';
+import { cachedStatement, idsIn } from './statements';
 import { type CurrentKeywordIndex, currentKeywordIndex, type FieldWeights, idf, type KeywordFilter, queryTerms } from './keyword-index';
 
 /**
@@ -77,6 +77,9 @@ interface Ranker {
 export function keywordCandidates(db: Db, words: readonly string[], opts: KeywordOptions): KeywordHit[] {
   const weights = checkFieldWeights(opts.fieldWeights);
   const limit = Math.max(1, Math.floor(opts.limit));
+  // A desk's PostgreSQL has no FTS5: the in-memory index is its only ranking (keyword-index/sync.ts).
+  if (opts.ranker === 'fts5' && engineOf(db) === 'postgres')
+    throw new InvalidInputError("FTS5's bm25() is SQLite's: a desk's PostgreSQL ranks keywords with the in-memory index only.");
   const index = opts.ranker === 'fts5' ? null : currentKeywordIndex(db);
   const ranker = index ? indexRanker(db, index, weights, opts) : ftsRanker(db, weights, opts);
   // Only FTS5 needs a term's surface word back (see ftsPhrase).
@@ -192,9 +195,11 @@ const byScore = (a: KeywordHit, b: KeywordHit) => b.score - a.score || a.rid - b
  */
 function withFeedback(db: Db, ranker: Ranker, terms: readonly string[], hits: KeywordHit[], fb: KeywordFeedback, limit: number): KeywordHit[] {
   const docs = hits.slice(0, Math.max(1, Math.floor(fb.docs)));
-  const rows = statements(db)('SELECT rid, title, body FROM memory_records WHERE rid IN (SELECT value FROM json_each(?))').all(
-    JSON.stringify(docs.map((d) => d.rid)),
-  ) as { rid: number; title: string; body: string | null }[];
+  const rows = statements(db)(`SELECT rid, title, body FROM memory_records WHERE rid IN (${idsIn(db)})`).all(JSON.stringify(docs.map((d) => d.rid))) as {
+    rid: number;
+    title: string;
+    body: string | null;
+  }[];
   const text = new Map(rows.map((r) => [r.rid, `${r.title} ${r.body ?? ''}`]));
   const own = new Set(terms);
   const total = docs.reduce((n, d) => n + d.score, 0) || 1;

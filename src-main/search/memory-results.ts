@@ -1,7 +1,8 @@
 // The memory part of a search (vector-block candidates and BM25, fused and blended with recency), apart from searchMemory in search.ts, which validates the request and merges memory, session and passage hits.
 import { extractHeader, type QueryAst, renderRecord } from '../fs';
 import { keywordCandidates } from './keywords';
-import { cachedStatement } from './statements';
+import { engineOf } from '../store';
+import { cachedStatement, idsIn } from './statements';
 import type { SearchScope } from './scope';
 import type { SearchContext, SearchHit, SearchRequest, SearchTuning, SearchWeights } from './search';
 import { dayNumber } from './vectors';
@@ -133,7 +134,9 @@ export async function memoryResults(ctx: SearchContext, req: SearchRequest, q: M
   // Final check of scope and filter in SQL (candidates from the bit scan saw only the pushed-down part).
   // CROSS JOIN fixes the order: look each candidate up by rid, rather than let the planner walk a
   // whole category or status index checking membership (measured: 2+ ms at 20k notes).
-  const rows = cachedStatement(db, `SELECT r.rid, r.updated_at FROM json_each(?) AS j CROSS JOIN memory_records r ON r.rid = j.value WHERE ${where}`).all(
+  // (PostgreSQL has no CROSS JOIN … ON, no integer as a condition, and its json_each gives text: see idsIn.)
+  const join = engineOf(db) === 'postgres' ? 'JOIN memory_records r ON r.rid = CAST(j.value AS bigint)' : 'CROSS JOIN memory_records r ON r.rid = j.value';
+  const rows = cachedStatement(db, `SELECT r.rid, r.updated_at FROM json_each(?) AS j ${join} WHERE ${where === '1' ? 'TRUE' : where}`).all(
     JSON.stringify([...cands.keys()]),
     ...condParams,
   ) as { rid: number; updated_at: string }[];
@@ -165,7 +168,7 @@ export async function memoryResults(ctx: SearchContext, req: SearchRequest, q: M
   // Only the results shown need their full row (header lines).
   const full = new Map(
     (
-      cachedStatement(db, 'SELECT rid, category, id, title, header, body FROM memory_records WHERE rid IN (SELECT value FROM json_each(?))').all(
+      cachedStatement(db, `SELECT rid, category, id, title, header, body FROM memory_records WHERE rid IN (${idsIn(db)})`).all(
         JSON.stringify(top.map((h) => h.row.rid)),
       ) as { rid: number; category: string; id: string; title: string; header: string; body: string | null }[]
     ).map((r) => [r.rid, r]),

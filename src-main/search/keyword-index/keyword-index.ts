@@ -48,6 +48,8 @@ export class KeywordIndex {
   private readonly labels = new Map<string, number>([['', 0]]);
   /** Notes in the index now. */
   notes = 0;
+  /** Their tokens, all columns (a desk's PostgreSQL has no FTS5 totals: BM25 takes its average note length from these). */
+  tokens = 0;
 
   /** Notes holding this (already tokenized) word. */
   documentFrequency(term: string): number {
@@ -109,6 +111,7 @@ export class KeywordIndex {
     }
     this.docTerms[doc.rid] = terms;
     this.docLen[doc.rid] = len;
+    this.tokens += len;
     this.docCategory[doc.rid] = this.label(doc.category);
     this.docStatus[doc.rid] = doc.status === null ? 0 : this.label(doc.status) + 1;
     this.docUpdated[doc.rid] = doc.updatedAt;
@@ -138,6 +141,7 @@ export class KeywordIndex {
     if (!this.has(rid)) return;
     for (const id of this.docTerms[rid] ?? []) this.postings[id].delete(rid);
     this.docTerms[rid] = undefined;
+    this.tokens -= this.docLen[rid];
     this.docLen[rid] = -1;
     this.notes--;
   }

@@ -1,4 +1,4 @@
-import type { Db } from '../../store';
+import { type Db, engineOf } from '../../store';
 import { cachedStatement } from '../statements';
 import { type KeywordDoc, KeywordIndex } from './keyword-index';
 import { docsizeColumns } from './fts5-probe';
@@ -14,11 +14,19 @@ import { fts5Tokens } from './tokenizer';
  * rolled back). As guards, every note's token counts are compared with FTS5's own (its docsize
  * table) when the note is loaded, and FTS5's row count with the changes seen: if they ever differ,
  * keyword search ranks with FTS5's bm25() instead and Settings → Search says why.
+ *
+ * On a desk's PostgreSQL there is no FTS5 (desk.ts below): the index is the ranking, with the
+ * live notes' own totals, and no guard or fallback to compare it with.
  */
 
-const COLUMNS_SQL = `SELECT rid, category, status, updated_at AS updatedAt, id || ' ' || title AS t,
+// "updatedAt" quoted: PostgreSQL folds an unquoted alias to lower case.
+const COLUMNS_SQL = `SELECT rid, category, status, updated_at AS "updatedAt", id || ' ' || title AS t,
   (SELECT group_concat(key || ' ' || value, ' ') FROM json_each(header)) AS h, coalesce(body, '') AS b
   FROM memory_records`;
+
+/** The same columns on a desk: PostgreSQL's string_agg for group_concat (a note's header order does not change its word counts). */
+const DESK_COLUMNS_SQL = COLUMNS_SQL.replace("group_concat(key || ' ' || value, ' ')", "string_agg(key || ' ' || value, ' ')");
+const columnsSql = (db: Db): string => (onDesk(db) ? DESK_COLUMNS_SQL : COLUMNS_SQL);
 
 interface Row {
   rid: number;
@@ -98,19 +106,28 @@ const lastSeq = (db: Db): number => (cachedStatement(db, 'SELECT coalesce(max(se
 
 /** The latest change and FTS5's row count, read in one snapshot. */
 function snapshot(db: Db): { seq: number; rows: number } {
+  if (onDesk(db)) return { seq: lastSeq(db), rows: 0 };
   return db.transaction(() => ({ seq: lastSeq(db), rows: ftsTotals(db).rows }))();
 }
+
+/**
+ * A desk's PostgreSQL: no FTS5 to check against or fall back to. Its transactions take the desk's
+ * write lock (postgres-db.ts), so a build reads outside one: the latest change first, then the
+ * notes, which are at least that new (a change the build already read is applied again, harmlessly).
+ */
+const onDesk = (db: Db): boolean => engineOf(db) === 'postgres';
 
 /** Builds the whole index now (a command-line search or a small memory). */
 export function buildKeywordIndex(db: Db): KeywordIndex {
   const s = stateFor(db);
   s.generation++;
   const index = new KeywordIndex();
-  const at = db.transaction(() => {
+  const read = () => {
     const at = snapshot(db);
-    for (const r of db.prepare(`${COLUMNS_SQL} ORDER BY rid`).iterate() as IterableIterator<Row>) index.put(docOf(r));
+    for (const r of db.prepare(`${columnsSql(db)} ORDER BY rid`).iterate() as IterableIterator<Row>) index.put(docOf(r));
     return at;
-  })();
+  };
+  const at = onDesk(db) ? read() : db.transaction(read)();
   s.building = null;
   install(db, s, index, at);
   return index;
@@ -129,7 +146,7 @@ export function buildKeywordIndexInBackground(db: Db, pause: () => Promise<void>
     try {
       const at = snapshot(db);
       const index = new KeywordIndex();
-      const page = db.prepare(`${COLUMNS_SQL} WHERE rid > ? ORDER BY rid LIMIT ?`);
+      const page = db.prepare(`${columnsSql(db)} WHERE rid > ? ORDER BY rid LIMIT ?`);
       let after = 0;
       // Not one step inside the call that started the build (often a search, which answers first).
       await pause();
@@ -156,7 +173,7 @@ function install(db: Db, s: State, index: KeywordIndex, at: { seq: number; rows:
   s.seq = at.seq;
   s.expectRows = at.rows;
   s.problem = null;
-  if (!catchUp(db, s)) return;
+  if (!catchUp(db, s) || onDesk(db)) return;
   let checked = 0;
   for (const d of db.prepare('SELECT id, sz FROM memory_fts_docsize').iterate() as IterableIterator<{ id: number; sz: Buffer }>) {
     checked++;
@@ -180,6 +197,7 @@ function sameSizes(index: KeywordIndex, rid: number, sz: Buffer | undefined): bo
  * (not built yet, being rebuilt, inside an open transaction, or disagreeing with FTS5).
  */
 export function currentKeywordIndex(db: Db): CurrentKeywordIndex | null {
+  if (onDesk(db)) return deskKeywordIndex(db);
   const s = stateFor(db);
   // Inside an open transaction the last changes may yet be rolled back: neither build on them nor apply them.
   if (db.inTransaction) return null;
@@ -202,6 +220,26 @@ export function currentKeywordIndex(db: Db): CurrentKeywordIndex | null {
   return { index: s.index, ...totals };
 }
 
+/**
+ * On a desk the index is the only ranking, so it is always answered: built on the spot when there
+ * is none yet (also when a background build is under way: the search cannot wait for it), with the
+ * live notes' totals for N and the average length. Inside an open transaction the index is used as
+ * of the last commit it saw (the transaction's own changes reach it after the commit); with no
+ * index yet, one is built for that search alone, as it may hold changes that are rolled back.
+ */
+function deskKeywordIndex(db: Db): CurrentKeywordIndex {
+  const s = stateFor(db);
+  const answer = (index: KeywordIndex) => ({ index, rows: index.notes, tokens: index.tokens });
+  if (db.inTransaction) {
+    if (s.index) return answer(s.index);
+    const index = new KeywordIndex();
+    for (const r of db.prepare(`${columnsSql(db)} ORDER BY rid`).iterate() as IterableIterator<Row>) index.put(docOf(r));
+    return answer(index);
+  }
+  if (!s.index || !catchUp(db, s) || !s.index) buildKeywordIndex(db);
+  return answer(s.index as KeywordIndex);
+}
+
 /** Applies the committed changes since the index's last one; false when too far behind (a rebuild starts) or a note disagrees. */
 function catchUp(db: Db, s: State): boolean {
   const index = s.index!;
@@ -212,17 +250,19 @@ function catchUp(db: Db, s: State): boolean {
   }[];
   if (!changes.length) return true;
   // The log keeps the newest changes only: a gap before the first one means some were trimmed unseen.
-  if (changes.length > MAX_CATCH_UP || changes[0].seq > s.seq + 1) {
+  if (changes.length > MAX_CATCH_UP || (changes[0].seq > s.seq + 1 && !onlyRolledBack(db, s.seq))) {
     s.index = null;
     void buildKeywordIndexInBackground(db).catch(() => {});
     return false;
   }
-  const read = db.prepare(`${COLUMNS_SQL} WHERE rid = ?`);
-  const size = db.prepare('SELECT sz FROM memory_fts_docsize WHERE id = ?').pluck();
+  const read = db.prepare(`${columnsSql(db)} WHERE rid = ?`);
+  const desk = onDesk(db);
+  const size = desk ? null : db.prepare('SELECT sz FROM memory_fts_docsize WHERE id = ?').pluck();
   for (const rid of new Set(changes.map((c) => c.rid))) {
     const row = read.get(rid) as Row | undefined;
     if (row) index.put(docOf(row));
     else index.delete(rid);
+    if (!size) continue;
     const sz = size.get(rid) as Buffer | undefined;
     if (!sameSizes(index, rid, sz)) {
       s.problem = `note ${rid} has other token counts in the in-memory index than in FTS5`;
@@ -233,6 +273,16 @@ function catchUp(db: Db, s: State): boolean {
   for (const c of changes) if (c.op !== 3) s.expectRows++;
   s.seq = changes[changes.length - 1].seq;
   return true;
+}
+
+/**
+ * A gap after the index's last change on a desk: PostgreSQL's identity column gives a number to a
+ * change that is then rolled back, so a gap there is no loss unless the trim took changes after it.
+ */
+function onlyRolledBack(db: Db, seq: number): boolean {
+  if (!onDesk(db)) return false;
+  const first = (cachedStatement(db, 'SELECT coalesce(min(seq), 0) AS s FROM memory_changes').get() as { s: number }).s;
+  return first <= seq + 1;
 }
 
 /** SQLite varints (big-endian, 7 bits a byte, a 9th byte whole). */
@@ -267,6 +317,10 @@ export function keywordIndexReady(db: Db): boolean {
 /** What Settings → Search, `forge version` and About say about keyword ranking on this database. */
 export function keywordRankingStatus(db: Db): string {
   const s = stateFor(db);
+  if (onDesk(db)) {
+    const notes = s.index ? `${s.index.notes.toLocaleString('en-US')} notes` : 'built at the first search';
+    return `exact BM25, in memory (${notes}); on a desk's PostgreSQL this index is the ranking, kept current from the desk's change log`;
+  }
   if (s.problem) return `SQLite's built-in bm25() (the same results, slower): ${s.problem}`;
   if (s.index) return `exact BM25, in memory (${s.index.notes.toLocaleString('en-US')} notes)`;
   if (s.building) return "exact BM25, in memory (being built; SQLite's bm25() meanwhile)";
