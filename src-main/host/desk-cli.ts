@@ -47,7 +47,7 @@ interface Context {
   /** The database as it may be shown: password masked. */
   shown: string;
   /** The named secret (environment, else stdin); refused when absent or empty. */
-  secrets: { read(env: string, label: string): Promise<string> };
+  secrets: { read(env: string, label: string): Promise<string>; readNew(env: string, label: string): Promise<string> };
   out: (line: string) => void;
 }
 
@@ -76,13 +76,14 @@ export async function forgeDeskCli(args: string[], input: SecretInput = processS
     command.check(values, parsed.positionals);
     const { PostgresConnection } = await import('../store/postgres/connection');
     connection = PostgresConnection.open(url, { applicationName: 'forge desk' });
+    const checked = (env: string, label: string, secret: string | undefined) => {
+      if (secret === undefined || secret === '') throw new DeskUsageError(`no ${label}: set ${env} or give it on standard input.`);
+      known.push(secret);
+      return secret;
+    };
     const reader = {
-      read: async (env: string, label: string) => {
-        const secret = await secrets.read(env, label);
-        if (secret === undefined || secret === '') throw new DeskUsageError(`no ${label}: set ${env} or give it on standard input.`);
-        known.push(secret);
-        return secret;
-      },
+      read: async (env: string, label: string) => checked(env, label, await secrets.read(env, label)),
+      readNew: async (env: string, label: string) => checked(env, label, await secrets.readNew(env, label)),
     };
     await command.run({ connection, shown: target.masked, secrets: reader, out }, values, parsed.positionals);
     return 0;
@@ -147,7 +148,7 @@ function createCommand(args: string[]): Command {
     run: async ({ connection, shown, secrets, out }, values) => {
       const [{ createDesk }, { DeskPeople }] = await Promise.all([import('../desk/setup'), import('../desk/people')]);
       const admin = values.admin as string;
-      const password = await secrets.read('FORGE_DESK_PASSWORD', `password for ${admin}`);
+      const password = await secrets.readNew('FORGE_DESK_PASSWORD', `password for ${admin}`);
       const people = new DeskPeople(connection);
       // One transaction: a desk is never left without its first admin (a refused password or id undoes the schema too).
       const { createdWorkspace, user } = connection.transaction(() => {
@@ -215,7 +216,7 @@ function userCommand(sub: 'add' | 'disable' | 'role' | 'list', args: string[]): 
       const session = people.signIn(actor, password);
       try {
         if (sub === 'add') {
-          const first = await secrets.read('FORGE_NEW_USER_PASSWORD', `first password for ${id}`);
+          const first = await secrets.readNew('FORGE_NEW_USER_PASSWORD', `first password for ${id}`);
           const user = people.createUser(actor, {
             userId: id,
             displayName: values.name as string,
@@ -244,7 +245,7 @@ function appRoleCommand(args: string[]): Command {
     run: async ({ connection, shown, secrets, out }, _values, list) => {
       const { grantAppRole } = await import('./desk-app-role');
       const name = list[0] as string;
-      const password = await secrets.read('FORGE_APP_PASSWORD', `password for the database role ${name}`);
+      const password = await secrets.readNew('FORGE_APP_PASSWORD', `password for the database role ${name}`);
       const s = grantAppRole(connection, name, password);
       out(`forge desk: ${s.created ? 'created' : 'updated'} the database role ${s.role} (login, not a superuser, no BYPASSRLS) on ${s.database}:`);
       out(`  SELECT, INSERT, UPDATE on ${s.tables - s.appendOnly.length} tables; DELETE only on ${s.deletable.join(', ')}`);

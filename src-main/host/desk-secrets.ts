@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline';
+import { InvalidInputError } from '../common/errors';
 
 /**
  * Where `forge desk` reads passwords: an environment variable if set, else standard input — one
@@ -28,7 +29,7 @@ export class SecretReader {
   async read(envName: string, label: string): Promise<string | undefined> {
     const fromEnv = this.input.env[envName];
     if (fromEnv) return fromEnv;
-    if (this.input.stdin.isTTY && this.input.stdin.setRawMode) return this.typed(`${label} (not shown; or set ${envName}): `);
+    if (this.atTerminal()) return this.typed(`${label} (not shown; or set ${envName}): `);
     if (!this.lines) {
       const rl = createInterface({ input: this.input.stdin, crlfDelay: Number.POSITIVE_INFINITY });
       this.lines = rl[Symbol.asyncIterator]();
@@ -36,6 +37,22 @@ export class SecretReader {
     }
     const next = await this.lines.next();
     return next.done ? undefined : next.value;
+  }
+
+  /**
+   * A password being set: at a terminal it is typed twice (a typo would otherwise lock its owner
+   * out of a desk nobody else can manage yet); from the environment or a pipe, read once.
+   */
+  async readNew(envName: string, label: string): Promise<string | undefined> {
+    const first = await this.read(envName, label);
+    if (first === undefined || this.input.env[envName] || !this.atTerminal()) return first;
+    const again = await this.typed(`${label} again: `);
+    if (again !== first) throw new InvalidInputError(`The two ${label} entries differ; nothing was changed. Run the command again.`, []);
+    return first;
+  }
+
+  private atTerminal(): boolean {
+    return this.input.stdin.isTTY === true && typeof this.input.stdin.setRawMode === 'function';
   }
 
   /** Lets go of stdin (an open reader would keep the process alive). */
