@@ -73,8 +73,9 @@ export class PostgresDb {
     if (name === 'data_version') {
       // Caches key on it to notice other connections' commits. Any commit on the desk moves the
       // write-ahead log, so its position is a version that can only move on (never a stale cache;
-      // at worst a reload after an unrelated write).
-      const v = this.connection.one<{ v: number }>("SELECT (pg_current_wal_lsn() - '0/0'::pg_lsn)::bigint AS v")?.v ?? 0;
+      // at worst a reload after an unrelated write). The insert position: the write position lags a
+      // commit by up to wal_writer_delay under synchronous_commit = off, and a cache would miss it.
+      const v = this.connection.one<{ v: number }>("SELECT (pg_current_wal_insert_lsn() - '0/0'::pg_lsn)::bigint AS v")?.v ?? 0;
       return options?.simple ? v : [{ data_version: v }];
     }
     throw new AppError('internal', `PRAGMA ${name} is SQLite's; a desk's PostgreSQL database has no equivalent this code may rely on.`);
