@@ -1,3 +1,4 @@
+import { deskEvents } from './desk';
 import { z } from 'zod';
 import { settingsView } from './procedures';
 import { agentEvents } from './agent';
@@ -27,6 +28,7 @@ export const events = {
   ...scheduleEvents,
   ...proposalEvents,
   ...demoEvents,
+  ...deskEvents,
 } as const;
 
 export type Events = typeof events;

@@ -31,6 +31,8 @@ const PATTERN_CANDIDATES = [
   '2026-01-01T00:00:00Z',
   'abc123',
   'Europe/London',
+  // A desk session token (32 random bytes, base64url), as desk/sign-in gives one.
+  'Zm9yZ2UtZGVzay1zZXNzaW9uLXRva2VuLWZvci10ZXN0cw',
 ];
 const FORMATS: Record<string, string> = {
   url: 'https://example.com/',

@@ -19,6 +19,7 @@ import { scheduleProcedures } from './schedule';
 import { demoProcedures } from './demo';
 import { contractProcedures } from './contracts';
 import { workspaceProcedures } from './workspace';
+import { deskProcedures } from './desk';
 
 /**
  * The one API contract: every procedure the UI (or any other client) can call, by `area/verb`.
@@ -169,6 +170,7 @@ export const procedures = {
   ...demoProcedures,
   ...contractProcedures,
   ...workspaceProcedures,
+  ...deskProcedures,
 } as const;
 
 export type Procedures = typeof procedures;

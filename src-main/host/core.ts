@@ -34,6 +34,8 @@ import { lineageHandlers } from './handlers/lineage';
 import { contractsHandlers } from './handlers/contracts';
 import { standaloneDemoHandlers } from './handlers/demo';
 import { workspaceHandlers } from './handlers/workspace';
+import { deskHandlers } from './handlers/desk';
+import { openDeskServices } from './desk';
 import { trackingRunner } from './tracking';
 import { replayRunner, scheduleHandlers, toScheduleJobView } from './handlers/schedule';
 import { analystRunner, liveViewDates, morningReviewReporter, ReviewReports, Scheduler } from '../scheduler';
@@ -275,12 +277,17 @@ export function createCore(config: CoreConfig): Core {
     standaloneDemoHandlers(!!config.demo),
     // Home's sample-workspace card: state and Start empty (refused in demo).
     workspaceHandlers({ fs: () => memory.fs, demo: !!config.demo }),
+    // A desk's people and books (forge serve --db on a database made a desk); elsewhere they say so.
+    deskHandlers(() => desk),
   ]);
+  const desk = openDeskServices(memory.store, config.database, events);
   const closers: (() => void | Promise<void>)[] = [];
   closers.push(async () => {
     await memory.ready.catch(() => undefined);
     memory.close();
   });
+  // The desk's event listener stops after everything that could publish (closers run in reverse).
+  if (desk) closers.push(() => desk.close());
   // The book follows every committed Expression or portfolio write (approval, close, import, the analyst's proposals).
   const offBook = memory.fs.onCommit((paths) => {
     if (paths.some((p) => p.startsWith('/memory/expressions/') || p.startsWith('/portfolio/'))) events.emit('portfolio/changed', {});

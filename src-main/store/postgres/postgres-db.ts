@@ -174,6 +174,12 @@ function bind(t: TranslatedSql, args: unknown[]): unknown[] {
   });
 }
 
+/** The PostgreSQL connection behind a store handle, or undefined for a SQLite workspace. */
+export function connectionOf(db: Db): PostgresConnection | undefined {
+  const handle: unknown = db;
+  return handle instanceof PostgresDb ? handle.connection : undefined;
+}
+
 /** The workspace's write lock (an advisory lock key; the desk's books use their own). */
 export const WORKSPACE_WRITE_LOCK = 0x466f7267; // "Forg"
 

@@ -1,0 +1,56 @@
+import type { Store } from '../store';
+import { connectionOf } from '../store/postgres/postgres-db';
+import { parseTarget } from '../store/postgres/target';
+import { DeskBooks } from '../desk/books';
+import { DeskEvents } from '../desk/events';
+import { DeskPeople } from '../desk/people';
+import type { EventBus } from './events';
+
+/**
+ * A desk's people, books and live events, for a server whose workspace is a desk's PostgreSQL
+ * database made a desk (`createDesk`). They share the store's one synchronous connection: a call
+ * runs whole before the next begins, so a desk change and a store write never interleave within a
+ * server, and across servers PostgreSQL's locks order them.
+ */
+export interface DeskServices {
+  /** The database, its password masked. */
+  database: string;
+  people: DeskPeople;
+  books: DeskBooks;
+  /** The desk's PMs who can trade (not disabled), by id: whose books risk reads. */
+  pms(): string[];
+  /** Runs a desk change inside the workspace's write lock, as every store write (approve.ts takes the desk lock inside it). */
+  write<T>(fn: () => T): T;
+  close(): Promise<void>;
+}
+
+/** The desk services, or undefined when the workspace is not on a desk's database (or the database is not a desk yet). */
+export function openDeskServices(store: Store, url: string | undefined, bus: EventBus): DeskServices | undefined {
+  const connection = url ? connectionOf(store.db) : undefined;
+  if (!url || !connection) return undefined;
+  const isDesk = connection.one("SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = 'desk_users'");
+  if (!isDesk) return undefined;
+  // Every server's commits reach this one's pages: a risk manager sees a PM's approval on another server.
+  const events = new DeskEvents(url, { applicationName: 'forge desk events' });
+  const off = events.subscribe((e) => {
+    const { kind, ...rest } = e as { kind: string } & Record<string, unknown>;
+    bus.emit('desk/changed', { kind, ...rest });
+    if (kind === 'expression.approved' || kind === 'book.limits_changed') bus.emit('portfolio/changed', {});
+  });
+  const started = events.start().catch(() => {
+    // Not listening: pages still work and refetch on their own; the reconnect loop is not running.
+  });
+  return {
+    database: parseTarget(url).masked,
+    people: new DeskPeople(connection),
+    books: new DeskBooks(connection),
+    pms: () =>
+      connection.query<{ user_id: string }>("SELECT user_id FROM desk_users WHERE role = 'pm' AND disabled_at IS NULL ORDER BY user_id").map((r) => r.user_id),
+    write: (fn) => store.writeTransaction(fn),
+    close: async () => {
+      off();
+      await started;
+      await events.stop();
+    },
+  };
+}
