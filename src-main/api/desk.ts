@@ -85,6 +85,15 @@ export const deskProcedures = {
     input: z.object({ session }).strict(),
     output: z.object({ books: z.array(deskBook) }),
   },
+  /** Expressions waiting for a decision (proposed, or sent back for review): a PM's own; risk's view of every PM's. */
+  'desk/proposals': {
+    input: z.object({ session }).strict(),
+    output: z.object({
+      proposals: z.array(
+        z.object({ id: z.string(), title: z.string(), status: z.string(), ownerId: z.string(), notional: z.number().nullable(), updatedAt: z.string() }),
+      ),
+    }),
+  },
   /** A PM approves one of their own Expressions: checked against their book's limits and the desk's. */
   'desk/approve': {
     input: z.object({ session, id: expressionId }).strict(),

@@ -19,6 +19,8 @@ export interface DeskServices {
   books: DeskBooks;
   /** The desk's PMs who can trade (not disabled), by id: whose books risk reads. */
   pms(): string[];
+  /** Expressions waiting for a decision, with their owner: one PM's, or everyone's (ownerId undefined). */
+  proposals(ownerId?: string): { id: string; title: string; status: string; ownerId: string; notional: number | null; updatedAt: string }[];
   /** Runs a desk change inside the workspace's write lock, as every store write (approve.ts takes the desk lock inside it). */
   write<T>(fn: () => T): T;
   close(): Promise<void>;
@@ -46,6 +48,23 @@ export function openDeskServices(store: Store, url: string | undefined, bus: Eve
     books: new DeskBooks(connection),
     pms: () =>
       connection.query<{ user_id: string }>("SELECT user_id FROM desk_users WHERE role = 'pm' AND disabled_at IS NULL ORDER BY user_id").map((r) => r.user_id),
+    proposals: (ownerId) =>
+      connection
+        .query<{ id: string; title: string; status: string; owner_id: string; notional: string | null; updated_at: string }>(
+          `SELECT r.id, r.title, r.status, a.owner_id, json_extract(r.header, '$.notional') AS notional, r.updated_at
+           FROM memory_records r JOIN desk_record_access a ON a.rid = r.rid
+           WHERE r.category = 'expressions' AND r.status IN ('proposed', 'review_required') AND ($1::text IS NULL OR a.owner_id = $1::text)
+           ORDER BY r.updated_at DESC, r.id LIMIT 200`,
+          [ownerId ?? null],
+        )
+        .map((r) => ({
+          id: r.id,
+          title: r.title,
+          status: r.status,
+          ownerId: r.owner_id,
+          notional: r.notional === null || Number.isNaN(Number(r.notional)) ? null : Number(r.notional),
+          updatedAt: r.updated_at,
+        })),
     write: (fn) => store.writeTransaction(fn),
     close: async () => {
       off();

@@ -91,6 +91,16 @@ describe.skipIf(skipWithoutPostgres())('the desk API on two servers', { timeout:
     ok(await b.invoke('desk/set-limits', { session: rita, bookId: 'alice', limits: WIDE_LIMITS }));
     ok(await b.invoke('desk/set-limits', { session: rita, bookId: 'bob', limits: WIDE_LIMITS }));
 
+    expect(
+      ok(await a.invoke('desk/proposals', { session: alice }))
+        .proposals.map((p) => p.id)
+        .sort(),
+    ).toEqual(['E-001', 'E-002']);
+    expect(
+      ok(await b.invoke('desk/proposals', { session: rita }))
+        .proposals.map((p) => `${p.ownerId}:${p.id}`)
+        .sort(),
+    ).toEqual(['alice:E-001', 'alice:E-002', 'bob:E-003']);
     const first = ok(await a.invoke('desk/approve', { session: alice, id: 'E-001' }));
     expect(first).toMatchObject({ approved: true, changed: true, status: 'active' });
     // Server B hears server A's commit (LISTEN/NOTIFY), as a risk manager's open page would.

@@ -43,6 +43,12 @@ export function deskHandlers(desk: () => DeskServices | undefined): PartialHandl
       // A PM reads their own book and the desk's totals (what their approvals are checked against).
       return { books: user.role === 'pm' ? [d.books.deskBook(), d.books.bookOf(user.userId)] : [d.books.deskBook()] };
     },
+    'desk/proposals': async (input) => {
+      const d = need();
+      const user = d.people.authenticate(input.session);
+      if (user.role === 'risk') return { proposals: d.proposals() };
+      return { proposals: user.role === 'pm' ? d.proposals(user.userId) : [] };
+    },
     'desk/approve': async (input) => {
       const d = need();
       const user = d.people.authenticate(input.session);
