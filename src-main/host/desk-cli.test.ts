@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +10,7 @@ import { migrateToPostgres } from '../store/postgres/migrate';
 import { PASSWORD_ROLE, skipWithoutPostgres, startTestPostgres, type TestPostgres } from '../store/postgres/test-server';
 import { main } from './cli';
 import { APPEND_ONLY_TABLES, DELETING_TABLES } from './desk-app-role';
-import { forgeDeskCli } from './desk-cli';
+import { forgeDeskCli, SERVE_NOT_SIGNING_IN } from './desk-cli';
 import type { SecretInput } from './desk-secrets';
 import { seedDeskTestWorkspace } from './testing';
 
@@ -246,6 +247,7 @@ describe.skipIf(skipWithoutPostgres())('forge desk', { timeout: 120_000 }, () =>
     expect(r.code).toBe(0);
     expect(r.out).toContain(`created the database role ${PASSWORD_ROLE}`);
     expect(r.out).toContain('Superusers');
+    expect(r.out).toContain(SERVE_NOT_SIGNING_IN);
     noSecrets(r.out);
     // Run again, it updates rather than fails.
     expect((await desk(['grant-app-role', PASSWORD_ROLE, '--db', url], secrets({ FORGE_APP_PASSWORD: APP_PW }))).out).toContain('updated the database role');
@@ -293,6 +295,31 @@ describe.skipIf(skipWithoutPostgres())('forge desk', { timeout: 120_000 }, () =>
       // The audit trail stays append-only for the servers' role, by privilege and not only by trigger.
       expect(() => app.run("UPDATE audit_log SET actor = 'x'")).toThrow(/permission denied/);
     });
+  });
+
+  // If this failed, the real forge command would hang on its stdin or worker thread, or print the piped password.
+  it('runs as the forge command in its own process, the password piped on stdin, and exits', async () => {
+    const url = emptyDatabase();
+    const run = (args: string[], stdinText: string) =>
+      new Promise<{ code: number | null; text: string }>((done, failed) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'cli.ts'), 'desk', ...args], {
+          env: { ...process.env, FORGE_DESK_PASSWORD: '', PGPASSWORD: '' },
+          stdio: ['pipe', 'pipe', 'pipe'],
+        });
+        let text = '';
+        child.stdout.on('data', (d) => (text += d));
+        child.stderr.on('data', (d) => (text += d));
+        child.on('error', failed);
+        child.on('exit', (code) => done({ code, text }));
+        child.stdin.end(stdinText);
+      });
+    const made = await run(['create', '--db', url, '--admin', 'ada', '--name', 'Ada Admin'], `${ADMIN_PW}\n`);
+    expect(made.text).toContain('is now a desk');
+    expect(made.code).toBe(0);
+    noSecrets(made.text);
+    const list = await run(['user', 'list', '--db', url], '');
+    expect(list.code).toBe(0);
+    expect(list.text).toContain('ada "Ada Admin", pm, desk admin, active');
   });
 
   // If this failed, a code path deleting rows from a table the app role may not delete from would fail on a desk with "permission denied".

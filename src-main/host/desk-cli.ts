@@ -253,9 +253,17 @@ function appRoleCommand(args: string[]): Command {
       out('Row-level security binds this role: each request sees only what its signed-in person may. Superusers');
       out('(and BYPASSRLS roles) bypass row-level security: never run forge serve as one.');
       out(`Next: PGPASSWORD=… forge serve --db ${withUser(shown, s.role)}`);
+      out(SERVE_NOT_SIGNING_IN);
     },
   };
 }
+
+/**
+ * Said while true: forge serve does not yet bind each request to a signed-in person, and row-level
+ * security shows a request bound to nobody no memory records and refuses its new ones.
+ */
+export const SERVE_NOT_SIGNING_IN =
+  'Not yet wired: forge serve does not sign people in yet, so a server on this role shows no memory records and cannot add any (its requests are bound to nobody). Until it does, only a superuser connection serves memory, and it bypasses row-level security.';
 
 function describe(u: DeskUser): string {
   const state = u.disabledAt ? `disabled since ${u.disabledAt}` : 'active';
