@@ -1,4 +1,4 @@
-import type { Db } from '../store';
+import { type Db, engineOf } from '../store';
 
 /**
  * An in-memory copy of the broker-note passage vectors (`research_passage_vectors`) of one
@@ -32,11 +32,13 @@ export class PassageVectorCache {
     const version = db.pragma('data_version', { simple: true }) as number;
     const key = `${embedderId}|${dims}|${changes}|${version}`;
     if (key === this.key) return;
-    const rows = db.prepare('SELECT passage, note, vector FROM research_passage_vectors WHERE embedder = ?').raw().all(embedderId) as [
-      number,
-      string,
-      Buffer,
-    ][];
+    const read = db.prepare('SELECT passage, note, vector FROM research_passage_vectors WHERE embedder = ?');
+    // A desk's statements answer rows as objects only (no raw()).
+    const rows = (
+      engineOf(db) === 'postgres'
+        ? (read.all(embedderId) as { passage: number; note: string; vector: Buffer }[]).map((r) => [Number(r.passage), r.note, r.vector])
+        : read.raw().all(embedderId)
+    ) as [number, string, Buffer][];
     const usable = rows.filter((r) => r[2].byteLength === dims * 4);
     this.ids = new Int32Array(usable.length);
     this.notes = new Array(usable.length);

@@ -1,8 +1,9 @@
 import { citation } from '../common/citation';
-import type { Db } from '../store';
+import { type Db, engineOf } from '../store';
 import { type Embedder, stalledNow } from './embedder';
 import type { SearchHit } from './search';
 import { type PassageScan, PassageVectorCache, topRows } from './passage-cache';
+import { idsIn } from './statements';
 
 /**
  * Hybrid search over the broker notes' passages (tables of migrations 007 and 009, written by
@@ -67,6 +68,17 @@ export function passageMatch(words: string[]): string | null {
   return terms.length ? terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ') : null;
 }
 
+/**
+ * The same words as a PostgreSQL tsquery: each word's letters and digits as a quoted lexeme (no
+ * tsquery syntax from the analyst's text), OR-ed; null when no word is left.
+ */
+export function deskPassageQuery(words: string[]): string | null {
+  const terms = [...new Set(words.flatMap((w) => w.split(/[^\p{L}\p{N}]+/u)).map((w) => w.toLowerCase()))]
+    .filter((w) => w && !STOP.has(w) && (w.length > 1 || /\d/.test(w)))
+    .slice(0, 32);
+  return terms.length ? terms.map((t) => `'${t}'`).join(' | ') : null;
+}
+
 interface Scope {
   sql: string;
   params: unknown[];
@@ -122,8 +134,27 @@ export function searchPassages(db: Db, q: PassageQuery, cache: PassageVectorCach
   };
 
   // Keyword signal: bm25 over the passage text (the heading counts half).
-  const match = q.mode === 'vector' ? null : passageMatch(q.words);
-  if (match) {
+  const desk = engineOf(db) === 'postgres';
+  const match = q.mode === 'vector' ? null : desk ? deskPassageQuery(q.words) : passageMatch(q.words);
+  if (match && desk) {
+    // A desk's passages have PostgreSQL's own full text (store/postgres/schema.ts): its English
+    // stemmer and ts_rank_cd, not FTS5's porter and bm25(): the same passages match, the order of
+    // close ones may differ from the PM's own file.
+    const rows = db
+      .prepare(
+        `SELECT p.passage AS passage, p.note AS note, ts_rank_cd(p.search_vector, to_tsquery('english', ?)) AS bm
+         FROM research_passages p JOIN research_notes n ON n.note = p.note
+         WHERE p.search_vector @@ to_tsquery('english', ?) AND ${scope.sql}
+         ORDER BY bm DESC, passage LIMIT ?`,
+      )
+      .all(match, match, ...scope.params, Math.max(q.keywordCandidates, q.limit * 4)) as { passage: number; note: string; bm: number }[];
+    for (const r of rows) {
+      const passage = Number(r.passage);
+      const c = cands.get(passage) ?? { cos: cosOf(passage), bm25: 0, note: r.note };
+      c.bm25 = Number(r.bm);
+      cands.set(passage, c);
+    }
+  } else if (match) {
     const rows = db
       .prepare(
         `SELECT p.rowid AS passage, p.note AS note, bm25(research_passages, 1.0, 0.5) AS bm
@@ -143,10 +174,12 @@ export function searchPassages(db: Db, q: PassageQuery, cache: PassageVectorCach
       (
         db
           .prepare(
-            `SELECT rowid AS passage FROM research_passages WHERE rowid IN (SELECT value FROM json_each(?)) AND ${q.mustContain.map(() => 'instr(lower(text), ?) > 0').join(' AND ')}`,
+            desk
+              ? `SELECT passage FROM research_passages WHERE passage IN (${idsIn(db)}) AND ${q.mustContain.map(() => 'strpos(lower(text), ?) > 0').join(' AND ')}`
+              : `SELECT rowid AS passage FROM research_passages WHERE rowid IN (SELECT value FROM json_each(?)) AND ${q.mustContain.map(() => 'instr(lower(text), ?) > 0').join(' AND ')}`,
           )
           .all(JSON.stringify([...cands.keys()]), ...q.mustContain.map((t) => t.toLowerCase())) as { passage: number }[]
-      ).map((r) => r.passage),
+      ).map((r) => Number(r.passage)),
     );
     for (const id of [...cands.keys()]) if (!keep.has(id)) cands.delete(id);
   }
@@ -179,9 +212,13 @@ export function searchPassages(db: Db, q: PassageQuery, cache: PassageVectorCach
   const texts = new Map(
     (
       db
-        .prepare('SELECT rowid AS passage, text, section, page, ordinal FROM research_passages WHERE rowid IN (SELECT value FROM json_each(?))')
+        .prepare(
+          desk
+            ? `SELECT passage, text, section, page, ordinal FROM research_passages WHERE passage IN (${idsIn(db)})`
+            : 'SELECT rowid AS passage, text, section, page, ordinal FROM research_passages WHERE rowid IN (SELECT value FROM json_each(?))',
+        )
         .all(JSON.stringify(top.map((t) => t.passage))) as { passage: number; text: string; section: string; page: number | null; ordinal: number }[]
-    ).map((r) => [r.passage, r]),
+    ).map((r) => [Number(r.passage), r]),
   );
   return top.flatMap((t) => {
     const p = texts.get(t.passage);
