@@ -73,6 +73,14 @@ export function grantAppRole(connection: PostgresConnection, role: string, passw
     const desk = connection.one("SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = 'desk_users'");
     if (!desk) throw new ConflictError(`This database is not a desk yet: run forge desk create first. Nothing was changed.`);
     const existing = connection.one<{ rolsuper: boolean; rolbypassrls: boolean }>('SELECT rolsuper, rolbypassrls FROM pg_roles WHERE rolname = $1', [role]);
+    // An existing superuser is someone's administrator account: taking its rights away is not this command's call.
+    if (existing?.rolsuper) {
+      throw new ConflictError(`${role} is a superuser; Forge will not demote it. Give the servers a role of their own (e.g. forge_app). Nothing was changed.`);
+    }
+    const owns = connection.one('SELECT 1 FROM pg_tables WHERE schemaname = current_schema() AND tableowner = $1 LIMIT 1', [role]);
+    if (owns) {
+      throw new ConflictError(`${role} owns the desk's tables; the servers need a role of their own (e.g. forge_app), not the owner. Nothing was changed.`);
+    }
     // The verifier is Forge's own base64/digits, and role matches ROLE_NAME: nothing here can break out of the quotes.
     const attributes = `LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE NOREPLICATION PASSWORD '${verifier}'`;
     connection.run(existing ? `ALTER ROLE ${role} WITH ${attributes}` : `CREATE ROLE ${role} WITH ${attributes}`);

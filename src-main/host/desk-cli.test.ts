@@ -216,6 +216,9 @@ describe.skipIf(skipWithoutPostgres())('forge desk', { timeout: 120_000 }, () =>
       expect(r.err).toMatch(message);
       expect(r.err).not.toContain('pw-xyz-123');
     }
+    const help = await desk(['user', 'add', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.out).toContain('Usage: forge desk <command>');
     // Through the forge command itself, with the database password in the URL: masked when it cannot connect.
     const err = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
@@ -270,6 +273,13 @@ describe.skipIf(skipWithoutPostgres())('forge desk', { timeout: 120_000 }, () =>
       ]);
       expect(may('audit_log', 'INSERT')).toBe(true);
     });
+
+    // An existing superuser (someone's admin account) or the tables' owner is refused, not demoted.
+    admin.run('CREATE ROLE dba_alice LOGIN SUPERUSER');
+    const demote = await desk(['grant-app-role', 'dba_alice', '--db', url], secrets({ FORGE_APP_PASSWORD: APP_PW }));
+    expect(demote.code).toBe(1);
+    expect(demote.err).toContain('dba_alice is a superuser; Forge will not demote it');
+    expect(admin.one("SELECT rolsuper FROM pg_roles WHERE rolname = 'dba_alice'")).toEqual({ rolsuper: true });
 
     const appUrl = url.replace('postgres@', `${PASSWORD_ROLE}:${encodeURIComponent(APP_PW)}@`);
     expect(() => PostgresConnection.open(url.replace('postgres@', `${PASSWORD_ROLE}:wrong-password-here@`))).toThrow(/refused the user or password/);

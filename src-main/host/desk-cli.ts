@@ -61,7 +61,7 @@ export async function forgeDeskCli(args: string[], input: SecretInput = processS
   let connection: PostgresConnection | undefined;
   try {
     const [verb, ...rest] = args;
-    if (verb === undefined || verb === 'help' || verb === '--help' || verb === '-h') {
+    if (verb === undefined || verb === 'help' || args.includes('--help') || args.includes('-h')) {
       console.log(DESK_USAGE);
       return 0;
     }
