@@ -12,6 +12,7 @@ import { handleTaskEvent } from './tasks/live';
 import { buildEventNames, handleBuildChanged, handleBuildLog, handleCommandConsent } from './builds/live';
 import { handleProposalsChanged, proposalEventNames } from './proposals/live';
 import { handleScheduleChanged, scheduleEventNames } from './schedule/live';
+import { deskEventNames, handleDeskChanged } from './desk/live';
 import { handleModelProgress, modelEventNames } from './settings/model-live';
 import { refreshAwaitingApproval } from './home';
 import { useNotices } from './app/Notices';
@@ -76,6 +77,9 @@ function onEvent(message: EventMessage) {
     case 'schedule/changed':
       handleScheduleChanged(queryClient, message.payload as ProcedureOutput<'schedule/list'>['jobs'][number]);
       break;
+    case 'desk/changed':
+      handleDeskChanged(queryClient);
+      break;
     case 'search/model-progress':
       handleModelProgress(message.payload as { file: string; done: number; total: number });
       break;
@@ -109,6 +113,7 @@ if (bridge)
     ...buildEventNames,
     ...proposalEventNames,
     ...scheduleEventNames,
+    ...deskEventNames,
     ...modelEventNames,
     'app/workspace-changed',
     'providers/data-folder-changed',

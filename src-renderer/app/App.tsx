@@ -33,6 +33,7 @@ const BuildsScreen = lazyScreen(() => import('../builds/BuildsScreen').then((m) 
 const ProposalsScreen = lazyScreen(() => import('../proposals/ProposalsScreen').then((m) => m.ProposalsScreen));
 const CalibrationScreen = lazyScreen(() => import('../calibration/CalibrationScreen').then((m) => m.CalibrationScreen));
 const ScheduleScreen = lazyScreen(() => import('../schedule/ScheduleScreen').then((m) => m.ScheduleScreen));
+const DeskScreen = lazyScreen(() => import('../desk/DeskScreen').then((m) => m.DeskScreen));
 const ContractsScreen = lazyScreen(() => import('../contracts/ContractsScreen').then((m) => m.ContractsScreen));
 const ViewPage = lazyScreen(() => import('../records/ViewPage').then((m) => m.ViewPage));
 const ExpressionPage = lazyScreen(() => import('../records/ExpressionPage').then((m) => m.ExpressionPage));
@@ -121,6 +122,9 @@ export function App() {
       break;
     case 'schedule':
       screen = <ScheduleScreen />;
+      break;
+    case 'desk':
+      screen = <DeskScreen />;
       break;
     case 'contracts':
       screen = <ContractsScreen selected={route.rest[0] ?? null} onSelect={(name) => go('contracts', name ? [name] : [])} />;

@@ -4,6 +4,7 @@ import { screenInfo } from './screens';
 import { PendingBadge } from '../proposals/PendingBadge';
 import { AwaitingBadge } from '../home/AwaitingBadge';
 import { Icon } from './Icon';
+import { useIsDesk } from '../desk/status';
 
 const groups: { label: string; items: Screen[] }[] = [
   { label: 'Analyst', items: ['home', 'chat', 'views', 'expressions', 'tasks'] },
@@ -11,11 +12,14 @@ const groups: { label: string; items: Screen[] }[] = [
   { label: 'Learning', items: ['proposals', 'calibration', 'schedule'] },
   { label: 'Build', items: ['builds', 'contracts', 'skills'] },
   { label: 'Book', items: ['portfolio', 'data'] },
-  { label: 'System', items: ['mcp', 'settings'] },
+  { label: 'System', items: ['mcp', 'desk', 'settings'] },
 ];
 
 export function Sidebar(props: { current: Screen; displayName?: string }) {
   const nav = useRef<HTMLElement>(null);
+  // The Desk entry shows only on a server run for a desk (desk/status); a PM's own Forge has no desk.
+  const isDesk = useIsDesk();
+  const shown = isDesk ? groups : groups.map((g) => ({ ...g, items: g.items.filter((s) => s !== 'desk') }));
 
   // Arrow keys move between screens like a menu; Tab still leaves the sidebar in one step.
   const onKeyDown = (e: KeyboardEvent) => {
@@ -43,7 +47,7 @@ export function Sidebar(props: { current: Screen; displayName?: string }) {
           <span className="brand-sub">{props.displayName ? props.displayName : 'Macro workbench'}</span>
         </span>
       </div>
-      {groups.map((g) => (
+      {shown.map((g) => (
         <div className="nav-group" key={g.label}>
           <div className="nav-group-label" aria-hidden="true">
             {g.label}

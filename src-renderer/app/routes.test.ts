@@ -26,7 +26,7 @@ describe('hash routing', () => {
   });
 
   it('has a label and a description for every screen in the sidebar', () => {
-    expect(screens).toHaveLength(15);
+    expect(screens).toHaveLength(16);
     for (const s of screens) {
       expect(screenInfo[s].label.length).toBeGreaterThan(0);
       expect(screenInfo[s].built || screenInfo[s].will.length > 0).toBe(true);

@@ -18,6 +18,7 @@ export const screens = [
   'portfolio',
   'data',
   'mcp',
+  'desk',
   'settings',
 ] as const;
 export type Screen = (typeof screens)[number];

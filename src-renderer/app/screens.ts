@@ -110,6 +110,12 @@ export const screenInfo: Record<Screen, ScreenInfo> = {
     will: ['Server status, transports (stdio and local HTTP) and connected sessions', 'Copy-paste instructions to attach an IDE'],
     built: true,
   },
+  desk: {
+    label: 'Desk',
+    purpose: 'The desk’s books against their limits and the Expressions waiting for a decision, for the person signed in (on a server run for a desk).',
+    will: [],
+    built: true,
+  },
   settings: {
     label: 'Settings',
     purpose: 'Appearance, your profile, the model connection, search weights and API keys.',
