@@ -68,6 +68,11 @@ describe.skipIf(skipWithoutPostgres())("broker-note passages on a desk's Postgre
     expect(hit.vector).toBeGreaterThan(0);
     const [byMeaning] = searchPassages(store.db, query(['copper', 'inventories'], { mode: 'vector' }), new PassageVectorCache());
     expect(byMeaning?.note).toBe('metals.md');
+    // Scopes: /research/<note prefix>, a list of notes, a date range.
+    const notes = (extra: Partial<Parameters<typeof searchPassages>[1]>) => searchPassages(store.db, query(['copper', 'brent'], extra)).map((r) => r.note);
+    expect(notes({ notePrefix: 'MET' })).toEqual(['metals.md']);
+    expect(notes({ notes: ['oil.md'] })).toEqual(['oil.md']);
+    expect(notes({ since: '2025-09-02' })).toEqual(['metals.md']);
   });
 
   it('recency is measured from the as-of day in a retrospective, and notes after it are never candidates', () => {

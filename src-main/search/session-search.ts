@@ -1,5 +1,5 @@
 import type { QueryAst } from '../fs';
-import type { Db } from '../store';
+import { type Db, engineOf } from '../store';
 import { type FieldWeights, fts5Tokens, queryTerms } from './keyword-index';
 import { scoreDocuments } from './keyword-index/score-documents';
 import type { SearchHit } from './search';
@@ -78,7 +78,8 @@ export function searchSessionFiles(db: Db, s: SessionSearch): SearchHit[] {
       filterParams.push(t.date);
     } else if (t.kind === 'text') {
       // Filter keywords and phrases must all be present, as in memory listings.
-      filter.push('instr(lower(content), ?) > 0');
+      // (PostgreSQL spells SQLite's instr strpos.)
+      filter.push(engineOf(db) === 'postgres' ? 'strpos(lower(content), ?) > 0' : 'instr(lower(content), ?) > 0');
       filterParams.push(t.text.toLowerCase());
     }
   }

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Core, createCore } from '../host/core';
-import { skipWithoutPostgres } from '../store/postgres/test-server';
-import { type PostgresWorkspaces, startPostgresWorkspaces } from '../store/postgres/test-workspaces';
+import { type Core, createCore } from '../core';
+import { skipWithoutPostgres } from '../../store/postgres/test-server';
+import { type PostgresWorkspaces, startPostgresWorkspaces } from '../../store/postgres/test-workspaces';
 
 const view = (id: string, title: string, body: string) => `# ${id} — ${title}\nstatus: active\nconfidence: 0.6\nscope: US rates\n---\n## SUMMARY\n${body}\n`;
 
@@ -74,6 +74,15 @@ describe.skipIf(skipWithoutPostgres())('memory/search across two servers on one 
 
     await a.context.memory.fs.deleteFile('/memory/views/V-002.md', { actor: 'pm' });
     expect(await search(b, 'gilts BoE')).not.toContain('/memory/views/V-002.md');
+  });
+
+  it("searches a session's files with memory on a desk (scope all, with a filter word), as on a PM's own file", async () => {
+    const sessions = a.context.memory.store.sessions;
+    sessions.ensure('s-desk', '2026-01-02T00:00:00.000Z');
+    sessions.putFile('s-desk', 'results/gilts.md', '# Gilt supply\nGilts cheapen into the auction.', '2026-01-02T00:00:00.000Z', 'h1');
+    sessions.putFile('s-desk', 'results/other.md', '# Gilt curve\nNothing on supply.', '2026-01-02T00:00:00.000Z', 'h2');
+    const hits = ok(await b.invoke('memory/search', { query: 'gilt', scope: 'all', session_id: 's-desk', filters: 'auction' })).results;
+    expect(hits.map((h) => h.path)).toEqual(['/session/results/gilts.md']);
   });
 
   it('says in Settings → Search that on a desk the in-memory index is the ranking', async () => {
