@@ -201,7 +201,7 @@ export class PostgresConnection {
     const worker = new Worker(CONNECTION_WORKER_SOURCE, {
       eval: true,
       workerData: {
-        pgPath: require.resolve('pg'),
+        pgPath: requireHere.resolve('pg'),
         url: this.target.url,
         flag: this.flag.buffer,
         port: port2,
@@ -277,7 +277,8 @@ interface WorkerReply {
   error?: { message: string; sqlState?: string; detail?: string; constraint?: string; connectionLost: boolean };
 }
 
-const require = createRequire(import.meta.url);
+// Not named `require`: the built app's bundler declares its own `require` shim in this chunk (a redeclaration is a SyntaxError that stops `forge serve`).
+const requireHere = createRequire(import.meta.url);
 
 function codeFor(sqlState: string | undefined): ConstructorParameters<typeof AppError>[0] {
   if (!sqlState) return 'internal';
