@@ -1,0 +1,162 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from '@playwright/test';
+import { expect, type ForgeServer, startServer, stop, test } from './fixtures';
+
+/**
+ * A desk end to end: a real PostgreSQL, two `forge serve --db` servers in front of it (each with
+ * its own data folder), and three people in their own browser contexts. What a user would see go
+ * wrong if this failed: a risk manager's screen that misses a PM's approval made on the other
+ * server until she reloads, a PM offered (or able to act on) a colleague's trade, or a wrong
+ * password that lets someone in.
+ */
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..');
+const PASSWORD = 'correct horse battery staple';
+const postgresMissing = !existsSync('/usr/lib/postgresql') && process.env.FORGE_REQUIRE_POSTGRES !== '1';
+
+test.describe.configure({ mode: 'serial', timeout: 180_000 });
+test.skip(postgresMissing, "no PostgreSQL here (Debian's postgresql package puts it in /usr/lib/postgresql); FORGE_REQUIRE_POSTGRES=1 makes this a failure");
+
+let setup: ChildProcess | undefined;
+const servers: ChildProcess[] = [];
+const dirs: string[] = [];
+let a: Omit<ForgeServer, 'restart'>;
+let b: Omit<ForgeServer, 'restart'>;
+
+/** e2e/desk-setup.ts (run by tsx: Playwright's loader does not compile the core) prepares the desk and prints its URL. */
+function startDesk(): Promise<string> {
+  const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), [join(here, 'desk-setup.ts')], {
+    cwd: root,
+    env: { ...process.env, FORGE_DESK_E2E_PASSWORD: PASSWORD },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  setup = child;
+  let output = '';
+  return new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the desk was not ready in 120 s:\n${output}`)), 120_000);
+    const onData = (d: Buffer) => {
+      output += d.toString();
+      const line = output.split('\n').find((l) => l.startsWith('{"url"'));
+      if (line) {
+        clearTimeout(timer);
+        resolve((JSON.parse(line) as { url: string }).url);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (d: Buffer) => {
+      output += d.toString();
+    });
+    child.once('exit', (code) => reject(new Error(`the desk setup exited (${code}):\n${output}`)));
+  });
+}
+
+/** The fixture's server, on the desk's database: `forge serve` reads FORGE_DB as it reads --db. */
+async function startDeskServer(url: string) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'forge-e2e-desk-'));
+  dirs.push(dataDir);
+  process.env.FORGE_DB = url;
+  try {
+    const { server, child } = await startServer(dataDir);
+    servers.push(child);
+    return server;
+  } finally {
+    delete process.env.FORGE_DB;
+  }
+}
+
+test.beforeAll(async () => {
+  const url = await startDesk();
+  a = await startDeskServer(url);
+  b = await startDeskServer(url);
+});
+
+test.afterAll(async () => {
+  for (const child of servers) await stop(child);
+  if (setup && setup.exitCode === null) {
+    // Closing its stdin is the setup script's signal to stop the PostgreSQL cluster.
+    const exited = new Promise<void>((resolve) => setup!.once('exit', () => resolve()));
+    setup.stdin!.end();
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 30_000))]);
+    if (setup.exitCode === null) setup.kill('SIGKILL');
+  }
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+/** A person's own browser context on a server, on the Desk screen, signed in. */
+async function openDesk(browser: Browser, server: Omit<ForgeServer, 'restart'>): Promise<Page> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(server.url);
+  // The sidebar offers the Desk only because this server says it is one (desk/status).
+  await page.getByTestId('nav-desk').click({ timeout: 30_000 });
+  await expect(page.getByTestId('screen-desk')).toBeVisible();
+  return page;
+}
+
+async function signIn(page: Page, userId: string, password = PASSWORD) {
+  await page.getByLabel('User id').fill(userId);
+  await page.getByLabel('Password').fill(password);
+  await page.getByTestId('desk-sign-in-submit').click();
+}
+
+test("a PM's approval on one server reaches risk's Desk screen on the other without a reload; another PM sees only his own book; a wrong password is refused", async ({
+  browser,
+}) => {
+  // Rita (risk) on server B sees every book, the desk book's gross among them, and every PM's proposals read-only.
+  const rita = await openDesk(browser, b);
+  await signIn(rita, 'rita');
+  await expect(rita.getByTestId('desk-role')).toHaveText('Risk');
+  await expect(rita.getByTestId('desk-gross-desk')).toHaveText('0 of 1,000', { timeout: 30_000 });
+  await expect(rita.getByTestId('desk-books').locator('[data-testid^="desk-book-"]')).toHaveCount(3);
+  await expect(rita.getByTestId('desk-proposal-E-001')).toBeVisible();
+  await expect(rita.getByTestId('desk-proposal-E-003')).toBeVisible();
+  await expect(rita.locator('[data-testid^="desk-approve-"]')).toHaveCount(0);
+  // A mark on the window: if the page reloaded to show the approval, the mark would be gone.
+  await rita.evaluate(() => {
+    (window as unknown as { deskMark: string }).deskMark = 'not reloaded';
+  });
+  await expect(rita.getByTestId('status-events')).toHaveAttribute('data-state', 'connected', { timeout: 30_000 });
+
+  // Alice (PM) on server A: a wrong password is refused in plain words and lets nobody in.
+  const alice = await openDesk(browser, a);
+  await signIn(alice, 'alice', 'not her password at all');
+  await expect(alice.getByTestId('desk-sign-in-error')).toBeVisible();
+  await expect(alice.getByTestId('desk-sign-in-error')).not.toHaveText('');
+  await expect(alice.getByTestId('desk-who')).toHaveCount(0);
+  await signIn(alice, 'alice');
+  await expect(alice.getByTestId('desk-role')).toHaveText('PM');
+  // Only her own proposals, each with Approve; bob's E-003 is not hers to see or approve.
+  await expect(alice.getByTestId('desk-approve-E-001')).toBeVisible();
+  await expect(alice.getByTestId('desk-proposal-E-003')).toHaveCount(0);
+  await alice.getByTestId('desk-approve-E-001').click();
+  await expect(alice.getByTestId('desk-result-E-001')).toContainText('E-001');
+  await expect(alice.getByTestId('desk-result-E-001')).toHaveClass(/ok/);
+  await expect(alice.getByTestId('desk-proposal-E-001')).toHaveCount(0, { timeout: 30_000 });
+
+  // Rita's page on the other server follows: the desk's new gross, alice's book, E-001 no longer waiting.
+  await expect(rita.getByTestId('desk-gross-desk')).toHaveText('30 of 1,000', { timeout: 30_000 });
+  await expect(rita.getByTestId('desk-gross-alice')).toHaveText('30 of 1,000');
+  await expect(rita.getByTestId('desk-open-alice')).toContainText('E-001');
+  await expect(rita.getByTestId('desk-proposal-E-001')).toHaveCount(0);
+  expect(await rita.evaluate(() => (window as unknown as { deskMark?: string }).deskMark)).toBe('not reloaded');
+
+  // Bob (PM) on server A: his own book and the desk's, never alice's; alice's Expression is not offered.
+  const bob = await openDesk(browser, a);
+  await signIn(bob, 'bob');
+  await expect(bob.getByTestId('desk-proposal-E-003')).toBeVisible({ timeout: 30_000 });
+  await expect(bob.getByTestId('desk-approve-E-003')).toBeVisible();
+  await expect(bob.getByTestId('desk-books').locator('[data-testid^="desk-book-"]')).toHaveCount(2);
+  await expect(bob.getByTestId('desk-book-bob')).toBeVisible();
+  await expect(bob.getByTestId('desk-book-alice')).toHaveCount(0);
+  await expect(bob.getByTestId('desk-proposal-E-002')).toHaveCount(0);
+  await expect(bob.locator('[data-testid="desk-approve-E-002"]')).toHaveCount(0);
+
+  // Signing out forgets the session in this window: the form is back.
+  await bob.getByTestId('desk-sign-out').click();
+  await expect(bob.getByTestId('desk-sign-in')).toBeVisible();
+});
