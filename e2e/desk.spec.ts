@@ -3,8 +3,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from '@playwright/test';
-import { expect, type ForgeServer, startServer, stop, test } from './fixtures';
+import { expect, type ForgeServer, screenshotDir, startServer, stop, test } from './fixtures';
 
 /**
  * A desk end to end: a real PostgreSQL, two `forge serve --db` servers in front of it (each with
@@ -98,6 +99,21 @@ async function openDesk(browser: Browser, server: Omit<ForgeServer, 'restart'>):
   return page;
 }
 
+/** Serious or critical axe findings on the Desk screen in both themes: for a person, text too faint to read or a control a screen reader cannot name. */
+async function accessibilityFindings(page: Page): Promise<string[]> {
+  const found: string[] = [];
+  for (const theme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+    const result = await new AxeBuilder({ page }).include('[data-testid="screen-desk"]').analyze();
+    for (const v of result.violations) {
+      if (v.impact !== 'serious' && v.impact !== 'critical') continue;
+      for (const node of v.nodes) found.push(`${theme} ${v.id}: ${node.target.join(' ')} — ${(node.failureSummary ?? v.help).slice(0, 200)}`);
+    }
+  }
+  return found;
+}
+
 async function signIn(page: Page, userId: string, password = PASSWORD) {
   await page.getByLabel('User id').fill(userId);
   await page.getByLabel('Password').fill(password);
@@ -128,6 +144,7 @@ test("a PM's approval on one server reaches risk's Desk screen on the other with
   await expect(alice.getByTestId('desk-sign-in-error')).toBeVisible();
   await expect(alice.getByTestId('desk-sign-in-error')).not.toHaveText('');
   await expect(alice.getByTestId('desk-who')).toHaveCount(0);
+  expect(await accessibilityFindings(alice)).toEqual([]);
   await signIn(alice, 'alice');
   await expect(alice.getByTestId('desk-role')).toHaveText('PM');
   // Only her own proposals, each with Approve; bob's E-003 is not hers to see or approve.
@@ -145,11 +162,17 @@ test("a PM's approval on one server reaches risk's Desk screen on the other with
   await expect(rita.getByTestId('desk-proposal-E-001')).toHaveCount(0);
   expect(await rita.evaluate(() => (window as unknown as { deskMark?: string }).deskMark)).toBe('not reloaded');
 
+  // Risk's screen with a book's limits and a halt control open, and the refused sign-in form, pass an accessibility scan.
+  await rita.getByTestId('desk-book-alice').getByText('Limits', { exact: false }).first().click();
+  expect(await accessibilityFindings(rita)).toEqual([]);
+  await rita.screenshot({ path: join(screenshotDir, 'desk-risk.png'), fullPage: true });
+
   // Bob (PM) on server A: his own book and the desk's, never alice's; alice's Expression is not offered.
   const bob = await openDesk(browser, a);
   await signIn(bob, 'bob');
   await expect(bob.getByTestId('desk-proposal-E-003')).toBeVisible({ timeout: 30_000 });
   await expect(bob.getByTestId('desk-approve-E-003')).toBeVisible();
+  await bob.screenshot({ path: join(screenshotDir, 'desk-pm.png'), fullPage: true });
   await expect(bob.getByTestId('desk-books').locator('[data-testid^="desk-book-"]')).toHaveCount(2);
   await expect(bob.getByTestId('desk-book-bob')).toBeVisible();
   await expect(bob.getByTestId('desk-book-alice')).toHaveCount(0);
