@@ -142,7 +142,8 @@ test("a PM's approval on one server reaches risk's Desk screen on the other with
   const alice = await openDesk(browser, a);
   await signIn(alice, 'alice', 'not her password at all');
   await expect(alice.getByTestId('desk-sign-in-error')).toBeVisible();
-  await expect(alice.getByTestId('desk-sign-in-error')).not.toHaveText('');
+  // The desk's own words, not the page's "no valid access token" (the page's token is fine; her password is not).
+  await expect(alice.getByTestId('desk-sign-in-error')).toContainText('Wrong user id or password');
   await expect(alice.getByTestId('desk-who')).toHaveCount(0);
   expect(await accessibilityFindings(alice)).toEqual([]);
   await signIn(alice, 'alice');
@@ -169,7 +170,10 @@ test("a PM's approval on one server reaches risk's Desk screen on the other with
 
   // Bob (PM) on server A: his own book and the desk's, never alice's; alice's Expression is not offered.
   const bob = await openDesk(browser, a);
+  const bobSignIn = bob.waitForResponse((r) => r.url().endsWith('/api/desk/sign-in'));
   await signIn(bob, 'bob');
+  const session = ((await (await bobSignIn).json()) as { value: { session: string } }).value.session;
+  expect(session).toMatch(/^[A-Za-z0-9_-]{32,}$/);
   await expect(bob.getByTestId('desk-proposal-E-003')).toBeVisible({ timeout: 30_000 });
   await expect(bob.getByTestId('desk-approve-E-003')).toBeVisible();
   await bob.screenshot({ path: join(screenshotDir, 'desk-pm.png'), fullPage: true });
@@ -179,7 +183,16 @@ test("a PM's approval on one server reaches risk's Desk screen on the other with
   await expect(bob.getByTestId('desk-proposal-E-002')).toHaveCount(0);
   await expect(bob.locator('[data-testid="desk-approve-E-002"]')).toHaveCount(0);
 
+  // The session lives in the page's memory only (a desk machine may be shared): never in storage
+  // or a cookie, so a reload asks for the password again.
+  const stored = await bob.evaluate(() => JSON.stringify([{ ...localStorage }, { ...sessionStorage }, document.cookie]));
+  expect(stored).not.toContain(session);
+  expect(JSON.stringify(await bob.context().cookies())).not.toContain(session);
+  await bob.reload();
+  await expect(bob.getByTestId('desk-sign-in')).toBeVisible({ timeout: 30_000 });
+
   // Signing out forgets the session in this window: the form is back.
+  await signIn(bob, 'bob');
   await bob.getByTestId('desk-sign-out').click();
   await expect(bob.getByTestId('desk-sign-in')).toBeVisible();
 });

@@ -134,8 +134,9 @@ export function createClient(opts: ClientOptions): ForgeClient {
       try {
         return unwrap(body);
       } catch (err) {
-        // Without a token the server cannot know who we are; tell the PM how to get back in.
-        if (err instanceof ApiError && err.code === 'unauthorized') {
+        // Without a token the server cannot know who we are; tell the PM how to get back in. A desk
+        // call's refusal is about the person (wrong password, session ended), in the desk's own words.
+        if (err instanceof ApiError && err.code === 'unauthorized' && !name.startsWith('desk/')) {
           throw new ApiError({
             code: 'unauthorized',
             message: 'This browser tab has no valid access token. Open the address printed by `npm run serve` (it ends with ?token=…).',
