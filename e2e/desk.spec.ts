@@ -183,6 +183,14 @@ test("a PM's approval on one server reaches risk's Desk screen on the other with
   await expect(bob.getByTestId('desk-proposal-E-002')).toHaveCount(0);
   await expect(bob.locator('[data-testid="desk-approve-E-002"]')).toHaveCount(0);
 
+  // Risk halts bob from server B: bob's page on server A shows the halt, live; resuming lifts it.
+  await rita.getByTestId('desk-halt-reason-bob').fill('drawdown review');
+  await rita.getByTestId('desk-halt-bob').click();
+  await expect(bob.getByTestId('desk-halt-bob')).toContainText('drawdown review', { timeout: 30_000 });
+  await rita.getByTestId('desk-halt-reason-bob').fill('review done');
+  await rita.getByTestId('desk-resume-bob').click();
+  await expect(bob.getByTestId('desk-halt-bob')).toHaveCount(0, { timeout: 30_000 });
+
   // The session lives in the page's memory only (a desk machine may be shared): never in storage
   // or a cookie, so a reload asks for the password again.
   const stored = await bob.evaluate(() => JSON.stringify([{ ...localStorage }, { ...sessionStorage }, document.cookie]));
