@@ -185,10 +185,10 @@ test("a PM's approval on one server reaches risk's Desk screen on the other with
   // Risk halts bob from server B: bob's page on server A shows the halt, live; resuming lifts it.
   await rita.getByTestId('desk-halt-reason-bob').fill('drawdown review');
   await rita.getByTestId('desk-halt-bob').click();
-  await expect(bob.getByTestId('desk-halt-bob')).toContainText('drawdown review', { timeout: 30_000 });
+  await expect(bob.getByTestId('desk-halted-bob')).toContainText('drawdown review', { timeout: 30_000 });
   await rita.getByTestId('desk-halt-reason-bob').fill('review done');
   await rita.getByTestId('desk-resume-bob').click();
-  await expect(bob.getByTestId('desk-halt-bob')).toHaveCount(0, { timeout: 30_000 });
+  await expect(bob.getByTestId('desk-halted-bob')).toHaveCount(0, { timeout: 30_000 });
 
   // The session lives in the page's memory only (a desk machine may be shared): never in storage
   // or a cookie, so a reload asks for the password again.

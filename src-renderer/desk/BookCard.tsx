@@ -16,7 +16,7 @@ export function BookCard(props: { book: DeskBook; session: string; risk: boolean
         {book.withinLimits === false && <span className="badge desk-badge-over">over a limit</span>}
       </p>
       {book.halt && (
-        <p className="desk-halt" role="status" data-testid={`desk-halt-${book.bookId}`}>
+        <p className="desk-halt" role="status" data-testid={`desk-halted-${book.bookId}`}>
           Halted by {book.halt.haltedBy} on {book.halt.haltedAt.slice(0, 10)}: {book.halt.reason}. No approval until risk resumes them.
         </p>
       )}
