@@ -50,6 +50,10 @@ async function startServer(args: string[], dataDir = mkdtempSync(join(tmpdir(), 
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
+  // Whatever the server says after it started is kept, so a server that dies mid-run is explained.
+  child.once('exit', (code, signal) => {
+    if (code !== 0 && signal !== 'SIGTERM') console.error(`  a server exited (${code ?? signal}):\n${out.slice(-3000)}`);
+  });
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`forge serve did not start in 120 s:\n${out}`)), 120_000);
     const onData = (d: Buffer) => {
@@ -99,6 +103,7 @@ function call<T = Record<string, unknown>>(
       },
       (res) => {
         let data = '';
+        res.on('error', (e) => reject(Object.assign(e, { message: `${name}: ${e.message}` })));
         res.on('data', (c) => (data += c));
         res.on('end', () => {
           try {
@@ -109,7 +114,7 @@ function call<T = Record<string, unknown>>(
         });
       },
     );
-    req.on('error', reject);
+    req.on('error', (e) => reject(Object.assign(e, { message: `${name}: ${e.message}` })));
     req.end(body);
   });
 }
@@ -206,6 +211,7 @@ seedPostgresNotes(setup, NOTES, 'admin');
 console.log(`  seeded PostgreSQL in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
 const servers = [await startServer(['--db', url]), await startServer(['--db', url])];
+console.log('  two servers up');
 const sessionOf = async (s: Server, userId: string) => {
   const r = await call<{ session: string }>(s, 'desk/sign-in', { userId, password: PASSWORD });
   if (!r.ok || !r.value) throw new Error(`sign-in ${userId}: ${r.error?.message}`);
@@ -216,8 +222,10 @@ const wide = { maxSingleRisk: 5, maxDuration: 50, maxFactorConcentration: 100 };
 await call(servers[1], 'desk/set-limits', { session: rita, bookId: 'desk', limits: { ...wide, maxGross: DESK_GROSS } });
 for (const pm of pmIds) await call(servers[1], 'desk/set-limits', { session: rita, bookId: pm, limits: { ...wide, maxGross: PM_GROSS } });
 const sessions = await Promise.all(pmIds.map((pm, i) => sessionOf(servers[i % 2], pm)));
+console.log('  limits set, PMs signed in');
 // Warm both servers (the first query of a word pays its index pages).
 for (const s of servers) for (const q of QUERIES) await call(s, 'memory/list', { path: '/memory/observations/', query: q, limit: 20 });
+console.log('  warmed; running');
 
 const desk = await workload({
   servers,
