@@ -115,6 +115,8 @@ function call<T = Record<string, unknown>>(
       },
     );
     req.on('error', (e) => reject(Object.assign(e, { message: `${name}: ${e.message}` })));
+    // A call that never answers is an error of the run, not a hang of the bench.
+    req.setTimeout(60_000, () => req.destroy(new Error(`${name}: no answer in 60 s`)));
     req.end(body);
   });
 }
@@ -122,12 +124,27 @@ function call<T = Record<string, unknown>>(
 type Op = 'write' | 'search' | 'approve' | 'books';
 const timings = (): Record<Op, number[]> => ({ write: [], search: [], approve: [], books: [] });
 
-async function timed<T>(bucket: number[], fn: () => Promise<T>): Promise<T> {
+/** Failed calls (a reset connection, no answer), by message: counted and shown, never a crash of the run. */
+const failures = new Map<string, number>();
+
+async function timed<T extends { ok: boolean }>(bucket: number[], fn: () => Promise<T>): Promise<T> {
   const t0 = process.hrtime.bigint();
-  const r = await fn();
-  bucket.push(Number(process.hrtime.bigint() - t0) / 1e6);
-  return r;
+  try {
+    const r = await fn();
+    bucket.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    return r;
+  } catch (e) {
+    const key = (e as Error).message.slice(0, 120);
+    failures.set(key, (failures.get(key) ?? 0) + 1);
+    return { ok: false } as T;
+  }
 }
+
+// A socket the server resets between calls surfaces outside any request: counted, not fatal.
+process.on('uncaughtException', (e) => {
+  const key = `outside a call: ${(e as Error).message.slice(0, 100)}`;
+  failures.set(key, (failures.get(key) ?? 0) + 1);
+});
 
 const viewText = (title: string) => `# new — ${title}\nstatus: active\nconfidence: 0.6\nscope: US rates\n---\n## SUMMARY\n${title}: inflation and the curve.\n`;
 const proposalText = (n: number) =>
@@ -138,7 +155,7 @@ async function workload(opts: {
   servers: Server[];
   pm: (i: number) => { session?: string; proposals: string[] };
   approve: (s: Server, session: string | undefined, id: string) => Promise<{ ok: boolean }>;
-  books?: (s: Server) => Promise<unknown>;
+  books?: (s: Server) => Promise<{ ok: boolean }>;
 }): Promise<{ t: Record<Op, number[]>; acknowledged: string[]; errors: number }> {
   const t = timings();
   const acknowledged: string[] = [];
@@ -168,7 +185,7 @@ async function workload(opts: {
   const riskLoop = async () => {
     if (!opts.books) return;
     for (let k = 0; Date.now() < deadline; k++) {
-      await timed(t.books, () => opts.books?.(opts.servers[k % opts.servers.length]) as Promise<unknown>);
+      await timed(t.books, () => opts.books?.(opts.servers[k % opts.servers.length]) as Promise<{ ok: boolean }>);
       await new Promise((r) => setTimeout(r, 100));
     }
   };
@@ -316,5 +333,6 @@ report({
   duplicated,
   breaches,
   approvals: approvedCount,
+  failed_calls: [...failures.values()].reduce((a, b) => a + b, 0),
   ratio: figures.write_p95_ratio,
 });
