@@ -320,6 +320,7 @@ for (const op of ['write', 'search', 'approve', 'books'] as Op[]) {
   figures[`sqlite_${op}_p95_ms`] = b.p95;
   figures[`${op}_p95_ratio`] = ratio;
 }
+if (failures.size) console.log(`failed calls: ${JSON.stringify(Object.fromEntries(failures))}`);
 console.log(
   `targets: write p95 ≤ 50 ms, search p95 ≤ 100 ms at ${NOTES.toLocaleString('en-US')} notes (memory/list with words, the desk's tsvector), approval p95 ≤ 100 ms`,
 );
