@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { racingServer } from '../../store/postgres/racing-server';
 import { skipWithoutPostgres } from '../../store/postgres/test-server';
 import { startTestDesk, type TestDesk } from '../testing';
 import { DeskBooks } from './books';
@@ -20,23 +20,7 @@ interface Attempt {
 
 /** One child process = one Forge server with its own connection to the desk's database. */
 function server(url: string, attempts: { actor: string; id: string }[]) {
-  const p = spawn(process.execPath, ['--import', 'tsx', join(here, '__tests__', 'approve.child.ts'), url, JSON.stringify(attempts)], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  p.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const ready = new Promise<void>((resolve, reject) => {
-    p.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('READY')) resolve();
-    });
-    p.on('close', (code) => reject(new Error(`the approving process ended before READY (${code}): ${err}`)));
-  });
-  const done = new Promise<Attempt[]>((resolve, reject) =>
-    p.on('close', (code) => (code === 0 ? resolve(JSON.parse(out.split('\n').filter(Boolean).pop()!) as Attempt[]) : reject(new Error(err)))),
-  );
-  return { ready, done, go: () => p.stdin.end('go\n') };
+  return racingServer<Attempt[]>(join(here, '__tests__', 'approve.child.ts'), [url, JSON.stringify(attempts)], 'the approving process');
 }
 
 describe.skipIf(skipWithoutPostgres())('approvals racing on two servers against one desk limit', { timeout: 180_000 }, () => {

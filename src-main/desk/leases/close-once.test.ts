@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { racingServer } from '../../store/postgres/racing-server';
 import { InvalidInputError } from '../../common/errors';
 import type { PostgresConnection } from '../../store/postgres/connection';
 import { skipWithoutPostgres } from '../../store/postgres/test-server';
@@ -13,23 +13,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 /** One child process = one server's tracker, closing the same Expressions as the other. */
 function tracker(url: string, ids: string[]) {
-  const p = spawn(process.execPath, ['--import', 'tsx', join(here, '__tests__', 'close.child.ts'), url, JSON.stringify(ids)], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  p.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const ready = new Promise<void>((resolve, reject) => {
-    p.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('READY')) resolve();
-    });
-    p.on('close', (code) => reject(new Error(`the tracker process ended before READY (${code}): ${err}`)));
-  });
-  const done = new Promise<string[]>((resolve, reject) =>
-    p.on('close', (code) => (code === 0 ? resolve(JSON.parse(out.split('\n').filter(Boolean).pop()!) as string[]) : reject(new Error(err)))),
-  );
-  return { ready, done, go: () => p.stdin.end('go\n') };
+  return racingServer<string[]>(join(here, '__tests__', 'close.child.ts'), [url, JSON.stringify(ids)], 'the tracker process');
 }
 
 function addExpression(connection: PostgresConnection, id: string, status: string): void {

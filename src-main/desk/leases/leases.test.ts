@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { racingServer } from '../../store/postgres/racing-server';
 import { InvalidInputError } from '../../common/errors';
 import { skipWithoutPostgres } from '../../store/postgres/test-server';
 import { startTestDesk, type TestDesk } from '../testing';
@@ -12,23 +12,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** One child process = one Forge server with its own connection, claiming the same slots as the other. */
 function server(url: string, job: string, slots: number) {
-  const p = spawn(process.execPath, ['--import', 'tsx', join(here, '__tests__', 'claim.child.ts'), url, job, String(slots)], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  p.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const ready = new Promise<void>((resolve, reject) => {
-    p.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('READY')) resolve();
-    });
-    p.on('close', (code) => reject(new Error(`the claiming process ended before READY (${code}): ${err}`)));
-  });
-  const done = new Promise<string[]>((resolve, reject) =>
-    p.on('close', (code) => (code === 0 ? resolve(JSON.parse(out.split('\n').filter(Boolean).pop()!) as string[]) : reject(new Error(err)))),
-  );
-  return { ready, done, go: () => p.stdin.end('go\n') };
+  return racingServer<string[]>(join(here, '__tests__', 'claim.child.ts'), [url, job, String(slots)], 'the claiming process');
 }
 
 describe.skipIf(skipWithoutPostgres())('job leases: each scheduled slot runs once across the servers of a desk', { timeout: 180_000 }, () => {

@@ -1,6 +1,6 @@
 // One Forge server's store on a desk database, doing read-modify-writes as the store does (read a
 // value, then write the value plus one, inside writeTransaction). Prints READY, waits for "go" on
-// stdin (so both servers start together), then prints DONE.
+// stdin (so both servers start together), then prints "done" as its JSON result.
 import { openDeskStore } from '../desk-store';
 
 const [url, times] = process.argv.slice(2);
@@ -19,6 +19,6 @@ process.stdin.once('data', () => {
     });
   }
   store.close();
-  process.stdout.write('DONE\n');
+  process.stdout.write('"done"\n');
   process.exit(0);
 });
