@@ -151,3 +151,31 @@ export function formatViolations(violations: Violation[]): string {
     ...violations.map((v) => `- ${v.rule}: actual ${v.actual}, limit ${v.limit} — ${v.message}`),
   ].join('\n');
 }
+
+/**
+ * Runs the hard limits for an Expression's header (its `key: value` fields as written) against a
+ * book: the one mapping from header fields to ExpressionRisk, shared by a PM's own approval
+ * (tools/) and a desk's (desk/books/). Call it inside the transaction that changes the status,
+ * with the book read there and the Expression itself left out of it.
+ */
+export function checkExpressionHeader(
+  header: Record<string, unknown>,
+  book: PortfolioExposure,
+  limits: GuardrailLimits,
+  viewExists: (id: string) => boolean,
+): Violation[] {
+  const viewId = header.view_id ?? header.view;
+  const factor = header.factor;
+  return checkExpression(
+    {
+      viewId: typeof viewId === 'string' ? viewId : undefined,
+      maxLossPct: header.max_loss_pct,
+      notional: header.notional,
+      durationImpact: header.duration_impact,
+      factor: typeof factor === 'string' ? factorKey(factor) : undefined,
+    },
+    book,
+    limits,
+    { viewExists },
+  );
+}

@@ -2,7 +2,7 @@ export { guardrailLimits, defaultGuardrailLimits } from './limits';
 export { readConstraints, CONSTRAINTS_PATH } from './constraints';
 export type { LimitsInForce } from './constraints';
 export type { GuardrailLimits } from './limits';
-export { checkExpression, formatViolations } from './check';
+export { checkExpression, checkExpressionHeader, formatViolations } from './check';
 export type { Violation, PortfolioExposure, ExpressionRisk, CheckContext } from './check';
 export { computeBook, expressionPosition, LIVE_EXPRESSION_STATUSES, CLOSED_EXPRESSION_STATUSES } from './book';
 export type { Book, ExpressionPosition, OpenExpression, LimitUsage } from './book';

@@ -1,4 +1,4 @@
-import { checkExpression, factorKey, readConstraints, type GuardrailLimits, type LimitsInForce, type PortfolioExposure, type Violation } from '../guardrails';
+import { readConstraints, type GuardrailLimits, type LimitsInForce } from '../guardrails';
 import { countsInBook } from '../common/expression-status';
 import type { HeaderFields } from '../fs';
 
@@ -18,32 +18,8 @@ export function statusOf(header: HeaderFields | Record<string, unknown>): string
   return typeof s === 'string' ? s.trim().toLowerCase() : '';
 }
 
-/**
- * Runs the hard limits for an Expression's header against the computed book. Call it inside the
- * write transaction that changes the status, with the book read in that transaction (readBook),
- * the Expression itself excluded from the book so it never counts twice.
- */
-export function checkExpressionHeader(
-  header: Record<string, unknown>,
-  book: PortfolioExposure,
-  limits: GuardrailLimits,
-  viewExists: (id: string) => boolean,
-): Violation[] {
-  const viewId = header.view_id ?? header.view;
-  const factor = header.factor;
-  return checkExpression(
-    {
-      viewId: typeof viewId === 'string' ? viewId : undefined,
-      maxLossPct: header.max_loss_pct,
-      notional: header.notional,
-      durationImpact: header.duration_impact,
-      factor: typeof factor === 'string' ? factorKey(factor) : undefined,
-    },
-    book,
-    limits,
-    { viewExists },
-  );
-}
+/** The guardrail check on an Expression's header: one definition, in guardrails/ (a desk's approval uses it too). */
+export { checkExpressionHeader } from '../guardrails';
 
 /**
  * The status an Expression lands with. Anyone but the PM (and the scheduler acting for the PM)

@@ -2,7 +2,7 @@ import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from 
 import { requirePermission } from '../people';
 import { isDecidable } from '../../common/expression-status';
 import { listingMeta, type MemoryDocument, renderRecord, sha256 } from '../../fs';
-import { checkExpression, factorKey, type GuardrailLimits, measureChecks, type RuleCheck, type Violation } from '../../guardrails';
+import { checkExpressionHeader, type GuardrailLimits, measureChecks, type RuleCheck, type Violation } from '../../guardrails';
 import type { PostgresConnection } from '../../store/postgres/connection';
 import { bookIdOf, computeDeskBook, livePositions, openHalt, readLimits } from './book';
 import { publish } from '../events';
@@ -139,7 +139,7 @@ export function approveOnDesk(connection: PostgresConnection, actor: string, exp
   });
 }
 
-/** The same check as the one-PM path (tools/expressions.ts checkExpressionHeader → guardrails.checkExpression), against one book. */
+/** The same check as the one-PM path (guardrails' checkExpressionHeader), against one book. */
 function runCheck(
   header: Record<string, unknown>,
   positions: ReturnType<typeof livePositions>,
@@ -148,20 +148,7 @@ function runCheck(
   id: string,
 ) {
   const book = computeDeskBook(positions, limits, id);
-  const viewId = header.view_id ?? header.view;
-  const factor = header.factor;
-  const violations = checkExpression(
-    {
-      viewId: typeof viewId === 'string' ? viewId : undefined,
-      maxLossPct: header.max_loss_pct,
-      notional: header.notional,
-      durationImpact: header.duration_impact,
-      factor: typeof factor === 'string' ? factorKey(factor) : undefined,
-    },
-    book,
-    limits,
-    { viewExists },
-  );
+  const violations = checkExpressionHeader(header, book, limits, viewExists);
   return { violations, checks: measureChecks(header, book, limits, violations) };
 }
 
