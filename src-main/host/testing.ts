@@ -6,10 +6,16 @@ import type { EventMessage } from '../api/events';
 import { EnvSecretStore } from '../config/secrets';
 import { createCore, type Core } from './core';
 
-/** A core on a fresh temp data folder, for tests and benchmarks; `dispose` removes everything. */
-export function tempCore(env: Record<string, string | undefined> = {}): { core: Core; dataDir: string; dispose(): Promise<void> } {
+/**
+ * A core on a fresh temp data folder, for tests and benchmarks; `dispose` removes everything.
+ * With `database`, its workspace is that desk database (several such cores = several servers).
+ */
+export function tempCore(
+  env: Record<string, string | undefined> = {},
+  options: { database?: string } = {},
+): { core: Core; dataDir: string; dispose(): Promise<void> } {
   const dataDir = mkdtempSync(join(tmpdir(), 'forge-test-'));
-  const core = createCore({ dataDir, mode: 'test', secrets: new EnvSecretStore(env) });
+  const core = createCore({ dataDir, mode: 'test', secrets: new EnvSecretStore(env), database: options.database });
   return {
     core,
     dataDir,

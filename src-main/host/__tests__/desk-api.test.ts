@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventMessage } from '../../api/events';
 import { addExpression, WIDE_LIMITS } from '../../desk/books/testing';
@@ -9,8 +6,8 @@ import { createDesk } from '../../desk/setup';
 import { PostgresConnection } from '../../store/postgres/connection';
 import { skipWithoutPostgres } from '../../store/postgres/test-server';
 import { type PostgresWorkspaces, startPostgresWorkspaces } from '../../store/postgres/test-workspaces';
-import { type Core, createCore } from '../core';
-import { untilEvent } from '../testing';
+import type { Core } from '../core';
+import { tempCore, untilEvent } from '../testing';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -28,7 +25,7 @@ const code = (r: Result<unknown>) => (r.ok ? 'ok' : r.error.code);
  */
 describe.skipIf(skipWithoutPostgres())('the desk API on two servers', { timeout: 180_000 }, () => {
   let workspaces: PostgresWorkspaces;
-  const dirs: string[] = [];
+  const servers: ReturnType<typeof tempCore>[] = [];
   let a: Core;
   let b: Core;
   const seenOnB: EventMessage[] = [];
@@ -54,9 +51,9 @@ describe.skipIf(skipWithoutPostgres())('the desk API on two servers', { timeout:
       setup.close();
     }
     const open = () => {
-      const dataDir = mkdtempSync(join(tmpdir(), 'forge-desk-api-'));
-      dirs.push(dataDir);
-      return createCore({ dataDir, mode: 'test', database: url });
+      const t = tempCore({}, { database: url });
+      servers.push(t);
+      return t.core;
     };
     a = open();
     b = open();
@@ -65,10 +62,8 @@ describe.skipIf(skipWithoutPostgres())('the desk API on two servers', { timeout:
     await untilEvent(b, seenOnB, (m) => m.event === 'desk/changed' && (m.payload as { kind: string }).kind === 'desk.connected', 30_000);
   }, 120_000);
   afterAll(async () => {
-    await a?.close();
-    await b?.close();
+    for (const s of servers) await s.dispose();
     await workspaces?.stop();
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
   const signIn = async (core: Core, userId: string) => ok(await core.invoke('desk/sign-in', { userId, password: PASSWORD })).session;
@@ -139,15 +134,13 @@ describe.skipIf(skipWithoutPostgres())('the desk API on two servers', { timeout:
 
 describe('the desk API on a PM’s own workspace', () => {
   it('says plainly that this Forge is not serving a desk', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'forge-not-desk-'));
-    const core = createCore({ dataDir, mode: 'test' });
+    const { core, dispose } = tempCore();
     try {
       expect(ok(await core.invoke('desk/status', {}))).toEqual({ desk: false, database: null });
       const r = await core.invoke('desk/sign-in', { userId: 'alice', password: PASSWORD });
       expect(r.ok ? '' : r.error.message).toMatch(/not serving a desk/);
     } finally {
-      await core.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await dispose();
     }
   });
 });

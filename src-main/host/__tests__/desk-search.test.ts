@@ -1,8 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Core, createCore } from '../core';
+import type { Core } from '../core';
+import { tempCore } from '../testing';
 import { skipWithoutPostgres } from '../../store/postgres/test-server';
 import { type PostgresWorkspaces, startPostgresWorkspaces } from '../../store/postgres/test-workspaces';
 
@@ -21,7 +19,7 @@ function ok<T>(r: { ok: true; value: T } | { ok: false; error: { code: string; m
  */
 describe.skipIf(skipWithoutPostgres())('memory/search across two servers on one desk database', { timeout: 180_000 }, () => {
   let workspaces: PostgresWorkspaces;
-  const dirs: string[] = [];
+  const servers: ReturnType<typeof tempCore>[] = [];
   let a: Core;
   let b: Core;
   // Hybrid search also lists notes near in meaning: the keyword hits are those with a keyword score.
@@ -34,19 +32,17 @@ describe.skipIf(skipWithoutPostgres())('memory/search across two servers on one 
     workspaces = await startPostgresWorkspaces();
     const url = workspaces.freshUrl();
     const open = () => {
-      const dataDir = mkdtempSync(join(tmpdir(), 'forge-desk-search-'));
-      dirs.push(dataDir);
-      return createCore({ dataDir, mode: 'test', database: url });
+      const t = tempCore({}, { database: url });
+      servers.push(t);
+      return t.core;
     };
     a = open();
     b = open();
     await Promise.all([a.context.memory.ready, b.context.memory.ready]);
   }, 120_000);
   afterAll(async () => {
-    await a?.close();
-    await b?.close();
+    for (const s of servers) await s.dispose();
     await workspaces?.stop();
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
   it("finds on one server what the other just wrote, rewrote and deleted (a PM would otherwise not find a colleague's View)", async () => {

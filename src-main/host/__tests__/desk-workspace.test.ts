@@ -1,12 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresConnection } from '../../store/postgres/connection';
 import { skipWithoutPostgres } from '../../store/postgres/test-server';
 import { type PostgresWorkspaces, startPostgresWorkspaces } from '../../store/postgres/test-workspaces';
 import { applyWrite } from '../../tools';
-import { type Core, createCore } from '../core';
+import type { Core } from '../core';
+import { tempCore } from '../testing';
 import { packageRoot } from '../version';
 
 const view = (id: string, conf: number) =>
@@ -26,7 +26,7 @@ function ok<T>(r: { ok: true; value: T } | { ok: false; error: { code: string; m
 describe.skipIf(skipWithoutPostgres())('two servers on one desk database', { timeout: 180_000 }, () => {
   let workspaces: PostgresWorkspaces;
   let url: string;
-  const dirs: string[] = [];
+  const servers: ReturnType<typeof tempCore>[] = [];
   let a: Core;
   let b: Core;
 
@@ -34,19 +34,17 @@ describe.skipIf(skipWithoutPostgres())('two servers on one desk database', { tim
     workspaces = await startPostgresWorkspaces();
     url = workspaces.freshUrl();
     const open = () => {
-      const dataDir = mkdtempSync(join(tmpdir(), 'forge-desk-server-'));
-      dirs.push(dataDir);
-      return createCore({ dataDir, mode: 'test', database: url });
+      const t = tempCore({}, { database: url });
+      servers.push(t);
+      return t.core;
     };
     a = open();
     b = open();
     await Promise.all([a.context.memory.ready, b.context.memory.ready]);
   }, 120_000);
   afterAll(async () => {
-    await a?.close();
-    await b?.close();
+    for (const s of servers) await s.dispose();
     await workspaces?.stop();
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
   it('starts a desk empty (no sample Views written into the shared database)', async () => {
