@@ -33,6 +33,8 @@ const PATTERN_CANDIDATES = [
   'Europe/London',
   // A desk session token (32 random bytes, base64url), as desk/sign-in gives one.
   'Zm9yZ2UtZGVzay1zZXNzaW9uLXRva2VuLWZvci10ZXN0cw',
+  // Settings → Desk database.
+  'postgres://forge@127.0.0.1:5432/desk',
 ];
 const FORMATS: Record<string, string> = {
   url: 'https://example.com/',

@@ -20,6 +20,7 @@ import { demoProcedures } from './demo';
 import { contractProcedures } from './contracts';
 import { workspaceProcedures } from './workspace';
 import { deskProcedures } from './desk';
+import { deskDatabaseProcedures } from './desk-database';
 
 /**
  * The one API contract: every procedure the UI (or any other client) can call, by `area/verb`.
@@ -67,7 +68,16 @@ export const appHealth = z.object({
 });
 
 export const themeSetting = z.enum(['system', 'light', 'dark']);
-export const secretName = z.enum(['anthropicApiKey', 'voyageApiKey', 'openaiApiKey', 'fredApiKey', 'alphaVantageApiKey', 'braveApiKey', 'polygonApiKey']);
+export const secretName = z.enum([
+  'anthropicApiKey',
+  'voyageApiKey',
+  'openaiApiKey',
+  'fredApiKey',
+  'alphaVantageApiKey',
+  'braveApiKey',
+  'polygonApiKey',
+  'deskDatabasePassword',
+]);
 
 /** Settings the renderer may see and edit. Secrets are never part of this shape. */
 export const settings = z.object({
@@ -171,6 +181,7 @@ export const procedures = {
   ...contractProcedures,
   ...workspaceProcedures,
   ...deskProcedures,
+  ...deskDatabaseProcedures,
 } as const;
 
 export type Procedures = typeof procedures;

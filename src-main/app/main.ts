@@ -7,6 +7,7 @@ import { resolveDataDir } from '../config/paths';
 import { runMcpCli } from '../host';
 import { startAttachedServices, type AttachedServices } from '../host/attached-services';
 import { createCore, type Core } from '../host/core';
+import { openChosenWorkspace } from '../host/desk-database-start';
 import { createWorkspaceSwitch } from '../host/workspace-switch';
 import { registerAppScheme, serveAppProtocol } from './app-protocol';
 import { forwardEvents, registerIpc } from './ipc';
@@ -80,7 +81,11 @@ if (mcpArgs) {
       const dataDir = appDataDir();
       const nativeBinding = existsSync(electronBinding) ? electronBinding : undefined;
       const mcpStdio = appMcpLaunch({ packaged: app.isPackaged, execPath: process.execPath, appImage: process.env.APPIMAGE, appRoot: app.getAppPath() });
-      const real = createCore({ dataDir, mode: 'electron', secrets: new SafeStorageSecretStore(dataDir), nativeBinding, nodeLauncher, mcpStdio });
+      // The desk database saved in Settings (or $FORGE_DB) if any; one that cannot be opened leaves the PM in their own workspace, told why in Settings.
+      const real = openChosenWorkspace(
+        { dataDir, mode: 'electron', secrets: new SafeStorageSecretStore(dataDir), nativeBinding, nodeLauncher, mcpStdio },
+        { create: createCore },
+      ).core;
       // The PM's workspace behind a switch: the Demo button swaps in a sample workspace until "Back to my workspace".
       core = createWorkspaceSwitch({ real, nativeBinding, nodeLauncher });
       lockDownSession();

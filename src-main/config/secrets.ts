@@ -23,6 +23,8 @@ export const secretEnvVars: Record<SecretName, string> = {
   alphaVantageApiKey: 'ALPHA_VANTAGE_API_KEY',
   braveApiKey: 'BRAVE_API_KEY',
   polygonApiKey: 'POLYGON_API_KEY',
+  // Settings → Desk database: the same variable PostgreSQL's own tools read.
+  deskDatabasePassword: 'PGPASSWORD',
 };
 
 /** Environment first, then values set during this run (never persisted). */

@@ -121,24 +121,28 @@ async function serve(args: string[]): Promise<number> {
     return 2;
   }
   const dataDir = resolveDataDir(values.data);
-  const database = values.db ?? (process.env.FORGE_DB || undefined);
   // Loaded here, not at the top: `forge mcp` and `forge version` should not pay for the whole core.
-  const [{ createCore }, { startHeadlessHost }, { createWorkspaceSwitch }, { parseTarget }] = await Promise.all([
+  const [{ createCore }, { startHeadlessHost }, { createWorkspaceSwitch }, { openChosenWorkspace }, { EnvSecretStore }] = await Promise.all([
     import('./core'),
     import('./http/server'),
     import('./workspace-switch'),
-    import('../store/postgres/target'),
+    import('./desk-database-start'),
+    import('../config/secrets'),
   ]);
+  // --db, else $FORGE_DB, else the desk database saved in Settings (its password from $PGPASSWORD here), else DIR/forge.db.
+  const named = values.db ?? (process.env.FORGE_DB || undefined);
   let databaseShown: string | undefined;
   let real: ReturnType<typeof createCore>;
   try {
-    if (database) databaseShown = parseTarget(database).masked;
     // The PM's workspace behind a switch: the Demo button swaps in a sample workspace until "Back to my workspace".
-    real = createCore({ dataDir, mode: 'headless', database });
+    const chosen = openChosenWorkspace({ dataDir, mode: 'headless', secrets: new EnvSecretStore() }, { flag: values.db, create: createCore });
+    real = chosen.core;
+    databaseShown = chosen.shown;
+    if (chosen.problem) console.error(`forge serve: ${chosen.problem}`);
   } catch (e) {
     // A refused URL, an unreachable or unprepared desk database: said plainly, the password never printed.
     console.error(`forge serve: ${(e as Error).message}`);
-    return database && !databaseShown ? 2 : 1;
+    return named && (e as Error).name === 'PostgresUrlError' ? 2 : 1;
   }
   const core = createWorkspaceSwitch({ real });
   let host: HeadlessHost;

@@ -21,6 +21,11 @@ export interface CoreConfig {
    */
   database?: string;
   /**
+   * Where `database` came from (Settings → Desk database shows it): --db, $FORGE_DB, the saved
+   * setting, or none; and why a saved desk database was not opened at start, if it was not.
+   */
+  databaseChoice?: { from: 'flag' | 'environment' | 'setting' | 'none'; problem?: string };
+  /**
    * Run the scheduled jobs (morning review, end of day, retrospective, monitoring). Default: on for
    * the app and `forge serve`, off in tests; one-shot CLI commands (`forge build`, `forge reindex`)
    * turn it off so a terminal command never starts the PM's morning review.

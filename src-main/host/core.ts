@@ -35,6 +35,7 @@ import { contractsHandlers } from './handlers/contracts';
 import { standaloneDemoHandlers } from './handlers/demo';
 import { workspaceHandlers } from './handlers/workspace';
 import { deskHandlers } from './handlers/desk';
+import { deskDatabaseHandlers } from './handlers/desk-database';
 import { openDeskServices } from './desk';
 import { trackingRunner } from './tracking';
 import { replayRunner, scheduleHandlers, toScheduleJobView } from './handlers/schedule';
@@ -279,6 +280,12 @@ export function createCore(config: CoreConfig): Core {
     workspaceHandlers({ fs: () => memory.fs, demo: !!config.demo }),
     // A desk's people and books (forge serve --db on a database made a desk); elsewhere they say so.
     deskHandlers(() => desk),
+    // Settings → Desk database: the desk this app opens at its next start, and what it runs on now.
+    deskDatabaseHandlers({
+      database: config.database,
+      from: config.databaseChoice?.from ?? (config.database ? 'flag' : 'none'),
+      problem: config.databaseChoice?.problem,
+    }),
   ]);
   const desk = openDeskServices(memory.store, config.database, events);
   const closers: (() => void | Promise<void>)[] = [];
