@@ -38,6 +38,7 @@ import { deskHandlers } from './handlers/desk';
 import { deskDatabaseHandlers } from './handlers/desk-database';
 import { openDeskServices } from './desk';
 import { trackingRunner } from './tracking';
+import { deskSlotLeases } from './desk-leases';
 import { replayRunner, scheduleHandlers, toScheduleJobView } from './handlers/schedule';
 import { analystRunner, liveViewDates, morningReviewReporter, ReviewReports, Scheduler } from '../scheduler';
 import { marketPortFromRegistry } from '../tracking';
@@ -206,6 +207,8 @@ export function createCore(config: CoreConfig): Core {
   const reviewReports = new ReviewReports(memory.store.db);
   const scheduler = new Scheduler({
     db: memory.store.db,
+    // On a desk's database, each slot runs on the one server that claims its lease (desk/leases).
+    leases: deskSlotLeases(memory.store, config.database),
     timeZone: () => context.settings.get().timezone,
     run: analystRunner({
       analyst: analyst.analyst,

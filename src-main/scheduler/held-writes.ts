@@ -37,11 +37,13 @@ export class HeldWrites {
   constructor(
     private readonly log: ScheduleLog,
     private readonly emit: (job: JobName) => void,
+    /** On a desk: which `running` rows a stopped server left (the others are live on other servers). */
+    private readonly orphan?: (run: ScheduleRun) => boolean,
   ) {}
 
   /** Runs a stopped process left `running`; throws while locked (retried by `flush`). */
   markInterrupted(now: Date): ScheduleRun[] {
-    const rows = this.log.markInterrupted(now);
+    const rows = this.log.markInterrupted(now, this.orphan);
     this.interruptedMarked = true;
     return rows;
   }

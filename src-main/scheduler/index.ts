@@ -1,6 +1,6 @@
 export { Scheduler } from './scheduler';
 export { realTimers } from './scheduler-types';
-export type { JobRunContext, JobRunner, JobRunResult, JobStatus, SchedulerOptions, Timers } from './scheduler-types';
+export type { JobRunContext, JobRunner, JobRunResult, JobStatus, SchedulerOptions, SlotClaim, SlotLeases, Timers } from './scheduler-types';
 export { JOBS, JOB_NAMES, STALENESS_DAYS, isJobName, staleViews, triggerMessage } from './jobs';
 export type { AnalysisBudget, JobName, ScheduledJob, StaleView, TriggerContext, ViewDate } from './jobs';
 export { ScheduleLog } from './run-log';

@@ -123,7 +123,9 @@ export class ScheduleLog {
         .get(input.job, input.trigger, input.scheduledFor?.toISOString() ?? null, input.startedAt.toISOString()) as RunRow;
       return toRun(r);
     } catch (e) {
-      if ((e as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new ConflictError(`${input.job} is already running; wait for it to finish.`);
+      // SQLite's code, or PostgreSQL's unique violation on a desk (another server runs the job).
+      const { code, sqlState } = e as { code?: string; sqlState?: string };
+      if (code === 'SQLITE_CONSTRAINT_UNIQUE' || sqlState === '23505') throw new ConflictError(`${input.job} is already running; wait for it to finish.`);
       throw e;
     }
   }
@@ -175,14 +177,27 @@ export class ScheduleLog {
     return toRun(r);
   }
 
-  /** Runs left `running` by a process that stopped without finishing them. */
-  markInterrupted(now: Date): ScheduleRun[] {
-    const rows = this.db
-      .prepare(
-        "UPDATE schedule_runs SET status = 'interrupted', finished_at = ?, error = 'Forge stopped while this run was in progress.' WHERE status = 'running' RETURNING *",
-      )
-      .all(now.toISOString()) as RunRow[];
-    return rows.map(toRun);
+  /**
+   * Runs left `running` by a process that stopped without finishing them. On a desk the log is
+   * shared: `orphan` tells a stopped server's row from a live one on another server (its lease).
+   */
+  markInterrupted(now: Date, orphan?: (run: ScheduleRun) => boolean, error = 'Forge stopped while this run was in progress.'): ScheduleRun[] {
+    if (!orphan) {
+      const rows = this.db
+        .prepare("UPDATE schedule_runs SET status = 'interrupted', finished_at = ?, error = ? WHERE status = 'running' RETURNING *")
+        .all(now.toISOString(), error) as RunRow[];
+      return rows.map(toRun);
+    }
+    const running = (this.db.prepare("SELECT * FROM schedule_runs WHERE status = 'running' ORDER BY id").all() as RunRow[]).map(toRun);
+    const marked: ScheduleRun[] = [];
+    for (const run of running.filter(orphan)) {
+      // `AND status = 'running'`: a row its server finished meanwhile keeps its real outcome.
+      const r = this.db
+        .prepare("UPDATE schedule_runs SET status = 'interrupted', finished_at = ?, error = ? WHERE id = ? AND status = 'running' RETURNING *")
+        .get(now.toISOString(), error, run.id) as RunRow | undefined;
+      if (r) marked.push(toRun(r));
+    }
+    return marked;
   }
 
   get(id: number): ScheduleRun | undefined {

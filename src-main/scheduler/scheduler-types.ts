@@ -41,7 +41,33 @@ export const realTimers: Timers = {
   clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
+/** Who ran (or holds) a slot, as a lease store answers (desk/leases' DeskLeases has this shape). */
+export type SlotClaim = { claimed: true; attempt: number } | { claimed: false; holder: string; finished: boolean };
+
+/**
+ * "Does this server run this slot?" on a desk, where several servers share one schedule: a lease
+ * per (job, slot) in the database. The host injects it (the scheduler never imports desk/); on one
+ * PM's workbench there is none and every slot is this process's to run. A slot key is the slot's
+ * ISO time, or `manual <start time>` for a Run now.
+ */
+export interface SlotLeases {
+  /** How long a claim holds without a heartbeat; the scheduler heart-beats every third of it. */
+  readonly leaseMs: number;
+  /** Claims the slot (attempt > 1: taken over from a holder whose lease expired), or says who has it. */
+  claim(job: string, slot: string): SlotClaim;
+  /** Extends this server's lease; false once another server has taken the slot over. */
+  heartbeat(job: string, slot: string): boolean;
+  /** The slot is done with: never run again. Throws when this server no longer holds it. */
+  finish(job: string, slot: string, outcome: 'ok' | 'failed' | 'skipped'): void;
+  /** Gives an unfinished slot up at once (this server stops): another server may take it over. */
+  release(job: string, slot: string): void;
+  /** Someone holds the slot now (claimed, unfinished, unexpired): a run row for it is not an orphan. */
+  isLive(job: string, slot: string): boolean;
+}
+
 export interface SchedulerOptions {
+  /** On a desk: the lease that decides which server runs each slot. Absent: this process runs them all. */
+  leases?: SlotLeases;
   /** The workspace database (migration 011: schedule_runs, schedule_state). */
   db: Db;
   run: JobRunner;

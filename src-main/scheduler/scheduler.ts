@@ -3,6 +3,7 @@ import { JOBS, type JobName, type ScheduledJob } from './jobs';
 import { faultText, HeldWrites } from './held-writes';
 import { type RunTrigger, ScheduleLog, type ScheduleRun } from './run-log';
 import { type JobRunResult, type JobStatus, realTimers, type SchedulerOptions, type Timers } from './scheduler-types';
+import { SlotGate, slotKey } from './slot-gate';
 import { formatLocal, latestSlot, nextSlot, type ResolvedTimeZone, resolveTimeZone } from './time';
 
 interface LiveRun {
@@ -13,6 +14,12 @@ interface LiveRun {
   stopping: boolean;
   /** Already recorded (by stop() after the grace period): a late result is ignored. */
   recorded: boolean;
+  /** Its lease key on a desk (slot or `manual <start>`). */
+  key: string;
+  /** Another server took its slot over (this one stopped answering): its lease is not ours to finish. */
+  lost: boolean;
+  /** Stops heart-beating its lease. */
+  unkeep: () => void;
 }
 
 const MINUTE = 60_000;
@@ -20,6 +27,9 @@ const MINUTE = 60_000;
 const LOOKBACK_MS = 8 * 24 * 60 * MINUTE;
 /** A slot run more than this after its time is labelled a catch-up, and a timer this late means the machine slept. */
 const LATE_MS = MINUTE;
+
+/** Why a desk's run row was closed by another server than the one that started it. */
+const STOPPED_SERVER = 'The Forge server running it stopped answering (its lease expired); another server of the desk took the slot over.';
 
 const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 const hours = (ms: number) => `${Math.round((ms / 3_600_000) * 10) / 10} h`;
@@ -45,6 +55,8 @@ export class Scheduler {
   private stopped = false;
   private wake: { at: Date; lateByMs: number } | null = null;
   private readonly held: HeldWrites;
+  /** On a desk, which server runs each slot (a lease per slot); elsewhere it always says "this one". */
+  private readonly gate: SlotGate;
 
   constructor(private readonly o: SchedulerOptions) {
     this.jobs = o.jobs ?? JOBS;
@@ -52,7 +64,9 @@ export class Scheduler {
     this.now = o.now ?? (() => new Date());
     this.timers = o.timers ?? realTimers;
     this.maxWaitMs = o.maxWaitMs ?? MINUTE;
-    this.held = new HeldWrites(this.log, (job) => this.emit(job));
+    this.gate = new SlotGate(o.leases, this.timers);
+    // On a desk the run log is shared: a run another server is doing is not "left behind" at start.
+    this.held = new HeldWrites(this.log, (job) => this.emit(job), this.gate.orphan);
   }
 
   /** Marks runs a stopped process left behind as interrupted, catches up, and arms the timer. */
@@ -192,7 +206,17 @@ export class Scheduler {
     const live = this.live.get(name);
     if (live)
       throw new ConflictError(`${job.title} is already running (since ${formatLocal(new Date(live.run.startedAt), this.zone().zone)}); wait for it to finish.`);
-    return this.launch(job, null, 'manual', this.zone().zone);
+    // On a desk a Run now holds a lease too, so that a server starting up can tell it from an orphan.
+    const startedAt = this.now();
+    const key = slotKey(null, startedAt);
+    const gate = this.gate.claim(name, key);
+    if (!gate.run) throw new ConflictError(`${job.title} was started on another server (${gate.holder}) at this same moment.`);
+    try {
+      return this.launch(job, null, 'manual', this.zone().zone, key, startedAt);
+    } catch (e) {
+      this.gate.release(name, key);
+      throw e;
+    }
   }
 
   /** Resolves when no run is in progress (tests; shutdown). */
@@ -223,6 +247,20 @@ export class Scheduler {
 
   private checkSlot(job: ScheduledJob, slot: Date, zone: string, now: Date): void {
     const late = now.getTime() - slot.getTime();
+    const key = slotKey(slot, now);
+    // On a desk the slot is run (or logged as missed) by the one server that claims its lease.
+    const gate = this.gate.claim(job.name, key);
+    if (!gate.run) {
+      // Its holder ran it: this server moves past it. While the holder is still at it, the slot
+      // stays owed here, so that it is taken over if that server stops answering.
+      if (gate.finished) this.held.slotDone(job.name, slot, this.now());
+      return;
+    }
+    if (gate.takeover) {
+      // The run the stopped server left `running` is closed, so the slot's history reads true.
+      const stale = this.log.markInterrupted(now, (r) => r.job === job.name && r.scheduledFor === key, STOPPED_SERVER);
+      if (stale.length) this.emit(job.name);
+    }
     if (late > job.catchUpWindowMs) {
       this.log.skipped(
         job.name,
@@ -230,24 +268,49 @@ export class Scheduler {
         now,
         `Missed at ${formatLocal(slot, zone)} while Forge was closed or the computer slept; by ${formatLocal(now, zone)} it was past its ${hours(job.catchUpWindowMs)} catch-up window.`,
       );
+      this.gate.finish(job.name, key, 'skipped');
       this.held.slotDone(job.name, slot, this.now());
       this.emit(job.name);
       return;
     }
     try {
-      this.launch(job, slot, late > LATE_MS ? 'catch_up' : 'schedule', zone);
+      this.launch(job, slot, late > LATE_MS ? 'catch_up' : 'schedule', zone, key, this.now());
       this.held.cleared(job.name);
     } catch (e) {
-      // Another Forge process on this workspace is running it: that one records the slot.
+      // Not started: the slot is given up at once, for this server's next check or another's.
+      this.gate.release(job.name, key);
+      // Another Forge process on this workspace is running the job: the slot waits for it to end.
       if (!(e instanceof ConflictError)) throw e;
     }
   }
 
-  private launch(job: ScheduledJob, slot: Date | null, trigger: RunTrigger, zone: string): ScheduleRun {
-    const run = this.log.begin({ job: job.name, trigger, scheduledFor: slot, startedAt: this.now() });
+  /**
+   * Opens the run's row. On a desk the row in the way of a new run (one running per job) may be an
+   * orphan — its server stopped mid-run and its lease expired — and is closed as interrupted first.
+   */
+  private begin(job: ScheduledJob, slot: Date | null, trigger: RunTrigger, startedAt: Date): ScheduleRun {
+    const input = { job: job.name, trigger, scheduledFor: slot, startedAt };
+    try {
+      return this.log.begin(input);
+    } catch (e) {
+      const orphan = this.gate.orphan;
+      if (!(e instanceof ConflictError) || !orphan) throw e;
+      const freed = this.log.markInterrupted(startedAt, (r) => r.job === job.name && orphan(r), STOPPED_SERVER);
+      if (!freed.length) throw e;
+      this.emit(job.name);
+      return this.log.begin(input);
+    }
+  }
+
+  private launch(job: ScheduledJob, slot: Date | null, trigger: RunTrigger, zone: string, key: string, startedAt: Date): ScheduleRun {
+    const run = this.begin(job, slot, trigger, startedAt);
     const controller = new AbortController();
-    const live: LiveRun = { run, controller, stopping: false, recorded: false, done: Promise.resolve() };
+    const live: LiveRun = { run, controller, stopping: false, recorded: false, done: Promise.resolve(), key, lost: false, unkeep: () => undefined };
     this.live.set(job.name, live);
+    live.unkeep = this.gate.keep(job.name, key, () => {
+      live.lost = true;
+      controller.abort();
+    });
     let timedOut = false;
     let deadline: unknown = null;
     const outOfTime = new Promise<JobRunResult>((resolve) => {
@@ -268,10 +331,12 @@ export class Scheduler {
       }
       if (live.recorded) return;
       try {
-        if (live.stopping && !result.ok) this.record(live, { ...result, status: 'interrupted', error: 'Forge stopped while this run was in progress.' });
+        if (live.lost) this.record(live, { ...result, ok: false, status: 'interrupted', error: STOPPED_SERVER });
+        else if (live.stopping && !result.ok) this.record(live, { ...result, status: 'interrupted', error: 'Forge stopped while this run was in progress.' });
         else this.record(live, { ...result, status: result.ok && !timedOut ? 'ok' : 'failed' });
-        // A finished or failed slot is done with; an interrupted one stays owed for the next start.
-        if (slot && !live.stopping) this.held.slotDone(job.name, slot, this.now());
+        // A finished or failed slot is done with; an interrupted one stays owed for the next start
+        // (a lost one belongs to the server that took it over).
+        if (slot && !live.stopping && !live.lost) this.held.slotDone(job.name, slot, this.now());
       } finally {
         if (!this.stopped) this.arm();
       }
@@ -282,8 +347,15 @@ export class Scheduler {
 
   private record(live: LiveRun, outcome: JobRunResult & { status: 'ok' | 'failed' | 'interrupted' }): void {
     live.recorded = true;
+    live.unkeep();
     const name = live.run.job as JobName;
     if (this.live.get(name) === live) this.live.delete(name);
+    // On a desk: a finished slot is never run again anywhere; an interrupted one is given up at
+    // once, so another server (or this one's next start) runs it without waiting for expiry.
+    if (!live.lost) {
+      if (outcome.status === 'interrupted') this.gate.release(name, live.key);
+      else this.gate.finish(name, live.key, outcome.status);
+    }
     const done = this.held.finish(
       live.run.id,
       {

@@ -113,6 +113,23 @@ describe.skipIf(skipWithoutPostgres())('job leases: each scheduled slot runs onc
     expect(runs).toBe(1);
   });
 
+  it('a server that stops gives its slot up at once (release), and isLive tells a held slot from one left behind', () => {
+    const slot = '2026-11-30T07:00:00.000Z';
+    const stopping = new DeskLeases(desk.connection, 'server-stopping', { leaseMs: 60_000 });
+    const other = new DeskLeases(desk.connect(), 'server-other', { leaseMs: 60_000 });
+    expect(stopping.claim('morning_review', slot)).toMatchObject({ claimed: true });
+    expect(other.isLive('morning_review', slot)).toBe(true);
+    // Only the holder can give a slot up: another server's release changes nothing.
+    other.release('morning_review', slot);
+    expect(other.claim('morning_review', slot)).toMatchObject({ claimed: false, holder: 'server-stopping' });
+    stopping.release('morning_review', slot);
+    expect(other.isLive('morning_review', slot), "a released slot is nobody's").toBe(false);
+    expect(other.claim('morning_review', slot)).toEqual({ claimed: true, attempt: 2 });
+    other.finish('morning_review', slot, 'ok');
+    expect(other.isLive('morning_review', slot), 'a finished slot is not live').toBe(false);
+    expect(other.isLive('morning_review', '2026-12-01T07:00:00.000Z'), 'a slot never claimed is not live').toBe(false);
+  });
+
   it('refuses a malformed job name, slot or lease with a typed error', () => {
     const a = new DeskLeases(desk.connection, 'server-a');
     expect(() => a.claim('Morning Review', '2026-11-28T07:00:00.000Z')).toThrow(InvalidInputError);

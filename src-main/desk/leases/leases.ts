@@ -112,6 +112,33 @@ export class DeskLeases {
   }
 
   /**
+   * Gives up a slot this server holds but will not finish (it is stopping, or could not start the
+   * job): its lease expires now, so another server may take it over at its next check instead of
+   * waiting out the lease. Nothing happens when this server no longer holds it.
+   */
+  release(job: string, slot: string): void {
+    checkKey(job, slot);
+    this.connection.run(
+      `UPDATE desk_job_leases SET expires_at = least(expires_at, clock_timestamp())
+       WHERE job = $1 AND slot = $2 AND holder = $3 AND finished_at IS NULL`,
+      [job, slot, this.holder],
+    );
+  }
+
+  /**
+   * Whether some server holds the slot now (claimed, unfinished, its lease not expired): a run
+   * recorded as `running` for a slot nobody holds was left by a server that stopped.
+   */
+  isLive(job: string, slot: string): boolean {
+    checkKey(job, slot);
+    const row = this.connection.one('SELECT 1 FROM desk_job_leases WHERE job = $1 AND slot = $2 AND finished_at IS NULL AND expires_at >= clock_timestamp()', [
+      job,
+      slot,
+    ]);
+    return row !== undefined;
+  }
+
+  /**
    * Runs `work` for the slot if this server wins it, heart-beating every third of the lease while
    * it runs; `signal` aborts if the lease is lost. Returns undefined when another server has it.
    */

@@ -1,0 +1,186 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DeskLeases } from '../../desk/leases';
+import { createDesk } from '../../desk/setup';
+import { JOBS, type JobRunResult, Scheduler } from '../../scheduler';
+import { FakeClock } from '../../scheduler/testing';
+import type { Store } from '../../store';
+import { PostgresConnection } from '../../store/postgres/connection';
+import { openDeskStore } from '../../store/postgres/desk-store';
+import { connectionOf } from '../../store/postgres/postgres-db';
+import { skipWithoutPostgres, startTestPostgres, type TestPostgres } from '../../store/postgres/test-server';
+
+/**
+ * Two Forge servers on one desk database, each with its own connection, clock and scheduler: the
+ * 07:00 morning review must run once for the desk. Run twice, every PM gets two reviews (two
+ * sessions, twice the model cost, two sets of notices); never run, the desk has no review.
+ */
+const morning = JOBS.filter((j) => j.name === 'morning_review');
+
+interface Server {
+  name: string;
+  clock: FakeClock;
+  store: Store;
+  scheduler: Scheduler;
+  calls: string[];
+}
+
+function deferred() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+describe.skipIf(skipWithoutPostgres())('scheduled jobs on a desk: one run per slot across servers', { timeout: 180_000 }, () => {
+  let postgres: TestPostgres;
+  let admin: PostgresConnection;
+  let n = 0;
+  const servers: Server[] = [];
+
+  beforeAll(async () => {
+    postgres = await startTestPostgres();
+    admin = PostgresConnection.open(postgres.url, { applicationName: 'forge test admin' });
+  }, 120_000);
+  afterEach(async () => {
+    for (const s of servers.splice(0)) {
+      const stopping = s.scheduler.stop();
+      await s.clock.advance(1); // the stop's grace timer is on this server's clock
+      await stopping;
+      s.store.close();
+    }
+  });
+  afterAll(async () => {
+    admin?.close();
+    await postgres?.stop();
+  });
+
+  /** A new desk database (its own schedule state), as `forge desk create` makes it. */
+  function freshDesk(): string {
+    const name = `desk_schedule_${++n}`;
+    admin.run(`CREATE DATABASE ${name}`);
+    const url = postgres.url.replace(/\/[^/]*$/, `/${name}`);
+    const c = PostgresConnection.open(url);
+    try {
+      createDesk(c);
+    } finally {
+      c.close();
+    }
+    return url;
+  }
+
+  /** One server: its own store and connection on the desk, its own clock; `work` is what a run does. */
+  function server(url: string, name: string, at: string, work: () => Promise<JobRunResult>): Server {
+    const store = openDeskStore(url);
+    const clock = new FakeClock(at);
+    const calls: string[] = [];
+    const connection = connectionOf(store.db);
+    if (!connection) throw new Error('a desk store has a PostgreSQL connection');
+    const scheduler = new Scheduler({
+      db: store.db,
+      leases: new DeskLeases(connection, name, { leaseMs: 60_000 }),
+      run: async (_job, ctx) => {
+        calls.push(ctx.scheduledFor?.toISOString() ?? 'manual');
+        return work();
+      },
+      timeZone: () => 'UTC',
+      now: clock.now,
+      timers: clock,
+      jobs: morning,
+      stopGraceMs: 0,
+    });
+    const s = { name, clock, store, scheduler, calls };
+    servers.push(s);
+    return s;
+  }
+
+  const SLOT = '2026-01-12T07:00:00.000Z'; // a Monday
+
+  it('two servers reaching 07:00 together run the morning review once, and neither logs a failed start', async () => {
+    const url = freshDesk();
+    const a = server(url, 'server-a', '2026-01-12T06:59:30Z', async () => ({ ok: true }));
+    const b = server(url, 'server-b', '2026-01-12T06:59:30Z', async () => ({ ok: true }));
+    a.scheduler.start();
+    b.scheduler.start();
+    await Promise.all([a.clock.advance(60_000), b.clock.advance(60_000)]);
+    await Promise.all([a.scheduler.settled(), b.scheduler.settled()]);
+    // A minute later both check again: the slot is done with on both.
+    await Promise.all([a.clock.advance(60_000), b.clock.advance(60_000)]);
+    await Promise.all([a.scheduler.settled(), b.scheduler.settled()]);
+
+    expect([...a.calls, ...b.calls]).toEqual([SLOT]);
+    // The desk's one run log: one run, ok — not a second "could not start" failure beside it.
+    expect(a.scheduler.history({ job: 'morning_review' }).map((r) => [r.status, r.scheduledFor])).toEqual([['ok', SLOT]]);
+    const c = PostgresConnection.open(url);
+    try {
+      expect(c.query('SELECT job, slot, outcome, attempts FROM desk_job_leases')).toEqual([{ job: 'morning_review', slot: SLOT, outcome: 'ok', attempts: 1 }]);
+    } finally {
+      c.close();
+    }
+  });
+
+  it('a server starting while another runs the morning review leaves that run alone and does not run the slot again', async () => {
+    const url = freshDesk();
+    const gate = deferred();
+    const a = server(url, 'server-a', '2026-01-12T06:59:00Z', async () => {
+      await gate.promise;
+      return { ok: true };
+    });
+    a.scheduler.start();
+    await a.clock.advance(60_000);
+    expect(a.calls).toEqual([SLOT]);
+
+    // A second server comes up (a deploy, a restart) at 07:00:30, mid-review.
+    const b = server(url, 'server-b', '2026-01-12T07:00:30Z', async () => ({ ok: true }));
+    const interrupted = b.scheduler.start();
+    await b.clock.advance(60_000);
+    expect(interrupted, "server A's live run is not an orphan of B's start").toEqual([]);
+    expect(b.calls, 'the slot is being run on server A').toEqual([]);
+    expect(b.scheduler.history({ job: 'morning_review' }).map((r) => r.status)).toEqual(['running']);
+
+    gate.resolve();
+    await a.scheduler.settled();
+    await b.clock.advance(60_000);
+    await b.scheduler.settled();
+    expect(b.calls).toEqual([]);
+    expect(b.scheduler.history({ job: 'morning_review' }).map((r) => [r.status, r.scheduledFor])).toEqual([['ok', SLOT]]);
+  });
+
+  it('a server killed mid-review loses the slot once its lease expires: another server closes the orphaned run and runs the slot', async () => {
+    const url = freshDesk();
+    // Server A's run never ends and its clock never moves again: no heartbeat, like a killed process.
+    const a = server(url, 'server-a', '2026-01-12T06:59:00Z', () => new Promise<JobRunResult>(() => undefined));
+    a.scheduler.start();
+    await a.clock.advance(60_000);
+    expect(a.calls).toEqual([SLOT]);
+
+    const b = server(url, 'server-b', '2026-01-12T07:00:30Z', async () => ({ ok: true, summary: 'Reviewed.' }));
+    b.scheduler.start();
+    await b.clock.advance(1000);
+    expect(b.calls, "while A's lease holds, B waits").toEqual([]);
+
+    // Two silent minutes later A's lease has run out on the database's clock (moved here rather than
+    // waited for, so a loaded machine cannot make it expire early or late); B's next check takes over.
+    const c0 = PostgresConnection.open(url);
+    try {
+      c0.run("UPDATE desk_job_leases SET expires_at = clock_timestamp() - interval '1 second' WHERE holder = 'server-a'");
+    } finally {
+      c0.close();
+    }
+    await b.clock.advance(60_000);
+    await b.scheduler.settled();
+    expect(b.calls).toEqual([SLOT]);
+    const runs = b.scheduler.history({ job: 'morning_review' });
+    expect(runs.map((r) => [r.status, r.scheduledFor])).toEqual([
+      ['ok', SLOT],
+      ['interrupted', SLOT],
+    ]);
+    expect(runs[1]?.error).toMatch(/stopped answering/);
+    const c = PostgresConnection.open(url);
+    try {
+      expect(c.query('SELECT holder, outcome, attempts FROM desk_job_leases')).toEqual([{ holder: 'server-b', outcome: 'ok', attempts: 2 }]);
+    } finally {
+      c.close();
+    }
+  });
+});
