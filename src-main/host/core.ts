@@ -34,8 +34,10 @@ import { lineageHandlers } from './handlers/lineage';
 import { contractsHandlers } from './handlers/contracts';
 import { standaloneDemoHandlers } from './handlers/demo';
 import { workspaceHandlers } from './handlers/workspace';
-import { deskHandlers } from './handlers/desk';
+import { deskGeneralHandlers, deskHandlers } from './handlers/desk';
 import { deskDatabaseHandlers } from './handlers/desk-database';
+import { actingOf, auditNamesThePerson, personForCall, sessionOfCall } from './desk-calls';
+import { asPerson, type DeskUser } from '../desk/people';
 import { openDeskServices } from './desk';
 import { trackingRunner } from './tracking';
 import { deskSlotLeases } from './desk-leases';
@@ -60,10 +62,18 @@ import { appVersion } from './version';
  */
 export interface Core {
   readonly context: CoreContext;
-  invoke<N extends ProcedureName>(name: N, input: unknown): Promise<Envelope<ProcedureOutput<N>>>;
+  invoke<N extends ProcedureName>(name: N, input: unknown, call?: CallContext): Promise<Envelope<ProcedureOutput<N>>>;
   /** Same as invoke, for transports that received the name as an untrusted string. */
-  invokeUnknown(name: string, input: unknown): Promise<Envelope<unknown>>;
+  invokeUnknown(name: string, input: unknown, call?: CallContext): Promise<Envelope<unknown>>;
   close(): Promise<void>;
+}
+
+/**
+ * What a transport carries beside a call's name and input. On a desk, `session` is the signed-in
+ * person's session (HTTP: the x-forge-session header); every call but a few is refused without one.
+ */
+export interface CallContext {
+  session?: string;
 }
 
 /** zod's issues as plain data, keeping its code and limits so the renderer can word them for a PM. */
@@ -119,7 +129,8 @@ export function createCore(config: CoreConfig): Core {
   const memory = openWorkspace({
     dataDir: config.dataDir,
     nativeBinding: config.nativeBinding,
-    openStore: config.database ? () => openDeskStore(config.database as string) : undefined,
+    // On a desk, an audit row written during a person's call names them (desk-calls.ts).
+    openStore: config.database ? () => auditNamesThePerson(openDeskStore(config.database as string)) : undefined,
     // A desk starts from its PMs' migrated workspaces, never from the sample: two servers starting
     // on an empty desk would otherwise both write the demo Views into the shared database.
     seedDir: config.database ? null : undefined,
@@ -291,6 +302,8 @@ export function createCore(config: CoreConfig): Core {
     }),
   ]);
   const desk = openDeskServices(memory.store, config.database, events);
+  // On a desk, some general procedures go through the desk's own path (expressions/approve: its books and limits).
+  const onDesk = deskGeneralHandlers(() => desk);
   const closers: (() => void | Promise<void>)[] = [];
   closers.push(async () => {
     await memory.ready.catch(() => undefined);
@@ -326,21 +339,32 @@ export function createCore(config: CoreConfig): Core {
   closers.push(() => closeMcp(context));
   let closed = false;
 
-  async function invokeUnknown(name: string, input: unknown): Promise<Envelope<unknown>> {
+  async function invokeUnknown(name: string, input: unknown, call?: CallContext): Promise<Envelope<unknown>> {
     if (closed) return fail('unavailable', 'Forge is shutting down.');
     if (!isProcedureName(name)) return fail('not_found', `There is no procedure named "${String(name).slice(0, 80)}".`);
     const spec = procedures[name];
     // No procedure takes input nested this deep; refusing it first keeps validation's recursion bounded.
     if (nestedDeeperThan(input, MAX_INPUT_DEPTH))
       return fail('invalid_input', `Invalid input for ${name}: it is nested more than ${MAX_INPUT_DEPTH} levels deep.`);
+    // On a desk every call but the few 'open' ones is made by a signed-in person whose role allows it
+    // (desk-calls.ts), checked before the input is: a caller without a session learns nothing from validation.
+    let person: DeskUser | undefined;
+    try {
+      person = desk ? personForCall(desk, name, input, sessionOfCall(name, input, call)) : undefined;
+    } catch (e) {
+      if (isAppError(e)) return fail(e.code, e.message);
+      return fail('internal', `${name} failed unexpectedly: ${(e as Error)?.message ?? String(e)}`);
+    }
     const parsed = spec.input.safeParse(input ?? {});
     if (!parsed.success) {
       const issues = zodIssues(parsed.error);
       return fail('invalid_input', `Invalid input for ${name}: ${describeIssues(issues)}`, issues);
     }
     try {
-      const handler = handlers[name] as Handler<ProcedureName>;
-      const value = await handler(parsed.data as never, context);
+      // The handler and everything it awaits run as that person (acting-person.ts).
+      const handler = ((person && onDesk[name]) ?? handlers[name]) as Handler<ProcedureName>;
+      const run = () => handler(parsed.data as never, context);
+      const value = await (person ? asPerson(actingOf(person), run) : run());
       if (config.mode === 'test') {
         // Tests hold handlers to the contract they declare; production trusts the types.
         const out = spec.output.safeParse(value);
@@ -360,7 +384,7 @@ export function createCore(config: CoreConfig): Core {
 
   return {
     context,
-    invoke: (name, input) => invokeUnknown(name, input) as never,
+    invoke: (name, input, call) => invokeUnknown(name, input, call) as never,
     invokeUnknown,
     async close() {
       if (closed) return;

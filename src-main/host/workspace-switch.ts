@@ -9,7 +9,7 @@ import { AppError, isAppError } from '../common/errors';
 import type { SecretStore } from '../config/secrets';
 import type { CoreConfig } from './config';
 import type { CoreContext } from './context';
-import { createCore, type Core } from './core';
+import { type CallContext, createCore, type Core } from './core';
 import { EventBus } from './events';
 import { demoHandlers, type DemoControl } from './handlers/demo';
 
@@ -162,10 +162,10 @@ export function createWorkspaceSwitch(options: WorkspaceSwitchOptions): Workspac
   };
   const own = demoHandlers(control);
 
-  async function invokeUnknown(name: string, input: unknown): Promise<Envelope<unknown>> {
+  async function invokeUnknown(name: string, input: unknown, call?: CallContext): Promise<Envelope<unknown>> {
     if (closed) return fail('unavailable', 'Forge is shutting down.');
     const handler = isProcedureName(name) ? (own[name] as ((i: unknown, ctx: CoreContext) => unknown) | undefined) : undefined;
-    if (!handler) return (demo?.core ?? real).invokeUnknown(name, input);
+    if (!handler) return (demo?.core ?? real).invokeUnknown(name, input, call);
     const parsed = procedures[name as ProcedureName].input.safeParse(input ?? {});
     if (!parsed.success) return fail('invalid_input', `Invalid input for ${name}: ${z.prettifyError(parsed.error)}`);
     try {
@@ -180,7 +180,7 @@ export function createWorkspaceSwitch(options: WorkspaceSwitchOptions): Workspac
     context,
     ...control,
     active: () => demo?.core ?? real,
-    invoke: <N extends ProcedureName>(name: N, input: unknown) => invokeUnknown(name, input) as Promise<Envelope<ProcedureOutput<N>>>,
+    invoke: <N extends ProcedureName>(name: N, input: unknown, call?: CallContext) => invokeUnknown(name, input, call) as Promise<Envelope<ProcedureOutput<N>>>,
     invokeUnknown,
     async close() {
       if (closed) return;

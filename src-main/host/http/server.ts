@@ -79,6 +79,18 @@ function sendPage(res: ServerResponse, status: number, title: string, text: stri
   );
 }
 
+/**
+ * The desk session a call carries (x-forge-session), beside the server's bearer token: on a desk
+ * the core answers only a signed-in person. Never logged or echoed. One value only: a header sent
+ * twice (Node joins it with ", ") is no session at all.
+ */
+export const SESSION_HEADER = 'x-forge-session';
+function callOf(req: IncomingMessage): { session?: string } | undefined {
+  const value = req.headers[SESSION_HEADER];
+  if (typeof value !== 'string' || !/^[A-Za-z0-9_-]{16,200}$/.test(value)) return value === undefined ? undefined : { session: '' };
+  return { session: value };
+}
+
 /** Read a request body up to a cap; over the cap the request is answered 413 and drained. */
 function readBody(req: IncomingMessage, cap: number): Promise<Buffer | 'too_large'> {
   return new Promise((resolve, reject) => {
@@ -195,7 +207,7 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
         );
         return;
       }
-      sendEnvelope(res, await core.invokeUnknown(name, input));
+      sendEnvelope(res, await core.invokeUnknown(name, input, callOf(req)));
       return;
     }
 
