@@ -7,7 +7,9 @@ import type { Store } from '../../store';
 import { PostgresConnection } from '../../store/postgres/connection';
 import { openDeskStore } from '../../store/postgres/desk-store';
 import { connectionOf } from '../../store/postgres/postgres-db';
+import { POSTGRES_SCHEMA_VERSION, postgresAfterCopy, postgresSchema } from '../../store/postgres/schema';
 import { skipWithoutPostgres, startTestPostgres, type TestPostgres } from '../../store/postgres/test-server';
+import { deskSlotLeases } from '../desk-leases';
 
 /**
  * Two Forge servers on one desk database, each with its own connection, clock and scheduler: the
@@ -181,6 +183,39 @@ describe.skipIf(skipWithoutPostgres())('scheduled jobs on a desk: one run per sl
       expect(c.query('SELECT holder, outcome, attempts FROM desk_job_leases')).toEqual([{ holder: 'server-b', outcome: 'ok', attempts: 2 }]);
     } finally {
       c.close();
+    }
+  });
+
+  it("the host gives the scheduler the desk's leases on a desk only: not on a workspace that was never made a desk", () => {
+    const url = freshDesk();
+    const store = openDeskStore(url);
+    try {
+      const leases = deskSlotLeases(store, url);
+      expect(leases).toBeInstanceOf(DeskLeases);
+      // The scheduler's lease and the one the host handed over are the same table.
+      expect(leases?.claim('morning_review', SLOT)).toEqual({ claimed: true, attempt: 1 });
+      expect(deskSlotLeases(store, undefined), "no --db: one PM, every slot is this process's").toBeUndefined();
+    } finally {
+      store.close();
+    }
+    // A PM's workspace moved to PostgreSQL (forge migrate --to) but not made a desk has no lease table.
+    const name = `plain_${++n}`;
+    admin.run(`CREATE DATABASE ${name}`);
+    const plainUrl = postgres.url.replace(/\/[^/]*$/, `/${name}`);
+    const c = PostgresConnection.open(plainUrl);
+    try {
+      c.transaction(() => {
+        for (const statement of [...postgresSchema, ...postgresAfterCopy]) c.run(statement);
+        c.run("INSERT INTO forge_schema (version, source) VALUES ($1, 'test')", [POSTGRES_SCHEMA_VERSION]);
+      });
+    } finally {
+      c.close();
+    }
+    const plain = openDeskStore(plainUrl);
+    try {
+      expect(deskSlotLeases(plain, plainUrl)).toBeUndefined();
+    } finally {
+      plain.close();
     }
   });
 });
