@@ -9,6 +9,7 @@ import { SecretsSection } from './SecretsSection';
 import { SearchIndexCard } from './SearchIndexCard';
 import { SkillScriptsSection } from './SkillScriptsSection';
 import { BuilderSection } from './BuilderSection';
+import { DeskDatabaseSection } from './DeskDatabaseSection';
 import { useUnsavedGuard } from '../app/useUnsavedGuard';
 import { parseHash } from '../app/routes';
 import { inputLimits, TextInput } from '../app/TextField';
@@ -36,7 +37,8 @@ export function SettingsScreen() {
       <header className="screen-header">
         <h1 id="title-settings">Settings</h1>
         <p className="screen-purpose">
-          Appearance, your profile, the model connection, search weights, API keys, which skills may run scripts, and the builder.
+          Appearance, your profile, the model connection, search weights, API keys, which skills may run scripts, the builder, and the desk database to connect
+          to.
         </p>
       </header>
       {query.isPending && <p className="muted">Loading settings…</p>}
@@ -52,6 +54,7 @@ export function SettingsScreen() {
           <SearchIndexCard />
           <SkillScriptsSection />
           <BuilderSection view={query.data} />
+          <DeskDatabaseSection />
         </>
       )}
       {info.data && (
@@ -76,8 +79,8 @@ export function SettingsScreen() {
   );
 }
 
-/** `#/settings/keys` and `#/settings/search` (Home's first-run links) open at that section. */
-const SECTIONS: Record<string, string> = { keys: 'keys-title', search: 'index-title' };
+/** `#/settings/keys` and `#/settings/search` (Home's first-run links) and `#/settings/desk` open at that section. */
+const SECTIONS: Record<string, string> = { keys: 'keys-title', search: 'index-title', desk: 'desk-db-title' };
 
 function useSectionFromHash(loaded: boolean) {
   useEffect(() => {
