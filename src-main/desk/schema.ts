@@ -37,9 +37,10 @@ export const DESK_CORE_SCHEMA: readonly string[] = [
   "INSERT INTO desk_books (book_id, kind) VALUES ('desk', 'desk')",
   // Who owns each memory record on the desk (an Expression's owner is the PM whose book holds it),
   // and who may see it: private (the owner), shared (the owner and named people), desk (everyone).
+  // No owner (NULL): the desk's own record, written by the server's own work (sharing/schema.ts).
   `CREATE TABLE desk_record_access (
     rid bigint PRIMARY KEY REFERENCES memory_records (rid) ON DELETE CASCADE,
-    owner_id text NOT NULL REFERENCES desk_users (user_id),
+    owner_id text REFERENCES desk_users (user_id),
     visibility text NOT NULL DEFAULT 'private' CHECK (visibility IN ('private', 'shared', 'desk'))
   )`,
   'CREATE INDEX desk_record_access_by_owner ON desk_record_access (owner_id)',

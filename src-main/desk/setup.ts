@@ -3,8 +3,8 @@ import type { PostgresConnection } from '../store/postgres/connection';
 import { POSTGRES_SCHEMA_VERSION, postgresAfterCopy, postgresSchema } from '../store/postgres/schema';
 import { DESK_SCHEMA } from './schema';
 
-/** Bumped whenever DESK_SCHEMA changes; kept in workspace_meta as `desk_schema_version`. */
-export const DESK_SCHEMA_VERSION = 1;
+/** Bumped whenever DESK_SCHEMA changes; kept in workspace_meta as `desk_schema_version` (2: owners by trigger, the server's own work). */
+export const DESK_SCHEMA_VERSION = 2;
 
 /**
  * Makes a database a desk: the workspace tables (unless `forge migrate` already created them with

@@ -285,16 +285,13 @@ describe.skipIf(skipWithoutPostgres())('forge desk', { timeout: 120_000 }, () =>
     expect(() => PostgresConnection.open(url.replace('postgres@', `${PASSWORD_ROLE}:wrong-password-here@`))).toThrow(/refused the user or password/);
     withDb(appUrl, (app) => {
       expect(app.one('SELECT current_user AS who')).toEqual({ who: PASSWORD_ROLE });
-      // Alice writes a private note through the app role (its rights: sequence, records, access rows).
-      actingAs(app, 'alice', () => {
-        const rid = app.one<{ rid: string }>("SELECT nextval(pg_get_serial_sequence('memory_records', 'rid')) AS rid")?.rid;
+      // Alice writes a private note through the app role (its rights: sequence, records; the desk's trigger adds her as owner).
+      actingAs(app, 'alice', () =>
         app.run(
-          `INSERT INTO memory_records (rid, category, id, title, meta, created_at, updated_at, header, body, content_hash)
-           VALUES ($1, 'research', 'alice-jgb', 'JGBs', '', 'now', 'now', '{}', 'Curve control ends.', 'x')`,
-          [rid],
-        );
-        app.run('INSERT INTO desk_record_access (rid, owner_id) VALUES ($1, $2)', [rid, 'alice']);
-      });
+          `INSERT INTO memory_records (category, id, title, meta, created_at, updated_at, header, body, content_hash)
+           VALUES ('research', 'alice-jgb', 'JGBs', '', 'now', 'now', '{}', 'Curve control ends.', 'x') RETURNING rid`,
+        ),
+      );
       const ids = (who?: string) => {
         const read = () => app.query<{ id: string }>("SELECT id FROM memory_records WHERE id = 'alice-jgb'").map((r) => r.id);
         return who ? actingAs(app, who, read) : read();

@@ -1,9 +1,10 @@
 import type { Store } from '../store';
-import { connectionOf } from '../store/postgres/postgres-db';
+import { PostgresDb } from '../store/postgres/postgres-db';
 import { parseTarget } from '../store/postgres/target';
 import { DeskBooks } from '../desk/books';
 import { DeskEvents } from '../desk/events';
-import { DeskPeople } from '../desk/people';
+import { actingPerson, DeskPeople } from '../desk/people';
+import { DeskSharing } from '../desk/sharing';
 import type { EventBus } from './events';
 
 /**
@@ -16,7 +17,10 @@ export interface DeskServices {
   /** The database, its password masked. */
   database: string;
   people: DeskPeople;
+  /** Each method runs as the server's own work: a book sums every PM's Expressions (see openDeskServices). */
   books: DeskBooks;
+  /** Who may read a research note or View: its owner shares it, with named people or desk-wide. */
+  sharing: DeskSharing;
   /** The desk's PMs who can trade (not disabled), by id: whose books risk reads. */
   pms(): string[];
   /** Expressions waiting for a decision, with their owner: one PM's, or everyone's (ownerId undefined). */
@@ -28,10 +32,33 @@ export interface DeskServices {
 
 /** The desk services, or undefined when the workspace is not on a desk's database (or the database is not a desk yet). */
 export function openDeskServices(store: Store, url: string | undefined, bus: EventBus): DeskServices | undefined {
-  const connection = url ? connectionOf(store.db) : undefined;
-  if (!url || !connection) return undefined;
+  const handle: unknown = store.db;
+  if (!url || !(handle instanceof PostgresDb)) return undefined;
+  const connection = handle.connection;
   const isDesk = connection.one("SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = 'desk_users'");
   if (!isDesk) return undefined;
+  // Row-level security: from here on every statement on the store's connection is bound to the
+  // person of the call it serves (asPerson in the dispatch), or to the server's own work when
+  // there is none. The desk's books and limits run as the server's work, inside a person's call
+  // too: a desk-wide limit sums every PM's Expressions, which no PM may read one by one. They
+  // check the person's permissions in code and hand back only totals and the person's own rows.
+  let serverWork = 0;
+  const asServer = <T>(fn: () => T): T => {
+    serverWork++;
+    try {
+      return fn();
+    } finally {
+      serverWork--;
+    }
+  };
+  handle.bindActingPerson(() => (serverWork > 0 ? undefined : actingPerson()?.userId));
+  const books = new DeskBooks(connection);
+  const booksAsServer = new Proxy(books, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver);
+      return typeof value === 'function' ? (...args: unknown[]) => asServer(() => value.apply(target, args)) : value;
+    },
+  });
   // Every server's commits reach this one's pages: a risk manager sees a PM's approval on another server.
   const events = new DeskEvents(url, { applicationName: 'forge desk events' });
   const off = events.subscribe((e) => {
@@ -45,27 +72,30 @@ export function openDeskServices(store: Store, url: string | undefined, bus: Eve
   return {
     database: parseTarget(url).masked,
     people: new DeskPeople(connection),
-    books: new DeskBooks(connection),
+    books: booksAsServer,
+    sharing: new DeskSharing(connection),
     pms: () =>
       connection.query<{ user_id: string }>("SELECT user_id FROM desk_users WHERE role = 'pm' AND disabled_at IS NULL ORDER BY user_id").map((r) => r.user_id),
     proposals: (ownerId) =>
-      connection
-        .query<{ id: string; title: string; status: string; owner_id: string; notional: string | null; updated_at: string }>(
-          `SELECT r.id, r.title, r.status, a.owner_id, json_extract(r.header, '$.notional') AS notional, r.updated_at
+      asServer(() =>
+        connection
+          .query<{ id: string; title: string; status: string; owner_id: string; notional: string | null; updated_at: string }>(
+            `SELECT r.id, r.title, r.status, a.owner_id, json_extract(r.header, '$.notional') AS notional, r.updated_at
            FROM memory_records r JOIN desk_record_access a ON a.rid = r.rid
            WHERE r.category = 'expressions' AND r.status IN ('proposed', 'review_required') AND ($1::text IS NULL OR a.owner_id = $1::text)
            ORDER BY r.updated_at DESC, r.id LIMIT 200`,
-          [ownerId ?? null],
-        )
-        .map((r) => ({
-          id: r.id,
-          title: r.title,
-          status: r.status,
-          ownerId: r.owner_id,
-          notional: r.notional === null || Number.isNaN(Number(r.notional)) ? null : Number(r.notional),
-          updatedAt: r.updated_at,
-        })),
-    write: (fn) => store.writeTransaction(fn),
+            [ownerId ?? null],
+          )
+          .map((r) => ({
+            id: r.id,
+            title: r.title,
+            status: r.status,
+            ownerId: r.owner_id,
+            notional: r.notional === null || Number.isNaN(Number(r.notional)) ? null : Number(r.notional),
+            updatedAt: r.updated_at,
+          })),
+      ),
+    write: (fn) => asServer(() => store.writeTransaction(fn)),
     close: async () => {
       off();
       await started;

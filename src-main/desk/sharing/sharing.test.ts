@@ -136,24 +136,56 @@ describe.skipIf(skipWithoutPostgres())('sharing research on a desk: row-level se
     expect(() => asAlice(() => sharing.shareWith('alice', { category: 'research', id: 'orphan' }, ['bob']))).toThrow(NotFoundError);
   });
 
-  it('a person writes a note as the app role by naming its rid and its owner in one transaction, and then reads it', () => {
-    actingAs(app, 'carol', () => {
-      const rid = app.one<{ rid: string }>("SELECT nextval(pg_get_serial_sequence('memory_records', 'rid')) AS rid")!.rid;
-      app.run(
-        `INSERT INTO memory_records (rid, category, id, title, meta, created_at, updated_at, header, body, content_hash)
-         VALUES ($1, 'research', 'carol-fx', 'FX', '', $2, $2, '{}', 'Yen carry.', 'x')`,
-        [rid, AT],
-      );
-      app.run('INSERT INTO desk_record_access (rid, owner_id) VALUES ($1, $2)', [rid, 'carol']);
+  it('a note a person writes as the app role is theirs and private at once, INSERT … RETURNING included; bound to nobody, the write is refused', () => {
+    // If this failed, a PM's new note would have no owner (seen by risk only, lost to its writer),
+    // or the store's INSERT … RETURNING rid would be refused by the read policy.
+    const rid = actingAs(app, 'carol', () =>
+      app.one<{ rid: string }>(
+        `INSERT INTO memory_records (category, id, title, meta, created_at, updated_at, header, body, content_hash)
+         VALUES ('research', 'carol-fx', 'FX', '', $1, $1, '{}', 'Yen carry.', 'x') RETURNING rid`,
+        [AT],
+      ),
+    )?.rid;
+    expect(rid).toBeDefined();
+    expect(desk.connection.one('SELECT owner_id, visibility FROM desk_record_access WHERE rid = $1', [rid])).toEqual({
+      owner_id: 'carol',
+      visibility: 'private',
     });
     expect(visibleTo('carol')).toContain('carol-fx');
     expect(visibleTo('alice')).not.toContain('carol-fx');
+    // The statement's own grace ends with it: alice, in the same session next, still cannot read it.
+    expect(actingAs(app, 'alice', () => app.one("SELECT current_setting('forge.inserting_rid', true) AS v"))).toEqual({ v: '' });
     // Nobody bound: the write is refused, not stored ownerless.
     expect(() =>
       app.run(
         "INSERT INTO memory_records (category, id, meta, created_at, updated_at, header, content_hash) VALUES ('research', 'anon', '', 'x', 'x', '{}', 'x')",
       ),
     ).toThrow(/row-level security/);
+  });
+
+  it("the server's own work reads every note and its notes belong to the desk, desk-wide; a person bound beside it gets nothing more", () => {
+    // If this failed, the search index or the tracker would miss private notes (server work), or a
+    // PM's call would inherit the server's reach.
+    const serverWork = <T>(fn: () => T) =>
+      app.transaction(() => {
+        app.query("SELECT set_config('forge.server_work', 'on', true)");
+        return fn();
+      });
+    const ids = () => app.query<{ id: string }>("SELECT id FROM memory_records WHERE category = 'research' ORDER BY id").map((r) => r.id);
+    expect(serverWork(ids)).toEqual(expect.arrayContaining(['alice-fed', 'bob-oil', 'orphan']));
+    const rid = serverWork(
+      () =>
+        app.one<{ rid: string }>(
+          `INSERT INTO memory_records (category, id, title, meta, created_at, updated_at, header, body, content_hash)
+           VALUES ('research', 'desk-calendar', 'Calendar', '', $1, $1, '{}', 'CPI on Tuesday.', 'y') RETURNING rid`,
+          [AT],
+        )?.rid,
+    );
+    expect(desk.connection.one('SELECT owner_id, visibility FROM desk_record_access WHERE rid = $1', [rid])).toEqual({ owner_id: null, visibility: 'desk' });
+    expect(visibleTo('carol')).toContain('desk-calendar');
+    expect(() => asAlice(() => sharing.makePrivate('alice', { category: 'research', id: 'desk-calendar' }))).toThrow(ForbiddenError);
+    // forge.server_work set, but bob bound: bob's reach, not the server's.
+    expect(serverWork(() => actingAs(app, 'bob', ids))).not.toContain('alice-fed');
   });
 
   it('refuses bad input with typed errors and changes nothing', () => {

@@ -12,7 +12,8 @@ export interface RecordRef {
 
 export interface RecordAccess {
   rid: string;
-  ownerId: string;
+  /** null: the desk's own record (the server wrote it on its own), desk-wide, shared by nobody. */
+  ownerId: string | null;
   visibility: Visibility;
   /** The named people it is shared with (empty unless `shared`), sorted. */
   sharedWith: string[];
@@ -90,7 +91,8 @@ export class DeskSharing {
       // Locked, so two changes to one record's sharing apply one after the other.
       const access = this.read(ref, true);
       if (access.ownerId !== actor) {
-        throw new ForbiddenError(`${ref.category}/${ref.id} belongs to ${access.ownerId}; only its owner changes who may read it.`);
+        const owner = access.ownerId ?? 'the desk (Forge wrote it)';
+        throw new ForbiddenError(`${ref.category}/${ref.id} belongs to ${owner}; only its owner changes who may read it.`);
       }
       fn(access);
       const after = this.read(ref, false);
@@ -101,7 +103,7 @@ export class DeskSharing {
 
   private read(ref: RecordRef, lock: boolean): RecordAccess {
     if (typeof ref?.id !== 'string' || !RECORD_ID.test(ref.id)) throw new InvalidInputError(`Not a record id: ${JSON.stringify(ref?.id)}.`);
-    const row = this.connection.one<{ rid: string; owner_id: string; visibility: Visibility }>(
+    const row = this.connection.one<{ rid: string; owner_id: string | null; visibility: Visibility }>(
       `SELECT a.rid, a.owner_id, a.visibility FROM desk_record_access a JOIN memory_records m ON m.rid = a.rid
        WHERE m.category = $1 AND m.id = $2${lock ? ' FOR UPDATE OF a' : ''}`,
       [ref.category, ref.id],

@@ -5,7 +5,9 @@
  * request at a time: the main thread is blocked in Atomics.wait until the answer is posted, so
  * there is never a second request in flight.
  *
- * Protocol: the main thread posts { sql, params } on `port`; the worker answers on the same port
+ * Protocol: the main thread posts { sql, params, settings? } on `port` (settings: session settings
+ * the statement must run under, applied first when the session does not hold them yet — also on a
+ * session just reconnected, which holds none); the worker answers on the same port
  * with { rows, rowCount } or { error }, then sets the shared flag to 1 and notifies. Values cross
  * by structured clone: bigint columns arrive as numbers when exact (BigInt past 2^53), bytea as
  * Uint8Array, and times as the server's text (no Date: a PM's "as of" is never shifted by the
@@ -27,6 +29,8 @@ const NUMERIC = (v) => Number(v);
 const PARSERS = { 20: INT8, 1700: NUMERIC, 1082: TEXT, 1083: TEXT, 1114: TEXT, 1184: TEXT, 1266: TEXT };
 
 let client = null;
+// The session settings (set_config, not local) the current client holds, as their JSON.
+let applied = null;
 // Whether the session holds an open transaction (statements the main thread sent), and whether a
 // session was lost while it did: then everything up to the ROLLBACK/COMMIT that ends it must fail,
 // or a COMMIT sent to a fresh session would "succeed" having committed nothing.
@@ -73,6 +77,19 @@ async function connect() {
   });
   await c.connect();
   client = c;
+  applied = null;
+}
+
+async function applySettings(settings) {
+  const key = JSON.stringify(settings);
+  if (key === applied) return;
+  // A setting changed inside a transaction would be undone by its rollback while this worker
+  // believed it held: refused (the main thread asserts the same).
+  if (txOpen) throw new Error('session settings cannot change inside a transaction');
+  const names = Object.keys(settings);
+  const calls = names.map((_, i) => 'set_config($' + (2 * i + 1) + ', $' + (2 * i + 2) + ', false)');
+  await client.query({ text: 'SELECT ' + calls.join(', '), values: names.flatMap((n) => [n, settings[n]]) });
+  applied = key;
 }
 
 // Errors that mean the session is gone (and with it any open transaction), not that a statement was wrong.
@@ -98,6 +115,7 @@ port.on('message', async (req) => {
   lostInTransaction = false;
   try {
     if (!client) await connect();
+    if (req.settings) await applySettings(req.settings);
     const result = await client.query({ text: req.sql, values: req.params });
     if (begins) txOpen = true;
     if (ends) txOpen = false;

@@ -30,6 +30,9 @@ export class PostgresConnection {
   private flag = new Int32Array(new SharedArrayBuffer(4));
   private depth = 0;
   private closed = false;
+  private sessionSettings: (() => SessionSettings) | undefined;
+  /** The settings the open transaction began under (they cannot change until it ends). */
+  private transactionSettings: string | undefined;
   private readonly options: Required<ConnectionOptions>;
   private readonly target: PostgresTarget;
 
@@ -98,6 +101,17 @@ export class PostgresConnection {
 
   get inTransaction(): boolean {
     return this.depth > 0;
+  }
+
+  /**
+   * Every statement from now on runs under the session settings `settings()` returns at that
+   * moment (PostgresDb binds the acting person this way, for row-level security). The worker sets
+   * them only when its session does not hold them yet — no extra round trip while they stay the
+   * same, and again on a session opened after a lost connection. A transaction begins under one
+   * set of settings and keeps it: a change inside one throws (and the transaction rolls back).
+   */
+  bindSession(settings: (() => SessionSettings) | undefined): void {
+    this.sessionSettings = settings;
   }
 
   /**
@@ -173,9 +187,10 @@ export class PostgresConnection {
 
   private send(sql: string, params: readonly unknown[]): { rows: unknown[]; rowCount: number } {
     if (this.closed) throw new AppError('unavailable', "The desk's database connection is closed.");
+    const settings = this.settingsFor(sql);
     const { port } = this.ensureWorker();
     Atomics.store(this.flag, 0, 0);
-    port.postMessage({ sql, params: params.map(toWire), inTransaction: this.depth > 0 });
+    port.postMessage({ sql, params: params.map(toWire), inTransaction: this.depth > 0, settings });
     const waited = Atomics.wait(this.flag, 0, 0, this.options.answerTimeoutMs);
     const reply = receiveMessageOnPort(port)?.message as WorkerReply | undefined;
     if (waited === 'timed-out' || !reply) {
@@ -193,6 +208,24 @@ export class PostgresConnection {
       throw new PostgresQueryError(scrub(this.target, reply.error.message), reply.error);
     }
     return { rows: reply.rows.map(fromWire), rowCount: reply.rowCount };
+  }
+
+  /** The session settings a statement runs under; inside a transaction, the ones it began with. */
+  private settingsFor(sql: string): SessionSettings | undefined {
+    if (!this.sessionSettings) return undefined;
+    // A ROLLBACK always goes through: a refusal here must never leave a transaction open.
+    if (this.depth > 0 && sql.startsWith('ROLLBACK')) return undefined;
+    const settings = this.sessionSettings();
+    const key = JSON.stringify(settings);
+    if (this.depth === 0) {
+      this.transactionSettings = sql.startsWith('BEGIN') ? key : undefined;
+    } else if (this.transactionSettings !== undefined && key !== this.transactionSettings) {
+      throw new AppError(
+        'internal',
+        `A transaction began under ${this.transactionSettings} and a statement inside it asked for ${key}: the person acting cannot change inside a transaction.`,
+      );
+    }
+    return settings;
   }
 
   private ensureWorker(): { worker: Worker; port: MessagePort } {
@@ -229,6 +262,9 @@ export class PostgresConnection {
     if (worker) void worker.terminate();
   }
 }
+
+/** Session settings by name (`forge.user_id`…), as set_config sets them. */
+export type SessionSettings = Readonly<Record<string, string>>;
 
 export interface ConnectionOptions {
   /** Shown in pg_stat_activity, so a DBA can tell Forge's sessions apart (e.g. "forge serve @host"). */

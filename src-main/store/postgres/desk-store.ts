@@ -25,7 +25,12 @@ export function openDeskStore(url: string, options: ConnectionOptions = {}): Sto
           : `The desk's workspace is at schema version ${version}; this Forge reads version ${POSTGRES_SCHEMA_VERSION}. Nothing was read or written.`,
       );
     }
-    return new Store(new PostgresDb(connection).asDb());
+    const db = new PostgresDb(connection);
+    // Until the host binds each call's person (openDeskServices), everything is the server's own
+    // work: opening the workspace, building its search index. Under the desk's app role, a session
+    // bound to nobody would see no record at all.
+    db.bindActingPerson(() => undefined);
+    return new Store(db.asDb());
   } catch (e) {
     connection.close();
     throw e;

@@ -31,6 +31,19 @@ export class PostgresDb {
     return this.connection.inTransaction;
   }
 
+  /**
+   * Row-level security on a desk: every statement runs bound to `person()` — the person of the
+   * call it serves (`forge.user_id`), or, when it names nobody, the server's own work
+   * (`forge.server_work`, which the desk's policies honour only while no person is bound). The
+   * store does not know who calls; the host injects the function (it reads the call's person).
+   */
+  bindActingPerson(person: () => string | undefined): void {
+    this.connection.bindSession(() => {
+      const who = person();
+      return who ? { 'forge.user_id': who, 'forge.server_work': '' } : SERVER_WORK;
+    });
+  }
+
   prepare(sql: string): PostgresStatement {
     return new PostgresStatement(this, sql);
   }
@@ -179,6 +192,9 @@ export function connectionOf(db: Db): PostgresConnection | undefined {
   const handle: unknown = db;
   return handle instanceof PostgresDb ? handle.connection : undefined;
 }
+
+/** The settings of the server's own work (a scheduled job, the search index catching up). */
+const SERVER_WORK = { 'forge.user_id': '', 'forge.server_work': 'on' } as const;
 
 /** The workspace's write lock (an advisory lock key; the desk's books use their own). */
 export const WORKSPACE_WRITE_LOCK = 0x466f7267; // "Forg"

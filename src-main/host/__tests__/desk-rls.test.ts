@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ActingPerson, asPerson, DeskPeople } from '../../desk/people';
+import { DeskSharing } from '../../desk/sharing';
+import { createDesk } from '../../desk/setup';
+import { PostgresConnection } from '../../store/postgres/connection';
+import { connectionOf } from '../../store/postgres/postgres-db';
+import { skipWithoutPostgres } from '../../store/postgres/test-server';
+import { type PostgresWorkspaces, startPostgresWorkspaces } from '../../store/postgres/test-workspaces';
+import type { Core } from '../core';
+import { grantAppRole } from '../desk-app-role';
+import { tempCore } from '../testing';
+
+const PASSWORD = 'correct-horse-battery-staple';
+const APP_ROLE = 'forge_rls_app';
+
+type Result<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
+function ok<T>(r: Result<T>): T {
+  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
+  return r.value;
+}
+const code = (r: Result<unknown>) => (r.ok ? 'ok' : r.error.code);
+
+const view = (id: string, title: string, body: string) => `# ${id} — ${title}\nstatus: active\nconfidence: 0.6\nscope: US rates\n---\n## SUMMARY\n${body}\n`;
+
+const PEOPLE: Record<string, ActingPerson> = {
+  alice: { userId: 'alice', displayName: 'Alice', role: 'pm', admin: true },
+  bob: { userId: 'bob', displayName: 'Bob', role: 'pm', admin: false },
+  rita: { userId: 'rita', displayName: 'Rita', role: 'risk', admin: false },
+};
+
+/**
+ * `forge serve --db` connected as the role `forge desk grant-app-role` makes (no superuser, no
+ * BYPASSRLS): every statement is bound to the person of the call, so row-level security decides
+ * what each PM lists, reads and finds — and what a PM writes through the app is theirs, private.
+ */
+describe.skipIf(skipWithoutPostgres())('row-level security under forge serve --db as the app role', { timeout: 180_000 }, () => {
+  let workspaces: PostgresWorkspaces;
+  let admin: PostgresConnection;
+  let server: ReturnType<typeof tempCore>;
+  let core: Core;
+  const sessions: Record<string, string> = {};
+
+  /** A call made by `who`: their session, and the person set as the dispatch sets it. */
+  const as = <T>(who: string, fn: (session: string) => Promise<T>) => asPerson(PEOPLE[who], () => fn(sessions[who]));
+  const list = (who: string) =>
+    as(who, async (session) => ok(await core.invoke('memory/list', { path: '/memory/views/' }, { session })).entries.map((e) => e.path));
+  const read = (who: string, path: string) => as(who, async (session) => code(await core.invoke('memory/read', { path }, { session })));
+  const search = (who: string, query: string) =>
+    as(who, async (session) =>
+      ok(await core.invoke('memory/search', { query, scope: '/memory/' }, { session }))
+        .results.filter((h) => h.keyword > 0)
+        .map((h) => h.path),
+    );
+  const write = (who: string, content: string) =>
+    as(who, async (session) => ok(await core.invoke('memory/write', { path: '/memory/views/new.md', content }, { session })).path);
+
+  beforeAll(async () => {
+    workspaces = await startPostgresWorkspaces();
+    const url = workspaces.freshUrl();
+    admin = PostgresConnection.open(url);
+    createDesk(admin);
+    const people = new DeskPeople(admin);
+    people.createFirstAdmin({ userId: 'alice', displayName: 'Alice', role: 'pm', password: PASSWORD });
+    people.createUser('alice', { userId: 'bob', displayName: 'Bob', role: 'pm', password: PASSWORD });
+    people.createUser('alice', { userId: 'rita', displayName: 'Rita', role: 'risk', password: PASSWORD });
+    grantAppRole(admin, APP_ROLE, PASSWORD);
+    server = tempCore({}, { database: url.replace('//postgres@', `//${APP_ROLE}:${PASSWORD}@`) });
+    core = server.core;
+    await core.context.memory.ready;
+    for (const who of Object.keys(PEOPLE)) sessions[who] = ok(await core.invoke('desk/sign-in', { userId: who, password: PASSWORD })).session;
+  }, 120_000);
+  afterAll(async () => {
+    await server?.dispose();
+    admin?.close();
+    await workspaces?.stop();
+  });
+
+  it('the server is connected as an ordinary role, so the policies bind it', () => {
+    // If this failed, every check below would pass vacuously: a superuser sees every row.
+    const connection = connectionOf(core.context.memory.store.db);
+    expect(connection?.one("SELECT current_user AS who, current_setting('is_superuser') AS su")).toEqual({ who: APP_ROLE, su: 'off' });
+  });
+
+  it("a PM's View written through the app is theirs and private: bob cannot list, read or find it; risk and its owner can", async () => {
+    // If this failed, one PM would read another's private View on the desk, or lose their own.
+    const path = await write('alice', view('new', 'Zanzibar front end', 'Alice expects the Zanzibar committee to cut twice.'));
+    const owner = admin.one('SELECT a.owner_id, a.visibility FROM desk_record_access a JOIN memory_records m USING (rid) WHERE m.title = $1', [
+      'Zanzibar front end',
+    ]);
+    expect(owner).toEqual({ owner_id: 'alice', visibility: 'private' });
+
+    expect(await list('alice')).toContain(path);
+    expect(await read('alice', path)).toBe('ok');
+    expect(await search('alice', 'Zanzibar committee')).toEqual([path]);
+
+    expect(await list('bob')).not.toContain(path);
+    expect(await read('bob', path)).toBe('not_found');
+    expect(await search('bob', 'Zanzibar committee')).toEqual([]);
+
+    expect(await list('rita')).toContain(path);
+    expect(await read('rita', path)).toBe('ok');
+    expect(await search('rita', 'Zanzibar committee')).toEqual([path]);
+  });
+
+  it('a note made desk-wide by its owner is listed, read and found by everyone', async () => {
+    // If this failed, sharing a View with the desk would not reach the other PMs.
+    const path = await write('bob', view('new', 'Oil supply', 'Bob sees Kalahari crude supply tightening.'));
+    expect(await read('alice', path)).toBe('not_found');
+    const id = path.replace(/^.*\/(.*)\.md$/, '$1');
+    const connection = connectionOf(core.context.memory.store.db);
+    if (!connection) throw new Error('the desk server has no PostgreSQL connection');
+    asPerson(PEOPLE.bob, () => new DeskSharing(connection).makeDeskWide('bob', { category: 'views', id }));
+    for (const who of ['alice', 'bob', 'rita']) {
+      expect(await list(who)).toContain(path);
+      expect(await read(who, path)).toBe('ok');
+      expect(await search(who, 'Kalahari crude')).toEqual([path]);
+    }
+  });
+
+  it('calls interleaving between their awaits each keep their own person', async () => {
+    // If this failed, one PM's listing could run under the binding another call had just made.
+    const private1 = await write('alice', view('new', 'Alice only', 'Tamarind basis trade.'));
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 ? list('bob') : list('alice'))));
+    results.forEach((paths, i) => {
+      expect(paths.includes(private1)).toBe(i % 2 === 0);
+    });
+  });
+});
