@@ -18,7 +18,8 @@ Commands:
              --db postgres://user@host:port/db   keep the workspace in a desk's PostgreSQL
                            database instead of DIR/forge.db (or $FORGE_DB; the password from
                            $PGPASSWORD rather than the command line); DIR keeps this server's
-                           settings and skills
+                           settings and skills. Without either, the desk database saved in
+                           Settings → Desk database, if any
   mcp        Run the governance MCP server on stdio (for an IDE to spawn).
              --data DIR  --contracts DIR  --remote URL  (forge mcp --help for more)
   demo       Run the offline demo: a scripted analyst session on a copy of the sample
