@@ -30,7 +30,7 @@ export const secretEnvVars: Record<SecretName, string> = {
 /** Environment first, then values set during this run (never persisted). */
 export class EnvSecretStore implements SecretStore {
   readonly description =
-    'Headless mode: keys come from environment variables (ANTHROPIC_API_KEY, VOYAGE_API_KEY, OPENAI_API_KEY, FRED_API_KEY, ALPHA_VANTAGE_API_KEY, BRAVE_API_KEY, POLYGON_API_KEY); a key pasted in Settings is kept in memory for this run only.';
+    'Headless mode: keys come from environment variables (ANTHROPIC_API_KEY, VOYAGE_API_KEY, OPENAI_API_KEY, FRED_API_KEY, ALPHA_VANTAGE_API_KEY, BRAVE_API_KEY, POLYGON_API_KEY, and PGPASSWORD for the desk database); a key or password pasted in Settings is kept in memory for this run only.';
   private readonly overrides = new Map<SecretName, string | undefined>();
 
   constructor(private readonly env: Record<string, string | undefined> = process.env) {}
