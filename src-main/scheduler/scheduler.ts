@@ -3,7 +3,7 @@ import { JOBS, type JobName, type ScheduledJob } from './jobs';
 import { faultText, HeldWrites } from './held-writes';
 import { type RunTrigger, ScheduleLog, type ScheduleRun } from './run-log';
 import { type JobRunResult, type JobStatus, realTimers, type SchedulerOptions, type Timers } from './scheduler-types';
-import { SlotGate, slotKey } from './slot-gate';
+import { STOPPED_SERVER, SlotGate, slotKey } from './slot-gate';
 import { formatLocal, latestSlot, nextSlot, type ResolvedTimeZone, resolveTimeZone } from './time';
 
 interface LiveRun {
@@ -27,9 +27,6 @@ const MINUTE = 60_000;
 const LOOKBACK_MS = 8 * 24 * 60 * MINUTE;
 /** A slot run more than this after its time is labelled a catch-up, and a timer this late means the machine slept. */
 const LATE_MS = MINUTE;
-
-/** Why a desk's run row was closed by another server than the one that started it. */
-const STOPPED_SERVER = 'The Forge server running it stopped answering (its lease expired); another server of the desk took the slot over.';
 
 const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 const hours = (ms: number) => `${Math.round((ms / 3_600_000) * 10) / 10} h`;
@@ -256,11 +253,7 @@ export class Scheduler {
       if (gate.finished) this.held.slotDone(job.name, slot, this.now());
       return;
     }
-    if (gate.takeover) {
-      // The run the stopped server left `running` is closed, so the slot's history reads true.
-      const stale = this.log.markInterrupted(now, (r) => r.job === job.name && r.scheduledFor === key, STOPPED_SERVER);
-      if (stale.length) this.emit(job.name);
-    }
+    if (gate.takeover && this.gate.closeTakenOver(this.log, job.name, key, now)) this.emit(job.name);
     if (late > job.catchUpWindowMs) {
       this.log.skipped(
         job.name,
@@ -284,26 +277,9 @@ export class Scheduler {
     }
   }
 
-  /**
-   * Opens the run's row. On a desk the row in the way of a new run (one running per job) may be an
-   * orphan — its server stopped mid-run and its lease expired — and is closed as interrupted first.
-   */
-  private begin(job: ScheduledJob, slot: Date | null, trigger: RunTrigger, startedAt: Date): ScheduleRun {
-    const input = { job: job.name, trigger, scheduledFor: slot, startedAt };
-    try {
-      return this.log.begin(input);
-    } catch (e) {
-      const orphan = this.gate.orphan;
-      if (!(e instanceof ConflictError) || !orphan) throw e;
-      const freed = this.log.markInterrupted(startedAt, (r) => r.job === job.name && orphan(r), STOPPED_SERVER);
-      if (!freed.length) throw e;
-      this.emit(job.name);
-      return this.log.begin(input);
-    }
-  }
-
   private launch(job: ScheduledJob, slot: Date | null, trigger: RunTrigger, zone: string, key: string, startedAt: Date): ScheduleRun {
-    const run = this.begin(job, slot, trigger, startedAt);
+    const { run, freed } = this.gate.begin(this.log, { job: job.name, trigger, scheduledFor: slot, startedAt });
+    if (freed) this.emit(job.name);
     const controller = new AbortController();
     const live: LiveRun = { run, controller, stopping: false, recorded: false, done: Promise.resolve(), key, lost: false, unkeep: () => undefined };
     this.live.set(job.name, live);

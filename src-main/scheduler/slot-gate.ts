@@ -1,4 +1,5 @@
-import type { ScheduleRun } from './run-log';
+import { ConflictError } from '../common/errors';
+import type { ScheduleLog, ScheduleRun } from './run-log';
 import type { SlotLeases, Timers } from './scheduler-types';
 
 /** The lease key of a run: its slot's ISO time, or `manual <start time>` for a Run now. */
@@ -9,6 +10,9 @@ export function slotKey(slot: Date | null, startedAt: Date): string {
 function runSlotKey(run: ScheduleRun): string {
   return run.scheduledFor ?? `manual ${run.startedAt}`;
 }
+
+/** Why a desk's run row was closed by another server than the one that started it. */
+export const STOPPED_SERVER = 'The Forge server running it stopped answering (its lease expired); another server of the desk took the slot over.';
 
 export type GateAnswer =
   /** This server runs the slot; `takeover`: a server that held it stopped answering. */
@@ -75,6 +79,28 @@ export class SlotGate {
       stopped = true;
       this.timers.clear(handle);
     };
+  }
+
+  /** A slot taken over: the run its stopped server left `running` is closed, so the history reads true. */
+  closeTakenOver(log: ScheduleLog, job: string, key: string, now: Date): boolean {
+    return log.markInterrupted(now, (r) => r.job === job && r.scheduledFor === key, STOPPED_SERVER).length > 0;
+  }
+
+  /**
+   * Opens a run's row. On a desk the row in the way of a new run (one running per job) may be an
+   * orphan — its server stopped mid-run and its lease expired — and is closed as interrupted first
+   * (`freed`). Elsewhere, and when the row in the way is live, the ConflictError stands.
+   */
+  begin(log: ScheduleLog, input: Parameters<ScheduleLog['begin']>[0]): { run: ScheduleRun; freed: boolean } {
+    try {
+      return { run: log.begin(input), freed: false };
+    } catch (e) {
+      const orphan = this.orphan;
+      if (!(e instanceof ConflictError) || !orphan) throw e;
+      const freed = log.markInterrupted(input.startedAt, (r) => r.job === input.job && orphan(r), STOPPED_SERVER);
+      if (!freed.length) throw e;
+      return { run: log.begin(input), freed: true };
+    }
   }
 
   /** The slot is done with (ran, failed or skipped): no server runs it again. */
