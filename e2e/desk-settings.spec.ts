@@ -3,6 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
 import { expect, startServer, stop, test } from './fixtures';
 
 /**
@@ -50,6 +52,21 @@ function startDesk(): Promise<string> {
     });
     child.once('exit', (code) => reject(new Error(`the desk setup exited (${code}):\n${output}`)));
   });
+}
+
+/** Serious or critical axe findings on the card in both themes: text too faint to read, or a control a screen reader cannot name. */
+async function accessibilityFindings(page: Page): Promise<string[]> {
+  const found: string[] = [];
+  for (const theme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+    const result = await new AxeBuilder({ page }).include('[data-testid="settings-desk-database"]').analyze();
+    for (const v of result.violations) {
+      if (v.impact !== 'serious' && v.impact !== 'critical') continue;
+      for (const node of v.nodes) found.push(`${theme} ${v.id}: ${node.target.join(' ')} — ${(node.failureSummary ?? v.help).slice(0, 200)}`);
+    }
+  }
+  return found;
 }
 
 test.beforeAll(async () => {
@@ -104,6 +121,8 @@ test('a PM tests a desk URL, saves it with the password masked, and the next sta
   // The masked URL tests with the saved password.
   await page.getByTestId('desk-db-test').click();
   await expect(page.getByTestId('desk-db-test-result')).toHaveAttribute('data-result', 'desk', { timeout: 30_000 });
+  // The card with a result and the restart notice showing reads in both themes.
+  expect(await accessibilityFindings(page)).toEqual([]);
   expect(readFileSync(join(dataDir, 'desk-database.json'), 'utf8')).not.toContain(PASSWORD);
 
   // The next start: forge serve without --db opens the saved desk. Headless keeps a password typed
