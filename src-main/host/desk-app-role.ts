@@ -8,7 +8,9 @@ import type { PostgresConnection } from '../store/postgres/connection';
  *
  * Decisions:
  * - NOSUPERUSER NOBYPASSRLS: superusers and BYPASSRLS roles skip row-level security, so a server
- *   connected as one would show every PM every private note. This role is bound by the policies.
+ *   connected as one would show every PM every private note. This role is bound by the policies,
+ *   and `forge serve --db` on it binds each statement to the person of its call (or to the
+ *   server's own work), so a server needs no other role (PostgresDb.bindActingPerson).
  * - Exactly the grants the code needs, recomputed from nothing on every run (REVOKE ALL, then
  *   GRANT): SELECT, INSERT, UPDATE on every table; DELETE only where Forge deletes rows
  *   (DELETING_TABLES, checked against the source by the test); the append-only tables (audit trail,

@@ -10,7 +10,7 @@ import { migrateToPostgres } from '../store/postgres/migrate';
 import { PASSWORD_ROLE, skipWithoutPostgres, startTestPostgres, type TestPostgres } from '../store/postgres/test-server';
 import { main } from './cli';
 import { APPEND_ONLY_TABLES, DELETING_TABLES } from './desk-app-role';
-import { forgeDeskCli, SERVE_NOT_SIGNING_IN } from './desk-cli';
+import { forgeDeskCli, SERVE_BINDS_EACH_CALL } from './desk-cli';
 import type { SecretInput } from './desk-secrets';
 import { seedDeskTestWorkspace } from './testing';
 
@@ -250,7 +250,7 @@ describe.skipIf(skipWithoutPostgres())('forge desk', { timeout: 120_000 }, () =>
     expect(r.code).toBe(0);
     expect(r.out).toContain(`created the database role ${PASSWORD_ROLE}`);
     expect(r.out).toContain('Superusers');
-    expect(r.out).toContain(SERVE_NOT_SIGNING_IN);
+    expect(r.out).toContain(SERVE_BINDS_EACH_CALL);
     noSecrets(r.out);
     // Run again, it updates rather than fails.
     expect((await desk(['grant-app-role', PASSWORD_ROLE, '--db', url], secrets({ FORGE_APP_PASSWORD: APP_PW }))).out).toContain('updated the database role');

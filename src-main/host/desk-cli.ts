@@ -253,17 +253,17 @@ function appRoleCommand(args: string[]): Command {
       out('Row-level security binds this role: each request sees only what its signed-in person may. Superusers');
       out('(and BYPASSRLS roles) bypass row-level security: never run forge serve as one.');
       out(`Next: PGPASSWORD=… forge serve --db ${withUser(shown, s.role)}`);
-      out(SERVE_NOT_SIGNING_IN);
+      out(SERVE_BINDS_EACH_CALL);
     },
   };
 }
 
 /**
- * Said while true: forge serve does not yet bind each request to a signed-in person, and row-level
- * security shows a request bound to nobody no memory records and refuses its new ones.
+ * What a server on this role does: each statement it sends is bound to the signed-in person of the
+ * call it serves, or to the server's own work (host/desk.ts, desk/sharing/schema.ts).
  */
-export const SERVE_NOT_SIGNING_IN =
-  'Not yet wired: forge serve does not sign people in yet, so a server on this role shows no memory records and cannot add any (its requests are bound to nobody). Until it does, only a superuser connection serves memory, and it bypasses row-level security.';
+export const SERVE_BINDS_EACH_CALL =
+  "forge serve --db on this role binds each call to its signed-in person: a PM lists, reads and finds only their own, shared and desk-wide notes, risk sees every one, and what a person writes is theirs and private until they share it. The server's own work (scheduled jobs, the search index, the desk's limit checks) reads every record.";
 
 function describe(u: DeskUser): string {
   const state = u.disabledAt ? `disabled since ${u.disabledAt}` : 'active';
