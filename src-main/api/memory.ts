@@ -47,8 +47,10 @@ export const memoryListInput = z
 export const memoryListOutput = z.object({
   path: z.string(),
   entries: z.array(memoryEntry),
-  /** How many entries match in all (entries holds at most `limit` of them). */
+  /** How many entries match in all (entries holds at most `limit` of them), counted up to 10,000. */
   total: z.number().int(),
+  /** Present and true when more than 10,000 match: `total` is then 10,000 ("10,000+"). */
+  totalCapped: z.boolean().optional(),
   limit: z.number().int(),
   offset: z.number().int(),
 });

@@ -135,6 +135,30 @@ export function forgeFsContract(engine: StoreEngine): void {
       expect(() => fs.listDir('/memory/views/', 'confidence>=lots')).toThrow(/column 1/);
     });
 
+    it('counts a folder up to 10,000 and then says "more", without giving up the exact count of a page near the end', () => {
+      // 10,005 notes in one statement (as an import would leave them), newest = highest number (the
+      // times only need to sort, on both engines).
+      store.db
+        .prepare(
+          `WITH RECURSIVE n(g) AS (SELECT 1 UNION ALL SELECT g + 1 FROM n WHERE g < 10005)
+           INSERT INTO memory_records (category, id, title, status, meta, created_at, updated_at, header, body, content_hash)
+           SELECT 'observations', 'O-' || g, 'bulk note ' || g, NULL, '', '2026-01-01T00:00:00.000Z',
+                  '2026-01-01T' || (100000 + g),
+                  '{}', 'bulk', 'h' || g
+           FROM n`,
+        )
+        .run();
+      const first = fs.listDir('/memory/observations/', undefined, { limit: 20 });
+      expect(first.entries[0].id).toBe('O-10005');
+      // A PM (or the analyst) is told "more than 10,000", not a number the server did not count.
+      expect(first).toMatchObject({ total: 10_000, totalCapped: true });
+      const last = fs.listDir('/memory/observations/', undefined, { limit: 20, offset: 10_000 });
+      expect(last.entries.map((e) => e.id)).toEqual(['O-5', 'O-4', 'O-3', 'O-2', 'O-1']);
+      expect(last.total).toBe(10_005);
+      expect(last.totalCapped).toBeUndefined();
+      expect(fs.listDir('/memory/observations/', undefined, { limit: 20, offset: 20_000 })).toMatchObject({ entries: [], total: 10_000, totalCapped: true });
+    });
+
     it('answers every form of the query language the same way: header keys, lists, numbers, dates, skills, phrases', async () => {
       const pk = (id: string, head: string, body: string) => fs.writeFile(`/memory/pk/${id}.md`, `# ${id} — note\n${head}\n---\n${body}\n`, pm);
       await pk('PK-001', 'weight: 0.8\ncategory: sizing\nskill: macro-sizing\nregion: [us, eu]\nhorizon: 2027-01-01', 'Size positions from the stop distance.');

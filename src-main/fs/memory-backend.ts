@@ -120,7 +120,7 @@ export class MemoryBackend {
 
   list(category: string, query: string | undefined, limit: number, offset: number): Listing {
     const filter = query?.trim() ? compileQueryFor(this.store.db, parseQuery(query)) : null;
-    const { rows, total } = this.store.records.list(category, filter, limit, offset);
+    const { rows, total, totalCapped } = this.store.records.list(category, filter, limit, offset);
     const entries: DirEntry[] = rows.map((r) => ({
       name: `${r.id}.md`,
       path: recordPath(category, r.id),
@@ -131,7 +131,7 @@ export class MemoryBackend {
       status: r.status,
       updatedAt: r.updated_at,
     }));
-    return { path: `/memory/${category}/`, entries, total, limit, offset };
+    return { path: `/memory/${category}/`, entries, total, ...(totalCapped ? { totalCapped } : {}), limit, offset };
   }
 
   listRoot(): Listing {

@@ -39,8 +39,10 @@ export interface DirEntry {
 export interface Listing {
   path: string;
   entries: DirEntry[];
-  /** Everything that matches; `entries` is one page of it. */
+  /** Everything that matches; `entries` is one page of it. Memory listings count up to LIST_COUNT_CAP. */
   total: number;
+  /** True when more match than a memory listing counts: `total` is the cap (shown as "10,000+"). */
+  totalCapped?: boolean;
   limit: number;
   offset: number;
 }

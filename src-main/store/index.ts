@@ -5,6 +5,7 @@ export type { Migration } from './migrations';
 export { Store } from './store';
 export { MemoryRecords } from './records';
 export type { RecordRow, RecordInput, SqlFilter, RecordListing, ArchiveListRow } from './records';
+export { LIST_COUNT_CAP } from './records';
 export { RecordTables, tableSortKeys } from './record-table';
 export type { RecordTableRow, RecordTableQuery, TableCategory, SortDirection } from './record-table';
 export { PortfolioDocuments, Sessions } from './documents';

@@ -31,8 +31,19 @@ export interface SqlFilter {
 
 export interface RecordListing {
   rows: Omit<RecordRow, 'header' | 'body'>[];
+  /** How many match, counted up to LIST_COUNT_CAP (see `totalCapped`). */
   total: number;
+  /** True when more than LIST_COUNT_CAP match: `total` is then the cap, not the count. */
+  totalCapped: boolean;
 }
+
+/**
+ * A listing counts its matches up to this many. Past it the count says "10,000+" instead of the
+ * exact number: counting every match of a broad query over a million notes costs a pass over all
+ * of them (1–2 s measured on a desk's PostgreSQL, most of a listing's time), and nobody pages
+ * through ten thousand rows — they narrow the query.
+ */
+export const LIST_COUNT_CAP = 10_000;
 
 const LIST_COLUMNS =
   'r.rid, r.category, r.id, r.title, r.status, r.confidence, r.weight, r.scope, r.view_id, r.meta, r.created_at, r.updated_at, r.content_hash';
@@ -178,19 +189,21 @@ export class MemoryRecords {
   }
 
   /**
-   * One page of a category, newest first, with the total count. The filter comes from the query
-   * compiler as SQL with bound parameters; statements are cached by their SQL text.
+   * One page of a category, newest first, with the count of matches (up to LIST_COUNT_CAP). The
+   * filter comes from the query compiler as SQL with bound parameters; statements are cached by
+   * their SQL text.
+   *
+   * The page and the count are two queries on purpose: the page alone lets the database walk the
+   * updated_at index from the newest and stop at the page's last row, where a count over the
+   * same evaluation (count(*) OVER ()) made it visit every match first.
    */
   list(category: string, filter: SqlFilter | null, limit: number, offset: number): RecordListing {
     const where = filter?.where ? `r.category = ? AND (${filter.where})` : 'r.category = ?';
     let stmts = this.listCache.get(where);
     if (!stmts) {
       stmts = {
-        // One pass: the page and the total come from the same evaluation of the filter.
-        page: this.db.prepare(
-          `SELECT ${LIST_COLUMNS}, count(*) OVER () AS total FROM memory_records r WHERE ${where} ORDER BY r.updated_at DESC LIMIT ? OFFSET ?`,
-        ),
-        count: this.db.prepare(`SELECT count(*) AS n FROM memory_records r WHERE ${where}`),
+        page: this.db.prepare(`SELECT ${LIST_COLUMNS} FROM memory_records r WHERE ${where} ORDER BY r.updated_at DESC LIMIT ? OFFSET ?`),
+        count: this.db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM memory_records r WHERE ${where} LIMIT ?) AS matches`),
       };
       if (this.listCache.size > 200) this.listCache.clear();
       this.listCache.set(where, stmts);
@@ -198,11 +211,11 @@ export class MemoryRecords {
     const params = [category, ...(filter?.params ?? [])];
     // A query's words are matched in memory_fts: this transaction's writes must be in it first.
     if (filter) this.fullText?.flush();
-    const rows = stmts.page.all(...params, limit, offset) as (RecordListing['rows'][number] & { total: number })[];
-    // A page past the end has no row to carry the total; only then count separately.
-    const total = rows.length ? rows[0].total : offset === 0 ? 0 : (stmts.count.get(...params) as { n: number }).n;
-    for (const r of rows) delete (r as { total?: number }).total;
-    return { rows, total };
+    const rows = stmts.page.all(...params, limit, offset) as RecordListing['rows'];
+    // A short page ends the listing: its count is known without counting.
+    if (rows.length < limit && (rows.length > 0 || offset === 0)) return { rows, total: offset + rows.length, totalCapped: false };
+    const n = Number((stmts.count.get(...params, LIST_COUNT_CAP + 1) as { n: number }).n);
+    return { rows, total: Math.min(n, LIST_COUNT_CAP), totalCapped: n > LIST_COUNT_CAP };
   }
 
   /**

@@ -19,7 +19,7 @@ export function defaultDepth(path: string): ReadDepth {
 
 export function formatListing(l: Listing): string {
   const more = l.total > l.offset + l.entries.length ? ` — showing ${l.entries.length}; narrow with query` : '';
-  const lines = [`Directory: ${l.path} (${l.total} items${more})`];
+  const lines = [`Directory: ${l.path} (${l.totalCapped ? `more than ${l.total.toLocaleString('en-US')}` : l.total} items${more})`];
   for (const e of l.entries) lines.push(`  ${e.name}${e.title ? `  ${e.title}` : ''}${e.meta ? `  [${e.meta}]` : ''}`);
   return lines.join('\n');
 }
