@@ -39,13 +39,28 @@ export const VOCABULARY = [
   'momentum',
 ];
 
+/**
+ * Which word of the vocabulary note g draws for one slot (salt): a quadratic residue of a linear
+ * mix, so the slots of a note are independent-looking and every pair of words co-occurs in ~4–5% of
+ * the notes (a plain g·salt mod 30 made most pairs never meet: searches that matched nothing and
+ * scanned everything). Written once here for SQLite and once in SQL below, with the same numbers.
+ */
+const MIX_G = 7919;
+const MIX_SALT = 104729;
+const MIX_P = 1000003;
+export function wordIndex(g: number, salt: number): number {
+  const x = (g * MIX_G + salt * MIX_SALT) % MIX_P;
+  return (((x * x) % MIX_P) + salt) % VOCABULARY.length;
+}
+
 /** The words a search looks for: frequent enough to match thousands of notes at a million. */
 export const QUERIES = ['inflation curve', 'oil tariff', 'yen carry', 'credit spread', 'fed wages', 'copper china'];
 
 /** n notes into a desk's PostgreSQL workspace, visible desk-wide, owned by `owner`. */
 export function seedPostgresNotes(connection: PostgresConnection, n: number, owner: string): void {
   const words = `ARRAY[${VOCABULARY.map((w) => `'${w}'`).join(',')}]`;
-  const pick = (salt: number) => `(${words})[1 + ((g * ${salt} + ${salt * 7}) % ${VOCABULARY.length})]`;
+  const mixed = (salt: number) => `((g * ${MIX_G} + ${salt * MIX_SALT}) % ${MIX_P})`;
+  const pick = (salt: number) => `(${words})[1 + ((${mixed(salt)} * ${mixed(salt)} % ${MIX_P} + ${salt}) % ${VOCABULARY.length})]`;
   connection.transaction(() => {
     connection.run(
       `INSERT INTO memory_records (category, id, title, status, meta, created_at, updated_at, header, body, content_hash)
@@ -68,7 +83,7 @@ export function seedPostgresNotes(connection: PostgresConnection, n: number, own
 
 /** The same n notes into a PM's SQLite workspace (the baseline), in one transaction. */
 export function seedSqliteNotes(db: Database.Database, n: number): void {
-  const pick = (g: number, salt: number) => VOCABULARY[(g * salt + salt * 7) % VOCABULARY.length];
+  const pick = (g: number, salt: number) => VOCABULARY[wordIndex(g, salt)];
   const insert = db.prepare(
     `INSERT INTO memory_records (category, id, title, status, meta, created_at, updated_at, header, body, content_hash)
      VALUES ('observations', ?, ?, NULL, '', ?, ?, '{"source":"bench"}', ?, ?)`,

@@ -29,6 +29,14 @@ const arg = (name: string, fallback: number) => Number(process.argv.find((a) => 
 const NOTES = arg('notes', 1_000_000);
 const SECONDS = arg('seconds', 120);
 const PMS = arg('pms', 10);
+/**
+ * A PM's pause between two calls, in ms (each pause drawn from ½× to 1½× of it). 500 ms makes each
+ * simulated PM call twice a second for the whole run — the desk 20 calls a second, far beyond what
+ * ten people at their desks do — and measures how long one call takes under that load. --think=0
+ * measures saturation instead: every PM calls back to back, each server answers one call at a
+ * time, and a p95 is then mostly the queue (five PMs per server waiting on each other).
+ */
+const THINK_MS = arg('think', 500);
 const PROPOSALS_PER_PM = 12;
 const NOTIONAL = 10;
 const PM_GROSS = 100; // each PM may hold 10 of their 12 proposals
@@ -161,11 +169,15 @@ async function workload(opts: {
   const acknowledged: string[] = [];
   let errors = 0;
   const deadline = Date.now() + SECONDS * 1000;
+  const pause = (ms: number) => (ms > 0 ? new Promise((r) => setTimeout(r, ms * (0.5 + Math.random()))) : Promise.resolve());
   const pmLoop = async (i: number) => {
     const s = opts.servers[i % opts.servers.length];
     const me = opts.pm(i);
     const proposals = [...me.proposals];
+    // PMs do not start in lockstep.
+    await pause(THINK_MS);
     for (let k = 0; Date.now() < deadline; k++) {
+      if (k > 0) await pause(THINK_MS);
       const step = k % 5;
       if (step === 0 || step === 2) {
         const title = `bench pm${i} write ${k}`;
@@ -186,7 +198,7 @@ async function workload(opts: {
     if (!opts.books) return;
     for (let k = 0; Date.now() < deadline; k++) {
       await timed(t.books, () => opts.books?.(opts.servers[k % opts.servers.length]) as Promise<{ ok: boolean }>);
-      await new Promise((r) => setTimeout(r, 100));
+      await pause(Math.max(THINK_MS, 100));
     }
   };
   await Promise.all([...Array.from({ length: PMS }, (_, i) => pmLoop(i)), riskLoop()]);
@@ -196,7 +208,9 @@ async function workload(opts: {
 const summary = (xs: number[]) => ({ n: xs.length, p50: round(median(xs), 2), p95: round(percentile(xs, 95), 2) });
 
 // ---- the desk: two servers on one PostgreSQL ----
-console.log(`desk bench: ${PMS} PMs + risk, ${SECONDS} s, ${NOTES.toLocaleString('en-US')} notes`);
+console.log(
+  `desk bench: ${PMS} PMs + risk, ${SECONDS} s, ${NOTES.toLocaleString('en-US')} notes, ${THINK_MS ? `a pause of ~${THINK_MS} ms between a PM's calls` : 'no pause between calls (saturation)'}`,
+);
 const workspaces = await startPostgresWorkspaces();
 const url = workspaces.freshUrl();
 const setup = PostgresConnection.open(url, { statementTimeoutMs: 3_600_000, answerTimeoutMs: 3_700_000 });
