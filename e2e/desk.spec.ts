@@ -92,10 +92,13 @@ test.afterAll(async () => {
 async function openDesk(browser: Browser, server: Omit<ForgeServer, 'restart'>): Promise<Page> {
   const context = await browser.newContext();
   const page = await context.newPage();
-  await page.goto(server.url);
-  // The sidebar offers the Desk only because this server says it is one (desk/status).
-  await page.getByTestId('nav-desk').click({ timeout: 30_000 });
+  // Every call on a desk but the sign-in's own needs a person: the page shows the Desk's sign-in
+  // alone (no sidebar, no screens calling the server) until someone signs in — not a wall of refusals.
+  await page.goto(`${server.url}#/desk`);
+  await expect(page.getByTestId('desk-gate')).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId('screen-desk')).toBeVisible();
+  await expect(page.getByTestId('desk-sign-in')).toBeVisible();
+  await expect(page.getByTestId('nav-desk')).toHaveCount(0);
   return page;
 }
 
@@ -127,6 +130,11 @@ test("a PM's approval on one server reaches risk's Desk screen on the other with
   const rita = await openDesk(browser, b);
   await signIn(rita, 'rita');
   await expect(rita.getByTestId('desk-role')).toHaveText('Risk');
+  // Signed in, the workbench's own screens answer her: their calls carry her session.
+  await rita.getByTestId('nav-views').click();
+  await expect(rita.getByTestId('screen-views')).toBeVisible();
+  await expect(rita.getByTestId('screen-views').getByRole('alert')).toHaveCount(0);
+  await rita.getByTestId('nav-desk').click();
   await expect(rita.getByTestId('desk-gross-desk')).toHaveText('0 of 1,000', { timeout: 30_000 });
   await expect(rita.getByTestId('desk-books').locator('[data-testid^="desk-book-"]')).toHaveCount(3);
   await expect(rita.getByTestId('desk-proposal-E-001')).toBeVisible();

@@ -4,7 +4,8 @@ import type { ProcedureInput, ProcedureName, ProcedureOutput } from '../src-main
 
 /** What the preload exposes as `window.forge` in the Electron renderer. */
 export interface ForgeBridge {
-  invoke<N extends ProcedureName>(name: N, input?: ProcedureInput<N>): Promise<Envelope<ProcedureOutput<N>>>;
+  /** `call.session`: on a desk, the signed-in person's session. */
+  invoke<N extends ProcedureName>(name: N, input?: ProcedureInput<N>, call?: { session?: string }): Promise<Envelope<ProcedureOutput<N>>>;
   on<E extends EventName>(event: E, callback: (payload: EventPayload<E>) => void): () => void;
 }
 

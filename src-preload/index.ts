@@ -12,11 +12,13 @@ const EVENT_CHANNEL = 'forge:event';
  * never exposed, so a compromised page cannot reach channels the contract does not name.
  */
 const bridge: ForgeBridge = {
-  invoke(name, input) {
+  invoke(name, input, call) {
     if (!isProcedureName(name)) {
       return Promise.resolve({ ok: false, error: { code: 'not_found', message: `There is no procedure named "${String(name)}".` } });
     }
-    return ipcRenderer.invoke(INVOKE_CHANNEL_PREFIX + name, input ?? {});
+    // On a desk, the signed-in person's session travels beside the input (ipc.ts hands it to the core).
+    const session = typeof call?.session === 'string' ? call.session : undefined;
+    return session ? ipcRenderer.invoke(INVOKE_CHANNEL_PREFIX + name, input ?? {}, { session }) : ipcRenderer.invoke(INVOKE_CHANNEL_PREFIX + name, input ?? {});
   },
   on(event, callback) {
     if (!isEventName(event)) throw new Error(`There is no event named "${String(event)}".`);

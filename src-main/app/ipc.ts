@@ -17,9 +17,11 @@ export function registerIpc(core: Core, appUrl: () => string): () => void {
     return !!frame && isTrustedSender({ isMainFrame: frame === event.sender.mainFrame, url: frame.url }, appUrl());
   };
   for (const name of procedureNames) {
-    ipcMain.handle(INVOKE_CHANNEL_PREFIX + name, async (event, input: unknown) => {
+    ipcMain.handle(INVOKE_CHANNEL_PREFIX + name, async (event, input: unknown, call: unknown) => {
       if (!trusted(event)) return fail('forbidden', 'This window may not call Forge.');
-      return core.invokeUnknown(name, input);
+      // On a desk, the signed-in person's session (the preload sends it beside the input); nothing else is taken from it.
+      const session = (call as { session?: unknown } | undefined)?.session;
+      return core.invokeUnknown(name, input, typeof session === 'string' ? { session } : undefined);
     });
   }
   return () => {

@@ -1,4 +1,5 @@
 import type { ApiErrorBody, ProcedureInput, ProcedureName, ProcedureOutput } from '../../src-main/api';
+import { useDeskSession } from '../desk/session';
 import { ApiError } from './errors';
 
 /**
@@ -10,7 +11,7 @@ import { ApiError } from './errors';
 
 /** The shape the preload exposes. Declared here (not on Window) so it never clashes with the preload's own typing. */
 export interface ForgeBridge {
-  invoke(name: string, input: unknown): Promise<unknown>;
+  invoke(name: string, input: unknown, call?: { session?: string }): Promise<unknown>;
   on(event: string, cb: (payload: unknown) => void): () => void;
 }
 
@@ -84,28 +85,54 @@ const unreachable = (detail: string) =>
     message: `Forge is not reachable (${detail}). Check that Forge is still running, then try again.`,
   });
 
+/**
+ * On a desk every call carries the signed-in person's session (HTTP: the x-forge-session header,
+ * beside the page's token; IPC: beside the input). `refused` hears the server's "sign in to the
+ * desk" refusal of a call, so the window can go back to the sign-in form.
+ */
+export interface DeskCallSession {
+  session(): string | null;
+  refused(message: string): void;
+}
+
+/** The server's refusal of a desk call without a good session (src-main/host/desk-calls.ts, SIGN_IN_TO_THE_DESK). */
+export const isDeskSignInRefusal = (e: unknown): e is ApiError => e instanceof ApiError && e.code === 'unauthorized' && /^Sign in to the desk/.test(e.message);
+
+export const SESSION_HEADER = 'x-forge-session';
+
 export interface ClientOptions {
   bridge?: ForgeBridge | null;
   /** Origin of the headless host; '' means the page's own origin. */
   baseUrl?: string;
   token?: string | null;
   fetch?: typeof fetch;
+  desk?: DeskCallSession;
 }
 
 export function createClient(opts: ClientOptions): ForgeClient {
   const bridge = opts.bridge ?? null;
+  const desk = opts.desk;
+  const heard = (err: unknown) => {
+    if (desk && isDeskSignInRefusal(err)) desk.refused(err.message);
+    return err;
+  };
   if (bridge) {
     return {
       transport: 'ipc',
       token: null,
       async call(name, input) {
         let raw: unknown;
+        const session = desk?.session();
         try {
-          raw = await bridge.invoke(name, input ?? {});
+          raw = await (session ? bridge.invoke(name, input ?? {}, { session }) : bridge.invoke(name, input ?? {}));
         } catch {
           throw unreachable('the window lost its link to the app');
         }
-        return unwrap(raw);
+        try {
+          return unwrap(raw);
+        } catch (err) {
+          throw heard(err);
+        }
       },
     };
   }
@@ -118,6 +145,8 @@ export function createClient(opts: ClientOptions): ForgeClient {
     async call(name, input) {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (token) headers.authorization = `Bearer ${token}`;
+      const session = desk?.session();
+      if (session) headers[SESSION_HEADER] = session;
       let res: Response;
       try {
         res = await doFetch(`${base}/api/${name}`, { method: 'POST', headers, body: JSON.stringify(input ?? {}) });
@@ -136,6 +165,7 @@ export function createClient(opts: ClientOptions): ForgeClient {
       } catch (err) {
         // Without a token the server cannot know who we are; tell the PM how to get back in. A desk
         // call's refusal is about the person (wrong password, session ended), in the desk's own words.
+        if (isDeskSignInRefusal(err)) throw heard(err);
         if (err instanceof ApiError && err.code === 'unauthorized' && !name.startsWith('desk/')) {
           throw new ApiError({
             code: 'unauthorized',
@@ -152,6 +182,14 @@ export function createClient(opts: ClientOptions): ForgeClient {
 export function windowClient(): ForgeClient {
   const scope = globalThis as unknown as { forge?: unknown } & TokenScope;
   const bridge = bridgeOf(scope);
-  if (bridge) return createClient({ bridge });
-  return createClient({ token: takeToken(scope) });
+  // The desk session lives in this window's memory only (desk/session.ts); read at each call.
+  const desk: DeskCallSession = {
+    session: () => useDeskSession.getState().current?.session ?? null,
+    refused: () => {
+      const { current, signedOut } = useDeskSession.getState();
+      if (current) signedOut('Your session has ended (signed out elsewhere, expired, or your access changed). Sign in again.');
+    },
+  };
+  if (bridge) return createClient({ bridge, desk });
+  return createClient({ token: takeToken(scope), desk });
 }

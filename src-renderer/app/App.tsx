@@ -1,5 +1,7 @@
 import { type ReactNode, Suspense, useEffect, useRef } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useProcedure } from '../api/hooks';
+import { useDeskSession } from '../desk/session';
 import { routeTask, taskRoute } from '../tasks/model';
 import { routeSkill, skillRoute } from '../skills/model';
 import { routeProposal } from '../proposals/model';
@@ -39,7 +41,46 @@ const ViewPage = lazyScreen(() => import('../records/ViewPage').then((m) => m.Vi
 const ExpressionPage = lazyScreen(() => import('../records/ExpressionPage').then((m) => m.ExpressionPage));
 const LineagePage = lazyScreen(() => import('../lineage/LineagePage').then((m) => m.LineagePage));
 
+/**
+ * On a desk (forge serve --db on a database made a desk) nothing but the sign-in form is shown until
+ * a person signs in: every other call needs their session, so the workbench would be a wall of
+ * refusals. Signing out (or a session ended elsewhere) comes back here, with everything the last
+ * person's calls had cached dropped, so the next person at this machine never sees it.
+ */
 export function App() {
+  const status = useProcedure('desk/status', {}, { staleTime: Number.POSITIVE_INFINITY, retry: false });
+  const signedIn = useDeskSession((s) => s.current !== null);
+  const queries = useQueryClient();
+  // Another person (or nobody) from now on: forget every answer but the desk's status, before
+  // anything renders for them (zustand calls this inside the sign-in or sign-out itself).
+  useEffect(
+    () =>
+      useDeskSession.subscribe((now, before) => {
+        if (now.current?.session !== before.current?.session) queries.removeQueries({ predicate: (q) => q.queryKey[0] !== 'desk/status' });
+      }),
+    [queries],
+  );
+  // Unknown for the moment it takes to ask; an older server without desk/status is a PM's own workbench.
+  if (status.isPending) return <ScreenLoading label="Forge" />;
+  if (status.data?.desk === true && !signedIn) return <DeskGate />;
+  return <Workbench />;
+}
+
+/** The desk's sign-in, alone: the Desk screen shows the form while nobody is signed in. */
+function DeskGate() {
+  useThemeSetting('system');
+  return (
+    <div className="desk-gate" data-testid="desk-gate">
+      <main className="main" id="main" tabIndex={-1} aria-label={screenInfo.desk.label}>
+        <Suspense fallback={<ScreenLoading label={screenInfo.desk.label} />}>
+          <DeskScreen />
+        </Suspense>
+      </main>
+    </div>
+  );
+}
+
+function Workbench() {
   const [route, go] = useRoute();
   const settings = useProcedure('settings/get', {});
   useThemeSetting(settings.data?.settings.theme);
