@@ -23,9 +23,12 @@ export function readDeskDatabaseSetting(dataDir: string): string | undefined {
   if (!existsSync(file)) return undefined;
   try {
     const url = (JSON.parse(readFileSync(file, 'utf8')) as { url?: unknown }).url;
-    return typeof url === 'string' && url ? url : undefined;
+    if (typeof url !== 'string' || !url) return undefined;
+    parseTarget(url);
+    return url;
   } catch {
-    // A damaged file means no desk: the PM's own workspace opens and Settings can save the URL again.
+    // A damaged file (or a hand-edited URL that is not postgres://) means no desk: the PM's own
+    // workspace opens and Settings can save the URL again, rather than the app refusing to start.
     return undefined;
   }
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -231,6 +231,14 @@ describe.skipIf(skipWithoutPostgres())('Settings → Desk database', { timeout: 
       const started = start(folder);
       expect(started.config.database).toBeUndefined();
       expect(ok(await started.core.invoke('settings/desk-database', {}))).toMatchObject({ running: null, runningFrom: 'none', restartNeeded: false });
+    });
+
+    it('opens the PM’s own workspace when the saved file was damaged by hand', async () => {
+      const folder = savedFolder(deskWithPassword);
+      writeFileSync(join(folder.dataDir, DESK_DATABASE_FILE), JSON.stringify({ url: 'not a url' }));
+      const started = start(folder);
+      expect(started.config.database).toBeUndefined();
+      expect(ok(await started.core.invoke('settings/desk-database', {}))).toMatchObject({ saved: null, running: null });
     });
 
     it('falls back to the PM’s own workspace, saying why, when the saved desk cannot be opened', async () => {
