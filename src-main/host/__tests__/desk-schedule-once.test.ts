@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DeskLeases } from '../../desk/leases';
 import { createDesk } from '../../desk/setup';
@@ -9,7 +12,10 @@ import { openDeskStore } from '../../store/postgres/desk-store';
 import { connectionOf } from '../../store/postgres/postgres-db';
 import { POSTGRES_SCHEMA_VERSION, postgresAfterCopy, postgresSchema } from '../../store/postgres/schema';
 import { skipWithoutPostgres, startTestPostgres, type TestPostgres } from '../../store/postgres/test-server';
+import { EnvSecretStore } from '../../config/secrets';
+import { DeskPeople } from '../../desk/people';
 import { deskSlotLeases } from '../desk-leases';
+import { createCore } from '../core';
 
 /**
  * Two Forge servers on one desk database, each with its own connection, clock and scheduler: the
@@ -216,6 +222,42 @@ describe.skipIf(skipWithoutPostgres())('scheduled jobs on a desk: one run per sl
       expect(deskSlotLeases(plain, plainUrl)).toBeUndefined();
     } finally {
       plain.close();
+    }
+  });
+
+  it("through a whole server: a desk admin's Run now holds a lease on the desk, finished with the run's outcome", async () => {
+    const url = freshDesk();
+    const setup = PostgresConnection.open(url);
+    try {
+      new DeskPeople(setup).createFirstAdmin({ userId: 'ada', displayName: 'Ada', role: 'risk', password: 'correct horse battery staple' });
+    } finally {
+      setup.close();
+    }
+    // A core as `forge serve --db` builds it, its scheduler running (tests' cores leave it off).
+    const dataDir = mkdtempSync(join(tmpdir(), 'forge-desk-schedule-'));
+    const one = { core: createCore({ dataDir, mode: 'test', secrets: new EnvSecretStore({}), database: url, scheduler: true }) };
+    try {
+      await one.core.context.memory.ready;
+      const signIn = await one.core.invoke('desk/sign-in', { userId: 'ada', password: 'correct horse battery staple' });
+      if (!signIn.ok) throw new Error(signIn.error.message);
+      const started = await one.core.invoke('schedule/run-now', { job: 'hourly_monitoring' }, { session: signIn.value.session });
+      if (!started.ok) throw new Error(started.error.message);
+      // The run holds a lease named after its start, finished with the run's outcome.
+      const c = PostgresConnection.open(url);
+      try {
+        let lease: { slot: string; outcome: string | null } | undefined;
+        for (let i = 0; i < 600 && !lease?.outcome; i++) {
+          lease = c.one<{ slot: string; outcome: string | null }>("SELECT slot, outcome FROM desk_job_leases WHERE job = 'hourly_monitoring'");
+          if (!lease?.outcome) await new Promise((r) => setTimeout(r, 100));
+        }
+        expect(lease?.slot).toMatch(/^manual \d{4}-\d\d-\d\dT/);
+        expect(lease?.outcome).toBe('ok');
+      } finally {
+        c.close();
+      }
+    } finally {
+      await one.core.close();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });
