@@ -97,6 +97,8 @@ function call<T = Record<string, unknown>>(
   s: Server,
   name: string,
   input: unknown,
+  // On a desk every general call is made by a signed-in person: their session, as the page sends it.
+  session?: string,
 ): Promise<{ ok: boolean; value?: T; error?: { code: string; message: string } }> {
   const body = JSON.stringify(input);
   return new Promise((resolve, reject) => {
@@ -107,7 +109,12 @@ function call<T = Record<string, unknown>>(
         method: 'POST',
         path: `/api/${name}`,
         agent,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization: `Bearer ${s.token}` },
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          authorization: `Bearer ${s.token}`,
+          ...(session ? { 'x-forge-session': session } : {}),
+        },
       },
       (res) => {
         let data = '';
@@ -181,7 +188,7 @@ async function workload(opts: {
       const step = k % 5;
       if (step === 0 || step === 2) {
         const title = `bench pm${i} write ${k}`;
-        const r = await timed(t.write, () => call<{ id: string }>(s, 'memory/write', { path: '/memory/views/new.md', content: viewText(title) }));
+        const r = await timed(t.write, () => call<{ id: string }>(s, 'memory/write', { path: '/memory/views/new.md', content: viewText(title) }, me.session));
         if (r.ok && r.value) acknowledged.push(`${r.value.id}|${title}`);
         else errors++;
       } else if (step === 4 && proposals.length) {
@@ -189,7 +196,9 @@ async function workload(opts: {
         const r = await timed(t.approve, () => opts.approve(s, me.session, id));
         if (!r.ok) errors++;
       } else {
-        const r = await timed(t.search, () => call(s, 'memory/list', { path: '/memory/observations/', query: QUERIES[(i + k) % QUERIES.length], limit: 20 }));
+        const r = await timed(t.search, () =>
+          call(s, 'memory/list', { path: '/memory/observations/', query: QUERIES[(i + k) % QUERIES.length], limit: 20 }, me.session),
+        );
         if (!r.ok) errors++;
       }
     }
@@ -255,7 +264,7 @@ for (const pm of pmIds) await call(servers[1], 'desk/set-limits', { session: rit
 const sessions = await Promise.all(pmIds.map((pm, i) => sessionOf(servers[i % 2], pm)));
 console.log('  limits set, PMs signed in');
 // Warm both servers (the first query of a word pays its index pages).
-for (const s of servers) for (const q of QUERIES) await call(s, 'memory/list', { path: '/memory/observations/', query: q, limit: 20 });
+for (const s of servers) for (const q of QUERIES) await call(s, 'memory/list', { path: '/memory/observations/', query: q, limit: 20 }, rita);
 console.log('  warmed; running');
 
 const desk = await workload({
