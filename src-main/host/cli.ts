@@ -145,7 +145,8 @@ async function serve(args: string[]): Promise<number> {
     console.error(`forge serve: ${(e as Error).message}`);
     return named && (e as Error).name === 'PostgresUrlError' ? 2 : 1;
   }
-  const core = createWorkspaceSwitch({ real });
+  // On a desk there is no demo switch: it would swap the workspace under every signed-in person at once.
+  const core = databaseShown ? real : createWorkspaceSwitch({ real });
   let host: HeadlessHost;
   try {
     host = await startHeadlessHost({ core, port, rendererDir: join(packageRoot(), 'out', 'renderer') });
