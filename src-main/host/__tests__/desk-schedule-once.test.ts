@@ -78,7 +78,7 @@ describe.skipIf(skipWithoutPostgres())('scheduled jobs on a desk: one run per sl
   }
 
   /** One server: its own store and connection on the desk, its own clock; `work` is what a run does. */
-  function server(url: string, name: string, at: string, work: () => Promise<JobRunResult>): Server {
+  function server(url: string, name: string, at: string, work: (signal: AbortSignal) => Promise<JobRunResult>): Server {
     const store = openDeskStore(url);
     const clock = new FakeClock(at);
     const calls: string[] = [];
@@ -89,7 +89,7 @@ describe.skipIf(skipWithoutPostgres())('scheduled jobs on a desk: one run per sl
       leases: new DeskLeases(connection, name, { leaseMs: 60_000 }),
       run: async (_job, ctx) => {
         calls.push(ctx.scheduledFor?.toISOString() ?? 'manual');
-        return work();
+        return work(ctx.signal);
       },
       timeZone: () => 'UTC',
       now: clock.now,
@@ -189,6 +189,58 @@ describe.skipIf(skipWithoutPostgres())('scheduled jobs on a desk: one run per sl
       expect(c.query('SELECT holder, outcome, attempts FROM desk_job_leases')).toEqual([{ holder: 'server-b', outcome: 'ok', attempts: 2 }]);
     } finally {
       c.close();
+    }
+  });
+
+  it('a server that was only stalled stops its run once it learns another server took the slot over, and leaves the lease to the new holder', async () => {
+    const url = freshDesk();
+    // Server A's review runs until its signal says stop.
+    let stopped = false;
+    const a = server(
+      url,
+      'server-a',
+      '2026-01-12T06:59:00Z',
+      (signal) =>
+        new Promise<JobRunResult>((resolve) =>
+          signal.addEventListener('abort', () => {
+            stopped = true;
+            resolve({ ok: false, error: 'Stopped.' });
+          }),
+        ),
+    );
+    a.scheduler.start();
+    await a.clock.advance(60_000);
+    expect(a.calls).toEqual([SLOT]);
+
+    // A stalls (a long pause, a network partition) past its lease; B takes the slot over and runs it.
+    const c = PostgresConnection.open(url);
+    try {
+      c.run("UPDATE desk_job_leases SET expires_at = clock_timestamp() - interval '1 second' WHERE holder = 'server-a'");
+    } finally {
+      c.close();
+    }
+    const b = server(url, 'server-b', '2026-01-12T07:02:00Z', async () => ({ ok: true }));
+    b.scheduler.start();
+    await b.clock.advance(1000);
+    await b.scheduler.settled();
+    expect(b.calls).toEqual([SLOT]);
+
+    // A wakes: its next heartbeat (a third of the lease later) is refused, so it stops its run.
+    expect(stopped).toBe(false);
+    await a.clock.advance(20_000);
+    await a.scheduler.settled();
+    expect(stopped, "A's run was told to stop").toBe(true);
+    const runs = a.scheduler.history({ job: 'morning_review' });
+    expect(runs.map((r) => [r.status, r.scheduledFor])).toEqual([
+      ['ok', SLOT],
+      ['interrupted', SLOT],
+    ]);
+    expect(runs[1]?.error).toMatch(/another server of the desk took the slot over/);
+    const d = PostgresConnection.open(url);
+    try {
+      expect(d.query('SELECT holder, outcome, attempts FROM desk_job_leases')).toEqual([{ holder: 'server-b', outcome: 'ok', attempts: 2 }]);
+    } finally {
+      d.close();
     }
   });
 
