@@ -42,16 +42,8 @@ export function openDeskServices(store: Store, url: string | undefined, bus: Eve
   // there is none. The desk's books and limits run as the server's work, inside a person's call
   // too: a desk-wide limit sums every PM's Expressions, which no PM may read one by one. They
   // check the person's permissions in code and hand back only totals and the person's own rows.
-  let serverWork = 0;
-  const asServer = <T>(fn: () => T): T => {
-    serverWork++;
-    try {
-      return fn();
-    } finally {
-      serverWork--;
-    }
-  };
-  handle.bindActingPerson(() => (serverWork > 0 ? undefined : actingPerson()?.userId));
+  const asServer = <T>(fn: () => T): T => handle.asServerWork(fn);
+  handle.bindActingPerson(() => actingPerson()?.userId);
   const books = new DeskBooks(connection);
   const booksAsServer = new Proxy(books, {
     get(target, key, receiver) {

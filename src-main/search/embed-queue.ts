@@ -1,4 +1,5 @@
 import type { Db } from '../store';
+import { asServerWork } from '../store/postgres/postgres-db';
 import { EmbedderError, ModelStoppedError } from './embedder';
 
 /**
@@ -52,7 +53,13 @@ export const providerDown = (e: unknown) => e instanceof EmbedderError && e.retr
  * to the back of the queue. A model that hung or crashed on a note ends the pass there: the rest
  * wait for the next one rather than for another timeout.
  */
-export async function drainEmbedQueue(db: Db, deps: DrainDeps, batch: number): Promise<{ indexed: number; remaining: number }> {
+export function drainEmbedQueue(db: Db, deps: DrainDeps, batch: number): Promise<{ indexed: number; remaining: number }> {
+  // On a desk, the server's own work even when a person's write started it: read as that person,
+  // the queue would look like it held only their notes, and drop everyone else's entries.
+  return asServerWork(db, () => drainQueue(db, deps, batch));
+}
+
+async function drainQueue(db: Db, deps: DrainDeps, batch: number): Promise<{ indexed: number; remaining: number }> {
   const queued = db
     .prepare(
       `SELECT r.rid, r.category, r.id, r.title, r.status, r.updated_at, r.header, r.body, r.content_hash

@@ -1,6 +1,7 @@
 import { AppError } from '../common/errors';
 import { renderRecord } from '../fs';
 import type { Db } from '../store';
+import { asServerWork } from '../store/postgres/postgres-db';
 import {
   BLOCK_SLOTS,
   type BlockEntry,
@@ -176,13 +177,26 @@ export function convertFloatEntries(db: Db, quantizer: Quantizer): void {
  * a short transaction, so memory writes keep flowing). Reports progress after every batch. The
  * vector tables are recreated when the size changes. `forge reindex` and `search/reindex` call this.
  */
-export async function reindex(
+export function reindex(
   db: Db,
   embedder: Embedder,
   onProgress?: (p: ReindexProgress) => void,
   signal?: AbortSignal,
   quantizer: Quantizer = new Quantizer(embedder.dims),
   batch = 256,
+): Promise<ReindexProgress> {
+  // On a desk, the server's own work even when an admin's call started it: read as that person, the
+  // rebuild would see only their notes and remove every other note's vector as deleted.
+  return asServerWork(db, () => rebuild(db, embedder, quantizer, batch, onProgress, signal));
+}
+
+async function rebuild(
+  db: Db,
+  embedder: Embedder,
+  quantizer: Quantizer,
+  batch: number,
+  onProgress?: (p: ReindexProgress) => void,
+  signal?: AbortSignal,
 ): Promise<ReindexProgress> {
   db.transaction(() => {
     ensureLayout(db, { dims: embedder.dims, bits: quantizer.bits });

@@ -51,6 +51,9 @@ describe.skipIf(skipWithoutPostgres())('row-level security under forge serve --d
         .results.filter((h) => h.keyword > 0)
         .map((h) => h.path),
     );
+  /** Every hit, by keyword or by meaning alone. */
+  const searchAll = (who: string, query: string) =>
+    as(who, async (session) => ok(await core.invoke('memory/search', { query, scope: '/memory/' }, { session })).results.map((h) => h.path));
   const write = (who: string, content: string) =>
     as(who, async (session) => ok(await core.invoke('memory/write', { path: '/memory/views/new.md', content }, { session })).path);
 
@@ -96,6 +99,7 @@ describe.skipIf(skipWithoutPostgres())('row-level security under forge serve --d
     expect(await list('bob')).not.toContain(path);
     expect(await read('bob', path)).toBe('not_found');
     expect(await search('bob', 'Zanzibar committee')).toEqual([]);
+    expect(await searchAll('bob', 'Zanzibar committee cut twice')).not.toContain(path);
 
     expect(await list('rita')).toContain(path);
     expect(await read('rita', path)).toBe('ok');
@@ -115,6 +119,15 @@ describe.skipIf(skipWithoutPostgres())('row-level security under forge serve --d
       expect(await read(who, path)).toBe('ok');
       expect(await search(who, 'Kalahari crude')).toEqual([path]);
     }
+  });
+
+  it("the search index holds every note whoever's search catches it up: bob searching first does not lose alice's View for risk or alice", async () => {
+    // If this failed, a note would vanish from search for everyone once another PM's search had
+    // applied its change to the server's index (the index reads as that PM, who cannot see it).
+    const path = await write('alice', view('new', 'Quokka carry', 'Alice on the quokka carry trade.'));
+    expect(await search('bob', 'quokka carry')).toEqual([]);
+    expect(await search('rita', 'quokka carry')).toEqual([path]);
+    expect(await search('alice', 'quokka carry')).toEqual([path]);
   });
 
   it('calls interleaving between their awaits each keep their own person', async () => {

@@ -1,4 +1,5 @@
 import { type Db, engineOf } from '../../store';
+import { asServerWork } from '../../store/postgres/postgres-db';
 import { cachedStatement } from '../statements';
 import { type KeywordDoc, KeywordIndex } from './keyword-index';
 import { docsizeColumns } from './fts5-probe';
@@ -142,7 +143,8 @@ export function buildKeywordIndexInBackground(db: Db, pause: () => Promise<void>
   const s = stateFor(db);
   if (s.building) return s.building;
   const generation = ++s.generation;
-  s.building = (async () => {
+  // On a desk, as the server's own work even when a person's search started it (see deskKeywordIndex).
+  s.building = asServerWork(db, async () => {
     try {
       const at = snapshot(db);
       const index = new KeywordIndex();
@@ -162,7 +164,7 @@ export function buildKeywordIndexInBackground(db: Db, pause: () => Promise<void>
     } finally {
       if (s.generation === generation) s.building = null;
     }
-  })();
+  });
   return s.building;
 }
 
@@ -236,7 +238,11 @@ function deskKeywordIndex(db: Db): CurrentKeywordIndex {
     for (const r of db.prepare(`${columnsSql(db)} ORDER BY rid`).iterate() as IterableIterator<Row>) index.put(docOf(r));
     return answer(index);
   }
-  if (!s.index || !catchUp(db, s) || !s.index) buildKeywordIndex(db);
+  // The index serves every person on the desk: it reads as the server's own work, never as the
+  // person whose search happens to apply a change (row-level security would hide it from them).
+  asServerWork(db, () => {
+    if (!s.index || !catchUp(db, s) || !s.index) buildKeywordIndex(db);
+  });
   return answer(s.index as KeywordIndex);
 }
 

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { AppError } from '../../common/errors';
 import type { Db } from '../open';
 import type { PostgresConnection } from './connection';
@@ -19,6 +20,8 @@ export class PostgresDb {
   readonly name: string;
   private readonly cache = new Map<string, TranslatedSql>();
   private open = true;
+  /** Set inside asServerWork: the server's own work, whichever call started it. */
+  private readonly serverWork = new AsyncLocalStorage<true>();
 
   constructor(
     readonly connection: PostgresConnection,
@@ -39,9 +42,19 @@ export class PostgresDb {
    */
   bindActingPerson(person: () => string | undefined): void {
     this.connection.bindSession(() => {
-      const who = person();
+      const who = this.serverWork.getStore() ? undefined : person();
       return who ? { 'forge.user_id': who, 'forge.server_work': '' } : SERVER_WORK;
     });
+  }
+
+  /**
+   * Runs `fn` — and everything it awaits or schedules — as the server's own work, even inside a
+   * person's call: an index or queue that serves every person must hold every record (what each
+   * person sees is decided when results are read). Inside an open transaction the binding cannot
+   * change, so `fn` runs as the transaction's person.
+   */
+  asServerWork<T>(fn: () => T): T {
+    return this.connection.inTransaction ? fn() : this.serverWork.run(true, fn);
   }
 
   prepare(sql: string): PostgresStatement {
@@ -185,6 +198,12 @@ function bind(t: TranslatedSql, args: unknown[]): unknown[] {
     }
     return typeof v === 'boolean' ? Number(v) : v;
   });
+}
+
+/** PostgresDb.asServerWork on a desk; on a SQLite workspace (one PM, no row-level security), just `fn()`. */
+export function asServerWork<T>(db: Db, fn: () => T): T {
+  const handle: unknown = db;
+  return handle instanceof PostgresDb ? handle.asServerWork(fn) : fn();
 }
 
 /** The PostgreSQL connection behind a store handle, or undefined for a SQLite workspace. */
