@@ -13,6 +13,7 @@ import { buildEventNames, handleBuildChanged, handleBuildLog, handleCommandConse
 import { handleProposalsChanged, proposalEventNames } from './proposals/live';
 import { handleScheduleChanged, scheduleEventNames } from './schedule/live';
 import { deskEventNames, handleDeskChanged } from './desk/live';
+import { useDeskSession } from './desk/session';
 import { handleModelProgress, modelEventNames } from './settings/model-live';
 import { refreshAwaitingApproval } from './home';
 import { useNotices } from './app/Notices';
@@ -118,7 +119,18 @@ if (bridge)
     'app/workspace-changed',
     'providers/data-folder-changed',
   ]);
-else connectSocketEvents(eventsUrl(window.location, client.token), onEvent, () => void queryClient.invalidateQueries());
+else {
+  // On a desk the socket hears events only once it has told the server who is signed in (and again at each change).
+  const events = connectSocketEvents(
+    eventsUrl(window.location, client.token),
+    onEvent,
+    () => void queryClient.invalidateQueries(),
+    () => useDeskSession.getState().current?.session ?? null,
+  );
+  useDeskSession.subscribe((now, before) => {
+    if (now.current?.session !== before.current?.session) events.hello?.();
+  });
+}
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html lacks #root');

@@ -67,6 +67,8 @@ export function eventsUrl(location: { protocol: string; host: string }, token: s
 
 export interface EventsConnection {
   close(): void;
+  /** Tells the server again who is signed in (a desk's socket hears nothing without a person); a no-op over IPC. */
+  hello?(): void;
 }
 
 /** @param extra events a feature listens to besides the shared ones (e.g. the chat's `agent/*`). */
@@ -83,14 +85,19 @@ export function connectBridgeEvents(bridge: ForgeBridge, listener: EventListener
 
 /**
  * @param onReconnected called after the link comes back, so callers can refetch what they may have missed.
+ * @param session on a desk, the signed-in person's session, sent to the server on every (re)connect and by
+ * `hello()` when it changes: a desk's server sends events only to a socket whose person is signed in.
  */
-export function connectSocketEvents(url: string, listener: EventListener, onReconnected: () => void): EventsConnection {
+export function connectSocketEvents(url: string, listener: EventListener, onReconnected: () => void, session?: () => string | null): EventsConnection {
   let socket: WebSocket | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let attempt = 0;
   let closed = false;
   let everConnected = false;
   const store = useConnection.getState();
+  const hello = (ws: WebSocket) => {
+    if (session && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ session: session() }));
+  };
 
   const open = () => {
     if (closed) return;
@@ -98,6 +105,7 @@ export function connectSocketEvents(url: string, listener: EventListener, onReco
     const ws = new WebSocket(url);
     socket = ws;
     ws.onopen = () => {
+      hello(ws);
       if (everConnected) onReconnected();
       everConnected = true;
       attempt = 0;
@@ -123,6 +131,9 @@ export function connectSocketEvents(url: string, listener: EventListener, onReco
       closed = true;
       if (timer) clearTimeout(timer);
       socket?.close();
+    },
+    hello() {
+      if (socket) hello(socket);
     },
   };
 }

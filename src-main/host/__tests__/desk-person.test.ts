@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { addExpression, WIDE_LIMITS } from '../../desk/books/testing';
 import { DeskPeople } from '../../desk/people';
 import { createDesk } from '../../desk/setup';
@@ -95,6 +96,33 @@ describe.skipIf(skipWithoutPostgres())('a desk answers only signed-in people, ea
     expect(((await without.json()) as { error: { message: string } }).error.message).toMatch(/Sign in to the desk/);
     expect((await call('not-a-session-at-all-0123456789')).status).toBe(401);
     expect((await call(sessions.rita)).status).toBe(200);
+  });
+
+  it("sends the desk's events only to a socket whose page has told it a signed-in person's session", async () => {
+    const socket = new WebSocket(`ws://127.0.0.1:${host.port}/events`, { headers: { authorization: `Bearer ${host.token}` } });
+    const heard: string[] = [];
+    socket.on('message', (d) => heard.push(String(d)));
+    await new Promise<void>((resolve, reject) => {
+      socket.once('open', () => resolve());
+      socket.once('error', reject);
+    });
+    const notice = (message: string) => core.context.events.emit('app/notice', { level: 'info', message });
+    try {
+      // The server's token alone, or a session that is no good, hears nothing.
+      notice('before any session');
+      socket.send(JSON.stringify({ session: 'not-a-session-at-all-0123456789' }));
+      notice('with a bad session');
+      socket.send(JSON.stringify({ session: sessions.vic }));
+      // The check of the session is asynchronous: announce until the socket hears one (no timing assumed).
+      for (let i = 0; i < 600 && !heard.some((h) => h.includes('for vic')); i++) {
+        notice(`for vic ${i}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(heard.some((h) => h.includes('for vic'))).toBe(true);
+      expect(heard.filter((h) => h.includes('before any session') || h.includes('with a bad session'))).toEqual([]);
+    } finally {
+      socket.close();
+    }
   });
 
   it('runs two interleaving calls each as its own person, across their awaits', async () => {

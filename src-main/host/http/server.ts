@@ -91,6 +91,48 @@ function callOf(req: IncomingMessage): { session?: string } | undefined {
   return { session: value };
 }
 
+/** How often an events socket's session is checked again: a revoked or expired one stops hearing the desk within this. */
+const SOCKET_SESSION_RECHECK_MS = 30_000;
+
+/**
+ * On a desk, an events socket hears nothing until the page sends a signed-in person's session (it
+ * does after sign-in, and null at sign-out); the session is checked with desk/me then and every
+ * SOCKET_SESSION_RECHECK_MS. So the server's token alone — which every desk page has — no longer
+ * lets someone without a (still valid) sign-in listen to the desk. The session never travels in the URL.
+ */
+function deskListener(core: Core) {
+  let session: string | null = null;
+  let good = false;
+  let asked = 0;
+  const check = async (candidate: string | null) => {
+    const mine = ++asked;
+    const ok = candidate !== null && (await core.invokeUnknown('desk/me', { session: candidate })).ok;
+    // An older check finishing late never overrides a newer one.
+    if (mine === asked) {
+      session = ok ? candidate : null;
+      good = ok;
+    }
+  };
+  const timer = setInterval(() => {
+    if (session) void check(session);
+  }, SOCKET_SESSION_RECHECK_MS);
+  timer.unref();
+  return {
+    signedIn: () => good,
+    heard(data: unknown) {
+      let candidate: string | null = null;
+      try {
+        const value = JSON.parse(String(data)) as { session?: unknown };
+        if (typeof value?.session === 'string' && value.session.length <= 200) candidate = value.session;
+      } catch {
+        // Not JSON: the same as no session.
+      }
+      void check(candidate);
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
 /** Read a request body up to a cap; over the cap the request is answered 413 and drained. */
 function readBody(req: IncomingMessage, cap: number): Promise<Buffer | 'too_large'> {
   return new Promise((resolve, reject) => {
@@ -124,6 +166,9 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
   const rendererDir = options.rendererDir && existsSync(options.rendererDir) ? options.rendererDir : undefined;
   const compressed = new CompressedFiles();
   let port = 0;
+  // A desk's events reach only a signed-in person's socket (see upgrade); a PM's own workbench sends them all.
+  const status = await core.invokeUnknown('desk/status', {});
+  const onDesk = status.ok && (status.value as { desk?: unknown }).desk === true;
 
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((e) => {
@@ -256,16 +301,18 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
     if (!tokenMatches(presentedTokens(req, url), token)) return refuseSocket(socket, 401, 'Unauthorized');
     wss.handleUpgrade(req, socket, head, (ws) => {
       sockets.add(ws);
+      const person = onDesk ? deskListener(core) : undefined;
       const unsubscribe = core.context.events.subscribe((message) => {
-        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+        if (ws.readyState === ws.OPEN && (!person || person.signedIn())) ws.send(JSON.stringify(message));
       });
       ws.on('close', () => {
         unsubscribe();
+        person?.stop();
         sockets.delete(ws);
       });
       ws.on('error', () => ws.terminate());
-      // The events channel is one-way; anything the page sends is ignored.
-      ws.on('message', () => undefined);
+      // Events flow one way; the page's only message is, on a desk, its person's session ({"session": …|null}).
+      ws.on('message', (data) => person?.heard(data));
     });
   }
 
