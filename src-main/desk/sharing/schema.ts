@@ -86,8 +86,20 @@ export const SHARING_SCHEMA: readonly string[] = [
   'ALTER TABLE memory_records FORCE ROW LEVEL SECURITY',
   'CREATE POLICY memory_records_read ON memory_records FOR SELECT USING (desk_may_read_record(rid))',
   'CREATE POLICY memory_records_insert ON memory_records FOR INSERT WITH CHECK (desk_acting_user() IS NOT NULL OR desk_acting_server())',
-  'CREATE POLICY memory_records_update ON memory_records FOR UPDATE USING (desk_may_change_record(rid)) WITH CHECK (desk_may_change_record(rid))',
-  'CREATE POLICY memory_records_delete ON memory_records FOR DELETE USING (desk_may_change_record(rid))',
+  // A reader's change is refused out loud, never skipped: a policy's USING filter would make a
+  // reader's UPDATE or DELETE match no row, and the store would report an edit that never happened.
+  // So both match what the person may read; WITH CHECK (UPDATE) and a trigger (DELETE) then refuse
+  // a row they may not change, with SQLSTATE 42501 (Forge's `forbidden`).
+  'CREATE POLICY memory_records_update ON memory_records FOR UPDATE USING (desk_may_read_record(rid)) WITH CHECK (desk_may_change_record(rid))',
+  'CREATE POLICY memory_records_delete ON memory_records FOR DELETE USING (desk_may_read_record(rid))',
+  `CREATE FUNCTION desk_record_deleting() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF (desk_acting_user() IS NOT NULL OR desk_acting_server()) AND NOT desk_may_change_record(OLD.rid) THEN
+        RAISE EXCEPTION 'only its owner or risk may delete % %', OLD.category, OLD.id USING ERRCODE = 'insufficient_privilege';
+      END IF;
+      RETURN OLD;
+    END $$`,
+  'CREATE TRIGGER memory_records_delete_check BEFORE DELETE ON memory_records FOR EACH ROW EXECUTE FUNCTION desk_record_deleting()',
   // A record's earlier versions are read as the record is: the subquery over memory_records is
   // itself filtered by the policy above. A version whose record is gone is seen by risk only.
   'ALTER TABLE memory_archive ENABLE ROW LEVEL SECURITY',

@@ -130,7 +130,11 @@ describe.skipIf(skipWithoutPostgres())('sharing research on a desk: row-level se
     expect(() => actingAs(app, 'bob', () => sharing.makeDeskWide('bob', ref))).not.toThrow();
     // alice can read bob's desk-wide note but neither re-share it nor change it.
     expect(() => asAlice(() => sharing.makePrivate('alice', ref))).toThrow(ForbiddenError);
-    expect(asAlice(() => app.run("UPDATE memory_records SET title = 'edited by alice' WHERE id = 'bob-oil'")).rowCount).toBe(0);
+    // Refused out loud (forbidden), not skipped: a skipped edit would be reported as saved.
+    expect(() => asAlice(() => app.run("UPDATE memory_records SET title = 'edited by alice' WHERE id = 'bob-oil'"))).toThrow(/row-level security/);
+    expect(() => asAlice(() => app.run("DELETE FROM memory_records WHERE id = 'bob-oil'"))).toThrow(/only its owner or risk may delete/);
+    // A note she cannot read at all is simply not matched.
+    expect(asAlice(() => app.run("UPDATE memory_records SET title = 'x' WHERE id = 'orphan'")).rowCount).toBe(0);
     expect(actingAs(app, 'bob', () => app.run("UPDATE memory_records SET title = 'edited by bob' WHERE id = 'bob-oil'")).rowCount).toBe(1);
     // A note alice cannot read at all is "not found" to her, not "forbidden": its existence is not told.
     expect(() => asAlice(() => sharing.shareWith('alice', { category: 'research', id: 'orphan' }, ['bob']))).toThrow(NotFoundError);

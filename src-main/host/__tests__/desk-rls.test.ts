@@ -130,6 +130,29 @@ describe.skipIf(skipWithoutPostgres())('row-level security under forge serve --d
     expect(await search('alice', 'quokka carry')).toEqual([path]);
   });
 
+  it("a PM cannot overwrite a colleague's note, private or desk-wide: refused, and the note keeps its text", async () => {
+    // If this failed, bob could replace alice's View (or be told his edit was saved when it was not).
+    const mine = await write('alice', view('new', 'Alice keeps this', 'Wombat spread widens.'));
+    const deskWide = await write('alice', view('new', 'Alice shares this', 'Numbat curve flattens.'));
+    const connection = connectionOf(core.context.memory.store.db);
+    if (!connection) throw new Error('the desk server has no PostgreSQL connection');
+    const id = deskWide.replace(/^.*\/(.*)\.md$/, '$1');
+    asPerson(PEOPLE.alice, () => new DeskSharing(connection).makeDeskWide('alice', { category: 'views', id }));
+    // Private: bob cannot even tell it exists. Desk-wide: he reads it, and his edit is refused.
+    for (const [path, refused] of [
+      [mine, 'not_found'],
+      [deskWide, 'forbidden'],
+    ]) {
+      const id2 = path.replace(/^.*\/(.*)\.md$/, '$1');
+      const r = await as('bob', async (session) =>
+        core.invoke('memory/write', { path, content: view(id2, 'Bob was here', 'Overwritten by bob.'), expectedVersion: 1 }, { session }),
+      );
+      expect(code(r)).toBe(refused);
+      const text = await as('alice', async (session) => ok(await core.invoke('memory/read', { path }, { session })).content);
+      expect(text).not.toContain('Overwritten by bob');
+    }
+  });
+
   it('calls interleaving between their awaits each keep their own person', async () => {
     // If this failed, one PM's listing could run under the binding another call had just made.
     const private1 = await write('alice', view('new', 'Alice only', 'Tamarind basis trade.'));
