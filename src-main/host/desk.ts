@@ -71,7 +71,7 @@ export function openDeskServices(store: Store, url: string | undefined, bus: Eve
     proposals: (ownerId) =>
       asServer(() =>
         connection
-          .query<{ id: string; title: string; status: string; owner_id: string; notional: string | null; updated_at: string }>(
+          .query<{ id: string; title: string; status: string; owner_id: string | null; notional: string | null; updated_at: string }>(
             `SELECT r.id, r.title, r.status, a.owner_id, json_extract(r.header, '$.notional') AS notional, r.updated_at
            FROM memory_records r JOIN desk_record_access a ON a.rid = r.rid
            WHERE r.category = 'expressions' AND r.status IN ('proposed', 'review_required') AND ($1::text IS NULL OR a.owner_id = $1::text)
@@ -82,7 +82,8 @@ export function openDeskServices(store: Store, url: string | undefined, bus: Eve
             id: r.id,
             title: r.title,
             status: r.status,
-            ownerId: r.owner_id,
+            // No owner: the server's own work proposed it (a scheduled run); it is the desk's, as its book is.
+            ownerId: r.owner_id ?? 'desk',
             notional: r.notional === null || Number.isNaN(Number(r.notional)) ? null : Number(r.notional),
             updatedAt: r.updated_at,
           })),
