@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { fail, ok, type ApiErrorBody, type Envelope } from '../api/envelope';
@@ -120,6 +121,8 @@ function describeIssues(issues: { path: (string | number)[]; message: string }[]
 }
 
 export function createCore(config: CoreConfig): Core {
+  // The context the core was made in (no person): for work started by a call that outlives it.
+  const asServer = AsyncLocalStorage.snapshot();
   prepareDataDir(config.dataDir);
   const events = new EventBus();
   const secrets = config.secrets ?? new EnvSecretStore();
@@ -251,7 +254,9 @@ export function createCore(config: CoreConfig): Core {
   if ((config.scheduler ?? config.mode !== 'test') && process.env.FORGE_SCHEDULER !== 'off') void memory.ready.then(() => scheduler.start());
   // The builder starts on first use (a workspace that never builds opens nothing for it).
   let builder: Promise<BuildManager> | undefined;
-  const buildManager = () => (builder ??= memory.ready.then(() => buildBuilder(context, claude)));
+  // Started outside any person's call: the first builds/* call on a desk would otherwise leave the builder's
+  // timers and runs acting as that person (acting-person.ts) for the life of the server.
+  const buildManager = () => (builder ??= asServer(() => memory.ready.then(() => buildBuilder(context, claude))));
   const handlers = assemble([
     appHandlers,
     settingsHandlers,
