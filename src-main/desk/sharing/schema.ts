@@ -22,7 +22,7 @@
  *   no PM wrote it, and every PM's work may depend on it. Triggers add the row in the same
  *   statement; a superuser's write (a migration, a seed) is bound to nobody and names owners itself.
  * - Changing: the owner, risk (who can halt a PM and must be able to correct a record), or the
- *   server's own work. Readers of a shared or desk-wide record do not edit it.
+ *   server's own work. Readers of a shared or desk-wide record do not edit it (refused, forbidden).
  * - memory_archive (earlier versions, by category and id) follows its record, so an old version
  *   of a private note does not leak what the note says.
  * - ENABLE + FORCE: the policies bind the tables' owner too. Superusers (migrations, `forge
