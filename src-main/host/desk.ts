@@ -1,3 +1,5 @@
+import { ConflictError } from '../common/errors';
+import { DESK_SCHEMA_VERSION } from '../desk/setup';
 import type { Store } from '../store';
 import { PostgresDb } from '../store/postgres/postgres-db';
 import { parseTarget } from '../store/postgres/target';
@@ -37,6 +39,7 @@ export function openDeskServices(store: Store, url: string | undefined, bus: Eve
   const connection = handle.connection;
   const isDesk = connection.one("SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = 'desk_users'");
   if (!isDesk) return undefined;
+  refuseOlderDeskUnderRls(connection);
   // Row-level security: from here on every statement on the store's connection is bound to the
   // person of the call it serves (asPerson in the dispatch), or to the server's own work when
   // there is none. The desk's books and limits run as the server's work, inside a person's call
@@ -95,4 +98,20 @@ export function openDeskServices(store: Store, url: string | undefined, bus: Eve
       await events.stop();
     },
   };
+}
+
+/**
+ * A desk made by an older Forge lacks what the app role needs (desk schema 2: the server's own
+ * work, owners by trigger): served by a role that row-level security binds, its scheduled jobs and
+ * search would see nothing and every new note would be refused. Said at start, not as odd failures.
+ * A superuser or BYPASSRLS connection is not bound, and keeps working as before.
+ */
+function refuseOlderDeskUnderRls(connection: PostgresDb['connection']): void {
+  const version = Number(connection.one<{ value: string }>("SELECT value FROM workspace_meta WHERE key = 'desk_schema_version'")?.value ?? 0);
+  if (version >= DESK_SCHEMA_VERSION) return;
+  const bypass = connection.one<{ bypass: boolean }>('SELECT rolsuper OR rolbypassrls AS bypass FROM pg_roles WHERE rolname = current_user')?.bypass;
+  if (bypass) return;
+  throw new ConflictError(
+    `This desk was made by an older Forge (desk schema ${version}; this Forge needs ${DESK_SCHEMA_VERSION}) and cannot be served under row-level security: create a new desk (forge desk create) and move the workspaces there (forge migrate --to). Nothing was changed.`,
+  );
 }

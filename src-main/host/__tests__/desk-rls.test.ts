@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ActingPerson, asPerson, DeskPeople } from '../../desk/people';
 import { DeskSharing } from '../../desk/sharing';
-import { createDesk } from '../../desk/setup';
+import { createDesk, DESK_SCHEMA_VERSION } from '../../desk/setup';
 import { PostgresConnection } from '../../store/postgres/connection';
 import { connectionOf } from '../../store/postgres/postgres-db';
 import { skipWithoutPostgres } from '../../store/postgres/test-server';
@@ -38,6 +38,7 @@ describe.skipIf(skipWithoutPostgres())('row-level security under forge serve --d
   let admin: PostgresConnection;
   let server: ReturnType<typeof tempCore>;
   let core: Core;
+  let appUrl: string;
   const sessions: Record<string, string> = {};
 
   /** A call made by `who`: their session, and the person set as the dispatch sets it. */
@@ -67,7 +68,8 @@ describe.skipIf(skipWithoutPostgres())('row-level security under forge serve --d
     people.createUser('alice', { userId: 'bob', displayName: 'Bob', role: 'pm', password: PASSWORD });
     people.createUser('alice', { userId: 'rita', displayName: 'Rita', role: 'risk', password: PASSWORD });
     grantAppRole(admin, APP_ROLE, PASSWORD);
-    server = tempCore({}, { database: url.replace('//postgres@', `//${APP_ROLE}:${PASSWORD}@`) });
+    appUrl = url.replace('//postgres@', `//${APP_ROLE}:${PASSWORD}@`);
+    server = tempCore({}, { database: appUrl });
     core = server.core;
     await core.context.memory.ready;
     for (const who of Object.keys(PEOPLE)) sessions[who] = ok(await core.invoke('desk/sign-in', { userId: who, password: PASSWORD })).session;
@@ -160,5 +162,15 @@ describe.skipIf(skipWithoutPostgres())('row-level security under forge serve --d
     results.forEach((paths, i) => {
       expect(paths.includes(private1)).toBe(i % 2 === 0);
     });
+  });
+
+  it('refuses at start, saying why, a desk made by an older Forge when served by the app role', () => {
+    // If this failed, such a server would start and then show nothing and refuse every new note.
+    admin.run("UPDATE workspace_meta SET value = '1' WHERE key = 'desk_schema_version'");
+    try {
+      expect(() => tempCore({}, { database: appUrl })).toThrow(/made by an older Forge \(desk schema 1/);
+    } finally {
+      admin.run("UPDATE workspace_meta SET value = $1 WHERE key = 'desk_schema_version'", [String(DESK_SCHEMA_VERSION)]);
+    }
   });
 });
