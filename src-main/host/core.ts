@@ -267,7 +267,9 @@ export function createCore(config: CoreConfig): Core {
     taskHandlers(analyst.executor, () => memory.fs),
     skillsHandlers(() => skills),
     selfCheckHandlers(() => skills),
-    mcpHandlers as PartialHandlerMap,
+    // The MCP server (its service and HTTP listener) outlives the call that starts it: it runs as the server,
+    // or an IDE's every request would act as the desk person whose call happened to start it.
+    runAsServer(mcpHandlers as PartialHandlerMap, asServer),
     guardrailHandlers,
     providersHandlers(analyst.providers),
     dataFolderHandlers(analyst.providers, { demo: !!config.demo }),
@@ -397,6 +399,15 @@ export function createCore(config: CoreConfig): Core {
       for (const c of closers.reverse()) await c();
     },
   };
+}
+
+/** `part`'s handlers, each run in `asServer`'s context (no person) whoever calls them. */
+function runAsServer(part: PartialHandlerMap, asServer: <R>(fn: () => R) => R): PartialHandlerMap {
+  const wrapped: Record<string, Handler<ProcedureName>> = {};
+  for (const [name, handler] of Object.entries(part) as [ProcedureName, Handler<ProcedureName>][]) {
+    wrapped[name] = (input, ctx) => asServer(() => handler(input, ctx));
+  }
+  return wrapped as PartialHandlerMap;
 }
 
 function assemble(parts: PartialHandlerMap[]): HandlerMap {
