@@ -238,6 +238,8 @@ function deskKeywordIndex(db: Db): CurrentKeywordIndex {
     for (const r of db.prepare(`${columnsSql(db)} ORDER BY rid`).iterate() as IterableIterator<Row>) index.put(docOf(r));
     return answer(index);
   }
+  // Nothing new (the common case): answered as is, with no change of the session's binding.
+  if (s.index && !cachedStatement(db, 'SELECT 1 AS x FROM memory_changes WHERE seq > ? LIMIT 1').get(s.seq)) return answer(s.index);
   // The index serves every person on the desk: it reads as the server's own work, never as the
   // person whose search happens to apply a change (row-level security would hide it from them).
   asServerWork(db, () => {
