@@ -47,9 +47,12 @@ export const memoryListInput = z
 export const memoryListOutput = z.object({
   path: z.string(),
   entries: z.array(memoryEntry),
-  /** How many entries match in all (entries holds at most `limit` of them), counted up to 10,000. */
+  /**
+   * How many entries match in all (entries holds at most `limit` of them), counted up to 10,000;
+   * a query with words is counted only as far as its page.
+   */
   total: z.number().int(),
-  /** Present and true when more than 10,000 match: `total` is then 10,000 ("10,000+"). */
+  /** Present and true when more match than were counted: `total` is then a lower bound ("more than"). */
   totalCapped: z.boolean().optional(),
   limit: z.number().int(),
   offset: z.number().int(),

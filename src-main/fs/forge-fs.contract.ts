@@ -127,11 +127,19 @@ export function forgeFsContract(engine: StoreEngine): void {
       expect(fs.listDir('/memory/counterfactuals/').entries[0]).toMatchObject({ name: 'CF-001.md', meta: 'rejected_expression | tracking' });
     });
 
-    it('filters listings with the query language and reports the total beyond the page', async () => {
+    it('filters listings with the query language and reports how many match beyond the page', async () => {
       for (let i = 1; i <= 12; i++) await fs.writeFile('/memory/views/new.md', view('new', `idea ${i} consumer`, Math.min(i / 10, 1)), pm);
-      const page = fs.listDir('/memory/views/', 'confidence>=0.5 consumer', { limit: 3 });
+      const page = fs.listDir('/memory/views/', 'confidence>=0.5', { limit: 3 });
       expect(page.total).toBe(8);
       expect(page.entries.map((e) => e.id)).toEqual(['V-012', 'V-011', 'V-010']);
+      // Words are counted only as far as the page: "more than 3", never a number nobody counted.
+      const worded = fs.listDir('/memory/views/', 'confidence>=0.5 consumer', { limit: 3 });
+      expect(worded).toMatchObject({ total: 3, totalCapped: true });
+      expect(worded.entries.map((e) => e.id)).toEqual(['V-012', 'V-011', 'V-010']);
+      const whole = fs.listDir('/memory/views/', 'confidence>=0.5 consumer', { limit: 20 });
+      expect(whole.total).toBe(8);
+      expect(whole.totalCapped).toBeUndefined();
+      expect(fs.listDir('/memory/views/', 'confidence>=0.5 consumer', { limit: 3, offset: 30 })).toMatchObject({ entries: [], total: 8 });
       expect(() => fs.listDir('/memory/views/', 'confidence>=lots')).toThrow(/column 1/);
     });
 

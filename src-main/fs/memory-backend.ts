@@ -119,8 +119,11 @@ export class MemoryBackend {
   }
 
   list(category: string, query: string | undefined, limit: number, offset: number): Listing {
-    const filter = query?.trim() ? compileQueryFor(this.store.db, parseQuery(query)) : null;
-    const { rows, total, totalCapped } = this.store.records.list(category, filter, limit, offset);
+    const ast = query?.trim() ? parseQuery(query) : null;
+    const filter = ast ? compileQueryFor(this.store.db, ast) : null;
+    // Words are counted only as far as the page (records.list says why); other filters up to the cap.
+    const words = ast?.terms.some((t) => t.kind === 'text') ?? false;
+    const { rows, total, totalCapped } = this.store.records.list(category, filter, limit, offset, words ? 'page' : 'capped');
     const entries: DirEntry[] = rows.map((r) => ({
       name: `${r.id}.md`,
       path: recordPath(category, r.id),

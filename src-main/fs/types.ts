@@ -39,9 +39,9 @@ export interface DirEntry {
 export interface Listing {
   path: string;
   entries: DirEntry[];
-  /** Everything that matches; `entries` is one page of it. Memory listings count up to LIST_COUNT_CAP. */
+  /** Everything that matches; `entries` is one page of it. Memory listings count up to LIST_COUNT_CAP (words: up to the page). */
   total: number;
-  /** True when more match than a memory listing counts: `total` is the cap (shown as "10,000+"). */
+  /** True when more match than a memory listing counted: `total` is a lower bound ("more than"). */
   totalCapped?: boolean;
   limit: number;
   offset: number;

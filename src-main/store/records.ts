@@ -31,9 +31,9 @@ export interface SqlFilter {
 
 export interface RecordListing {
   rows: Omit<RecordRow, 'header' | 'body'>[];
-  /** How many match, counted up to LIST_COUNT_CAP (see `totalCapped`). */
+  /** How many match, counted up to LIST_COUNT_CAP (or, for words, up to the page: see `list`). */
   total: number;
-  /** True when more than LIST_COUNT_CAP match: `total` is then the cap, not the count. */
+  /** True when more match than were counted: `total` is then a lower bound ("more than"), not the count. */
   totalCapped: boolean;
 }
 
@@ -189,15 +189,22 @@ export class MemoryRecords {
   }
 
   /**
-   * One page of a category, newest first, with the count of matches (up to LIST_COUNT_CAP). The
-   * filter comes from the query compiler as SQL with bound parameters; statements are cached by
-   * their SQL text.
+   * One page of a category, newest first, with how many match. The filter comes from the query
+   * compiler as SQL with bound parameters; statements are cached by their SQL text.
    *
-   * The page and the count are two queries on purpose: the page alone lets the database walk the
-   * updated_at index from the newest and stop at the page's last row, where a count over the
+   * The page and the count are separate queries on purpose: the page alone lets the database walk
+   * the updated_at index from the newest and stop at the page's last row, where a count over the
    * same evaluation (count(*) OVER ()) made it visit every match first.
+   *
+   * How far the count goes (`count`):
+   * - 'capped': up to LIST_COUNT_CAP, cheap when the filter is answered from indexes (a status, a
+   *   category, dates);
+   * - 'page': only as far as the page itself, for a filter that matches words: counting every
+   *   note that mentions two common words of a million is a pass over tens of thousands of them
+   *   (100–300 ms measured on a desk's PostgreSQL, 30× the page). The listing then says whether
+   *   more match beyond the page, not how many.
    */
-  list(category: string, filter: SqlFilter | null, limit: number, offset: number): RecordListing {
+  list(category: string, filter: SqlFilter | null, limit: number, offset: number, count: 'capped' | 'page' = 'capped'): RecordListing {
     const where = filter?.where ? `r.category = ? AND (${filter.where})` : 'r.category = ?';
     let stmts = this.listCache.get(where);
     if (!stmts) {
@@ -211,11 +218,18 @@ export class MemoryRecords {
     const params = [category, ...(filter?.params ?? [])];
     // A query's words are matched in memory_fts: this transaction's writes must be in it first.
     if (filter) this.fullText?.flush();
-    const rows = stmts.page.all(...params, limit, offset) as RecordListing['rows'];
-    // A short page ends the listing: its count is known without counting.
-    if (rows.length < limit && (rows.length > 0 || offset === 0)) return { rows, total: offset + rows.length, totalCapped: false };
-    const n = Number((stmts.count.get(...params, LIST_COUNT_CAP + 1) as { n: number }).n);
-    return { rows, total: Math.min(n, LIST_COUNT_CAP), totalCapped: n > LIST_COUNT_CAP };
+    // One row past the page says whether the listing goes on.
+    const rows = stmts.page.all(...params, limit + 1, offset) as RecordListing['rows'];
+    const more = rows.length > limit;
+    if (more) rows.length = limit;
+    // A page that ends the listing knows its count without counting.
+    if (!more && (rows.length > 0 || offset === 0)) return { rows, total: offset + rows.length, totalCapped: false };
+    if (count === 'page' && more) return { rows, total: offset + limit, totalCapped: true };
+    const cap = count === 'page' ? offset : LIST_COUNT_CAP;
+    const n = Number((stmts.count.get(...params, cap + 1) as { n: number }).n);
+    if (n <= cap) return { rows, total: n, totalCapped: false };
+    // At least the cap match, and at least as many as the page reached (an empty page reached nothing).
+    return { rows, total: Math.max(cap, rows.length ? offset + rows.length : 0), totalCapped: true };
   }
 
   /**
