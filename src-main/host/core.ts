@@ -39,11 +39,11 @@ import { deskGeneralHandlers, deskHandlers } from './handlers/desk';
 import { deskDatabaseHandlers } from './handlers/desk-database';
 import { actingOf, auditNamesThePerson, personForCall, sessionOfCall } from './desk-calls';
 import { asPerson, type DeskUser } from '../desk/people';
-import { openDeskServices } from './desk';
+import { openDeskServices, timersOutsideCalls } from './desk';
 import { trackingRunner } from './tracking';
 import { deskSlotLeases } from './desk-leases';
 import { replayRunner, scheduleHandlers, toScheduleJobView } from './handlers/schedule';
-import { analystRunner, liveViewDates, morningReviewReporter, ReviewReports, Scheduler } from '../scheduler';
+import { analystRunner, liveViewDates, morningReviewReporter, realTimers, ReviewReports, Scheduler } from '../scheduler';
 import { marketPortFromRegistry } from '../tracking';
 import type { BuildManager } from '../builder';
 import { buildBuilder } from './builder';
@@ -223,6 +223,8 @@ export function createCore(config: CoreConfig): Core {
     db: memory.store.db,
     // On a desk's database, each slot runs on the one server that claims its lease (desk/leases).
     leases: deskSlotLeases(memory.store, config.database),
+    // A job re-armed during a person's call (a schedule change) still runs as the server's own work.
+    timers: timersOutsideCalls(realTimers),
     timeZone: () => context.settings.get().timezone,
     run: analystRunner({
       analyst: analyst.analyst,

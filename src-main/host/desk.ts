@@ -1,11 +1,12 @@
 import { ConflictError } from '../common/errors';
 import { DESK_SCHEMA_VERSION } from '../desk/setup';
+import type { Timers } from '../scheduler';
 import type { Store } from '../store';
 import { PostgresDb } from '../store/postgres/postgres-db';
 import { parseTarget } from '../store/postgres/target';
 import { DeskBooks } from '../desk/books';
 import { DeskEvents } from '../desk/events';
-import { actingPerson, DeskPeople } from '../desk/people';
+import { actingPerson, DeskPeople, outsideAnyCall } from '../desk/people';
 import { DeskSharing } from '../desk/sharing';
 import type { EventBus } from './events';
 
@@ -114,4 +115,12 @@ function refuseOlderDeskUnderRls(connection: PostgresDb['connection']): void {
   throw new ConflictError(
     `This desk was made by an older Forge (desk schema ${version}; this Forge needs ${DESK_SCHEMA_VERSION}) and cannot be served under row-level security: create a new desk (forge desk create) and move the workspaces there (forge migrate --to). Nothing was changed.`,
   );
+}
+
+/**
+ * Timers whose callbacks run as the server's own work, whichever call armed them: a scheduled job
+ * re-armed during an admin's call would otherwise run as that admin (their reach, their ownership).
+ */
+export function timersOutsideCalls(timers: Timers): Timers {
+  return { set: (fn, ms) => timers.set(() => outsideAnyCall(fn), ms), clear: (handle) => timers.clear(handle) };
 }

@@ -23,3 +23,11 @@ export function asPerson<T>(person: ActingPerson, fn: () => T): T {
 export function actingPerson(): ActingPerson | undefined {
   return calls.getStore();
 }
+
+/**
+ * Runs `fn` (and everything it awaits or schedules) as no one: the server's own work, for a timer
+ * armed during a call (the scheduler re-arming after an admin's change) that must not run as them.
+ */
+export function outsideAnyCall<T>(fn: () => T): T {
+  return calls.exit(fn);
+}

@@ -1,5 +1,5 @@
 export { actingAs } from './acting-as';
-export { type ActingPerson, actingPerson, asPerson } from './acting-person';
+export { type ActingPerson, actingPerson, asPerson, outsideAnyCall } from './acting-person';
 export { SIGN_IN_REFUSED, TOKEN_REFUSED, UnauthorizedError } from './errors';
 export { checkPasswordPolicy, DEFAULT_SCRYPT, hashPassword, MIN_PASSWORD_LENGTH, needsRehash, type ScryptParams, verifyPassword } from './password';
 export { DeskPeople } from './people';
