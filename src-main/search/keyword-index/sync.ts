@@ -326,7 +326,7 @@ export function keywordIndexReady(db: Db): boolean {
 export function keywordRankingStatus(db: Db): string {
   const s = stateFor(db);
   if (onDesk(db)) {
-    const notes = s.index ? `${s.index.notes.toLocaleString('en-US')} notes` : 'built at the first search';
+    const notes = s.index ? `${s.index.notes.toLocaleString('en-US')} notes` : s.building ? 'being built' : 'built at the first search';
     return `exact BM25, in memory (${notes}); on a desk's PostgreSQL this index is the ranking, kept current from the desk's change log`;
   }
   if (s.problem) return `SQLite's built-in bm25() (the same results, slower): ${s.problem}`;
