@@ -1,3 +1,2 @@
-export { type ClosedExpression, closeOnce } from './close-once';
 export { type ClaimResult, DeskLeases, type DeskLeasesOptions, defaultHolder, LeaseLostError, type LeaseOutcome } from './leases';
 export { LEASES_SCHEMA } from './schema';
