@@ -21,6 +21,7 @@ import { contractProcedures } from './contracts';
 import { workspaceProcedures } from './workspace';
 import { deskProcedures } from './desk';
 import { deskDatabaseProcedures } from './desk-database';
+import { sharingProcedures } from './sharing';
 
 /**
  * The one API contract: every procedure the UI (or any other client) can call, by `area/verb`.
@@ -182,6 +183,7 @@ export const procedures = {
   ...workspaceProcedures,
   ...deskProcedures,
   ...deskDatabaseProcedures,
+  ...sharingProcedures,
 } as const;
 
 export type Procedures = typeof procedures;

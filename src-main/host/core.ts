@@ -37,6 +37,7 @@ import { standaloneDemoHandlers } from './handlers/demo';
 import { workspaceHandlers } from './handlers/workspace';
 import { deskGeneralHandlers, deskHandlers } from './handlers/desk';
 import { deskDatabaseHandlers } from './handlers/desk-database';
+import { sharingHandlers } from './handlers/sharing';
 import { actingOf, auditNamesThePerson, personForCall, sessionOfCall } from './desk-calls';
 import { asPerson, type DeskUser } from '../desk/people';
 import { openDeskServices, timersOutsideCalls } from './desk';
@@ -303,6 +304,8 @@ export function createCore(config: CoreConfig): Core {
     workspaceHandlers({ fs: () => memory.fs, demo: !!config.demo }),
     // A desk's people and books (forge serve --db on a database made a desk); elsewhere they say so.
     deskHandlers(() => desk),
+    // Sharing a research note or View on a desk (memory/access, memory/share, desk/people).
+    sharingHandlers(() => desk),
     // Settings → Desk database: the desk this app opens at its next start, and what it runs on now.
     deskDatabaseHandlers({
       database: config.database,

@@ -43,6 +43,7 @@ export const DESK_CALLS: Partial<Record<ProcedureName, Rule>> = {
   'desk/approve': 'expressions.approve',
   'desk/set-limits': 'limits.set',
   'desk/halt': 'pm.halt',
+  'desk/people': 'read',
 
   'app/self-check': 'read',
   'settings/get': 'read',
@@ -54,6 +55,9 @@ export const DESK_CALLS: Partial<Record<ProcedureName, Rule>> = {
   'memory/audit': 'read',
   'memory/write': memoryWriteAction,
   'memory/search': 'read',
+  'memory/access': 'read',
+  // Whoever may write their own notes may share them; that it is theirs is DeskSharing's check.
+  'memory/share': 'research.write',
   'expressions/checks': 'read',
   'expressions/approve': 'expressions.approve',
   'expressions/reject': 'expressions.approve',

@@ -2,6 +2,9 @@ import { atDepth, compileQueryFor, countLines, parseQuery, type ReadDepth } from
 import { limitsFromConstraints } from '../../tools';
 import { recordVersion, writeAsPm } from './memory-write';
 import { expressionChecks, expressionReview } from './expression-checks';
+import { actingPerson } from '../../desk/people';
+import { readableAudit } from '../../desk/sharing';
+import { connectionOf } from '../../store/postgres/postgres-db';
 import type { PartialHandlerMap } from './types';
 
 /** Default read depth by path, as the analyst's read tool (seed §3.1): memory opens at its header. */
@@ -108,7 +111,11 @@ export const memoryHandlers: PartialHandlerMap = {
     const limit = input.limit ?? 100;
     let path = input.path;
     if (path !== undefined) path = ctx.memory.fs.normalize(path);
-    const rows = ctx.memory.store.audit.list({ path, limit: limit + 1, before: input.before });
+    // On a desk, a person other than risk sees rows only about records they may read (readableAudit).
+    const person = actingPerson();
+    const desk = person && person.role !== 'risk' ? connectionOf(ctx.memory.store.db) : undefined;
+    const options = { path, limit: limit + 1, before: input.before };
+    const rows = desk && person ? readableAudit(desk, person.userId, options) : ctx.memory.store.audit.list(options);
     const page = rows.slice(0, limit);
     return {
       entries: page.map((r) => ({
