@@ -33,6 +33,7 @@ export const DELETING_TABLES: readonly string[] = [
   'research_passage_vectors',
   'research_passages',
   'review_reports',
+  'search_block_changes',
   'search_blocks',
   'search_entries',
   'search_free_slots',

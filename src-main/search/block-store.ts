@@ -1,4 +1,5 @@
-import type { Db } from '../store';
+import { type Db, engineOf } from '../store';
+import { SEARCH_BLOCK_CHANGES_KEPT } from '../store/postgres/schema';
 import { dotsJs, quantizeQuery } from './scan/dots';
 import { HammingScan } from './scan/hamming';
 import { fullPass, prefixPass, threshold } from './scan/js-passes';
@@ -13,8 +14,12 @@ import { BLOCK_SLOTS, type BlockLayout, type BlockRow, LABELS, PATCHES_IN_RANGE,
  * The persistent side (block-writes.ts) runs inside the caller's transaction: batches rewrite
  * whole blocks, a single note writes one slot's patch. The in-memory side (`BlockIndex`) mirrors
  * the tables: writes mark their blocks or slots dirty and those are re-read before the next scan
- * (a rolled-back write is simply re-read as it was); a commit by another connection
- * (`PRAGMA data_version`) reloads everything.
+ * (a rolled-back write is simply re-read as it was). A commit by another connection: on a desk,
+ * the blocks it changed are read from the desk's change log (search_block_changes, fed by triggers:
+ * store/postgres/schema.ts) and re-read alone; on a SQLite workspace (one PM, other connections
+ * are rare) and on a desk made before that log, `PRAGMA data_version` moves and everything is
+ * reloaded. On a desk data_version moves with every commit of anything (an audit row, a session),
+ * which would have every server re-read every block before most searches.
  */
 export { BLOCK_SLOTS, type BlockEntry, type BlockLayout, quantizeInt8, readLayout, resetBlocks, stmt } from './block-format';
 export { foldAllPatches, freeEntries, PATCHES_PER_BLOCK, patchEntries, removeEntries, type Touched, writeEntries } from './block-writes';
@@ -38,6 +43,11 @@ export interface ScanFilter {
 export class BlockIndex {
   private loaded = false;
   private dataVersion = -1;
+  /** A desk with the change log: the newest change this copy has caught up with (undefined: not decided yet). */
+  private changeLog: boolean | undefined;
+  private changeSeq = 0;
+  /** Rows read (blocks and patches) since this index was made (tests: an unrelated commit must read none). */
+  private reads = 0;
   private layout: BlockLayout | null = null;
   private words = 0;
   private capacity = 0;
@@ -74,6 +84,11 @@ export class BlockIndex {
     for (const s of slots) this.dirtySlots.add(s);
   }
 
+  /** Rows read so far, blocks and patches (a full load reads them all; catching up, the changed ones). */
+  get rowsRead(): number {
+    return this.reads;
+  }
+
   invalidate(): void {
     this.loaded = false;
   }
@@ -96,9 +111,8 @@ export class BlockIndex {
    * made between steps are caught up as after any load (their blocks are marked dirty).
    */
   async warmInSteps(pause: () => Promise<void>): Promise<void> {
-    const version = this.db.pragma('data_version', { simple: true }) as number;
-    if (this.loaded && version === this.dataVersion) return this.refresh();
-    const last = this.begin(version);
+    if (this.loaded && (this.usesChangeLog() || this.version() === this.dataVersion)) return this.refresh();
+    const last = this.begin();
     const generation = this.generation;
     const step = Math.max(1, this.options.warmStepBlocks ?? WARM_STEP_BLOCKS);
     const read = this.db.prepare('SELECT * FROM search_blocks WHERE block >= ? AND block < ? ORDER BY block');
@@ -115,9 +129,8 @@ export class BlockIndex {
   }
 
   private refresh(): void {
-    const version = this.db.pragma('data_version', { simple: true }) as number;
-    if (!this.loaded || version !== this.dataVersion) {
-      this.load(version);
+    if (!this.loaded || !(this.usesChangeLog() ? this.readChanges() : this.version() === this.dataVersion)) {
+      this.load();
       return;
     }
     if (!this.dirty.size && !this.dirtySlots.size) return;
@@ -125,7 +138,7 @@ export class BlockIndex {
     // then every block is re-read, not only the ones written.
     const layout = readLayout(this.db);
     if (!layout || !this.layout || layout.dims !== this.layout.dims || layout.bits !== this.layout.bits) {
-      this.load(version);
+      this.load();
       return;
     }
     this.readLabels();
@@ -149,21 +162,64 @@ export class BlockIndex {
     this.dirty.clear();
   }
 
+  private version(): number {
+    return this.db.pragma('data_version', { simple: true }) as number;
+  }
+
+  /** Whether this is a desk whose schema has the change log (a desk made before it has not: data_version then). */
+  private usesChangeLog(): boolean {
+    if (this.changeLog === undefined) {
+      this.changeLog =
+        engineOf(this.db) === 'postgres' && Boolean(this.db.prepare("SELECT to_regclass('search_block_changes') IS NOT NULL AS present").pluck().get());
+    }
+    return this.changeLog;
+  }
+
+  /** The newest change in the desk's log (0: none yet). */
+  private lastChange(): number {
+    return Number(this.db.prepare('SELECT coalesce(max(seq), 0) AS seq FROM search_block_changes').pluck().get());
+  }
+
+  /**
+   * Marks the blocks changed since the last change seen (by any server, this one included) dirty,
+   * in one small query. Returns false when this copy is so far behind that the log's trim may have
+   * removed changes it had not seen: then everything is read again.
+   */
+  private readChanges(): boolean {
+    const rows = this.db.prepare('SELECT block, slot, max(seq) AS seq FROM search_block_changes WHERE seq > ? GROUP BY block, slot').all(this.changeSeq) as {
+      block: number | string;
+      slot: number | string | null;
+      seq: number | string;
+    }[];
+    if (!rows.length) return true;
+    let newest = this.changeSeq;
+    for (const r of rows) newest = Math.max(newest, Number(r.seq));
+    if (newest - this.changeSeq >= SEARCH_BLOCK_CHANGES_KEPT) return false;
+    // A changed patch reads its one row (or its block, when the patch is gone), as this server's own writes do.
+    for (const r of rows) r.slot === null ? this.dirty.add(Number(r.block)) : this.dirtySlots.add(Number(r.slot));
+    this.changeSeq = newest;
+    return true;
+  }
+
   private readLabels(): void {
     this.labelCode.clear();
     for (const r of this.db.prepare('SELECT code, label FROM search_labels').all() as { code: number; label: string }[]) this.labelCode.set(r.label, r.code);
   }
 
-  private load(version: number): void {
-    if (this.begin(version) >= 0) {
+  private load(): void {
+    if (this.begin() >= 0) {
       for (const row of this.db.prepare('SELECT * FROM search_blocks').iterate() as IterableIterator<BlockRow>) this.place(row.block, row);
       for (const p of this.db.prepare('SELECT * FROM search_slot_patches').iterate() as IterableIterator<PatchRow>) this.placePatch(p);
     }
     this.loaded = true;
   }
 
-  /** Empties the arrays for a full read at `version` and sizes them: returns the last block number (-1: none). */
-  private begin(version: number): number {
+  /**
+   * Empties the arrays for a full read and sizes them: returns the last block number (-1: none).
+   * The version (or the newest change) is taken before any block is read, so a commit during the
+   * read is caught up afterwards, never missed.
+   */
+  private begin(): number {
     this.generation++;
     this.slotByRid = new Int32Array(0);
     this.held = 0;
@@ -173,7 +229,8 @@ export class BlockIndex {
     this.capacity = 0;
     this.scan = null;
     this.loaded = false;
-    this.dataVersion = version;
+    if (this.usesChangeLog()) this.changeSeq = this.lastChange();
+    else this.dataVersion = this.version();
     this.readLabels();
     if (!this.layout) return -1;
     this.words = this.layout.bits / 32;
@@ -221,6 +278,7 @@ export class BlockIndex {
     const L = this.layout;
     if (!L) return;
     this.grow(b + 1);
+    this.reads++;
     const base = b * BLOCK_SLOTS;
     for (let i = 0; i < BLOCK_SLOTS; i++) {
       const old = this.rids[base + i];
@@ -254,6 +312,7 @@ export class BlockIndex {
     if (!L) return;
     const s = p.slot;
     this.grow((s >> SHIFT) + 1);
+    this.reads++;
     const old = this.rids[s];
     if (old && this.slotByRid[old] === s + 1) {
       this.slotByRid[old] = 0;

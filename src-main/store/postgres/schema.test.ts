@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrations } from '../migrations';
 import { Store } from '../store';
-import { isSkipped, POSTGRES_SCHEMA_VERSION, postgresAfterCopy, postgresSchema, postgresTables, SKIPPED_SQLITE_TABLES } from './schema';
+import { isSkipped, POSTGRES_SCHEMA_VERSION, postgresAfterCopy, postgresLogTables, postgresSchema, postgresTables, SKIPPED_SQLITE_TABLES } from './schema';
 import { skipWithoutPostgres, startTestPostgres, type TestPostgres } from './test-server';
 
 function sqliteTables(): string[] {
@@ -54,7 +54,7 @@ describe.skipIf(skipWithoutPostgres())('the schema on a real PostgreSQL', { time
   // If this failed, `forge migrate` would stop half-way on a statement PostgreSQL refuses.
   it('creates every table it lists', async () => {
     const { rows } = await client.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'");
-    expect(rows.map((r) => r.table_name).sort()).toEqual([...postgresTables].sort());
+    expect(rows.map((r) => r.table_name).sort()).toEqual([...postgresTables, ...postgresLogTables].sort());
   });
 
   // If this failed, anyone with the database's password could rewrite the decision lineage.
