@@ -6,6 +6,7 @@ import { ForgeFS } from '../fs';
 import type { Store } from '../store';
 import { PostgresConnection } from '../store/postgres/connection';
 import { openDeskStore } from '../store/postgres/desk-store';
+import { SEARCH_BLOCK_CHANGES_KEPT } from '../store/postgres/schema';
 import { skipWithoutPostgres } from '../store/postgres/test-server';
 import { type PostgresWorkspaces, startPostgresWorkspaces } from '../store/postgres/test-workspaces';
 import { HashNgramEmbedder } from './hash-embedder';
@@ -18,6 +19,16 @@ const NOTES: [string, string][] = [
   ['V-002', view('V-002', 'Long copper on China stimulus', 'LME inventories falling while Chinese credit impulse turns up.')],
   ['V-003', view('V-003', 'Short zloty on rate cuts', 'NBP cuts faster than priced; zloty weakens against the euro.')],
 ];
+
+/** Runs `fn` on a connection of its own (a third party on the desk: an admin, another process). */
+function withConnection<T>(url: string, fn: (c: PostgresConnection) => T): T {
+  const c = PostgresConnection.open(url);
+  try {
+    return fn(c);
+  } finally {
+    c.close();
+  }
+}
 
 /** One desk server: its own connection, store, search index and file system over the shared desk database. */
 interface Server {
@@ -111,12 +122,7 @@ describe.skipIf(skipWithoutPostgres())('vector blocks kept current across the se
       task_id: null,
       content_hash: 'x',
     });
-    const other = PostgresConnection.open(url);
-    try {
-      other.run("INSERT INTO workspace_meta (key, value) VALUES ('unrelated', 'commit')");
-    } finally {
-      other.close();
-    }
+    withConnection(url, (c) => c.run("INSERT INTO workspace_meta (key, value) VALUES ('unrelated', 'commit')"));
     expect((await nearest(b, 'copper China credit'))[0]).toBe('V-002');
     expect(b.index.blocks.rowsRead - before).toBe(0);
 
@@ -124,5 +130,40 @@ describe.skipIf(skipWithoutPostgres())('vector blocks kept current across the se
     await a.fs.writeFile('/memory/views/V-005.md', view('V-005', 'Long gilts', 'Gilts rally as the BoE cuts; sterling duration bid.'), pm);
     expect((await nearest(b, 'gilts rally BoE sterling duration'))[0]).toBe('V-005');
     expect(b.index.blocks.rowsRead - before).toBeLessThanOrEqual(1);
+  });
+
+  // If this failed, a server that fell far behind would miss the changes the log's trim removed and keep searching stale vectors.
+  it('reads everything again when the changes it missed may have been trimmed from the log', async () => {
+    await nearest(b, 'Fed cuts');
+    const before = b.index.blocks.rowsRead;
+    // As if SEARCH_BLOCK_CHANGES_KEPT changes had been logged since b last looked: the next change is that far on.
+    withConnection(url, (c) => c.run(`ALTER TABLE search_block_changes ALTER COLUMN seq RESTART WITH ${SEARCH_BLOCK_CHANGES_KEPT + 1000}`));
+    await a.fs.writeFile('/memory/views/V-004.md', view('V-004', 'Long gilts', 'Gilts rally as the BoE cuts; sterling duration bid.'), pm);
+    expect((await nearest(b, 'gilts rally BoE sterling duration'))[0]).toBe('V-004');
+    // Every note's vector was read again (four notes, as patches), not only the one changed.
+    expect(b.index.blocks.rowsRead - before).toBeGreaterThanOrEqual(4);
+  });
+
+  // If this failed, a desk made before the change log would stop seeing other servers' notes (or fail to search at all).
+  it('keeps a desk made before the change log current by reloading, as before', async () => {
+    a.store.close();
+    b.store.close();
+    const old = workspaces.freshUrl();
+    withConnection(old, (c) =>
+      c.transaction(() => {
+        c.run('DROP TRIGGER search_blocks_log_change ON search_blocks');
+        c.run('DROP TRIGGER search_slot_patches_log_change ON search_slot_patches');
+        c.run('DROP FUNCTION forge_log_search_block_change()');
+        c.run('DROP TABLE search_block_changes');
+      }),
+    );
+    a = server(openDeskStore(old));
+    b = server(openDeskStore(old));
+    for (const [id, content] of NOTES) await a.fs.writeFile(`/memory/views/${id}.md`, content, pm);
+    expect((await nearest(b, 'copper China credit'))[0]).toBe('V-002');
+    await a.fs.writeFile('/memory/views/V-004.md', view('V-004', 'Long gilts', 'Gilts rally as the BoE cuts; sterling duration bid.'), pm);
+    expect((await nearest(b, 'gilts rally BoE sterling duration'))[0]).toBe('V-004');
+    await a.fs.deleteFile('/memory/views/V-004.md', pm);
+    expect(await nearest(b, 'gilts rally BoE sterling duration')).not.toContain('V-004');
   });
 });
