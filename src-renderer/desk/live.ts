@@ -9,5 +9,6 @@ export const deskEventNames = ['desk/changed'] as const satisfies readonly Event
  * proposals waiting for a decision are read again, so an open Desk screen follows without a reload.
  */
 export function handleDeskChanged(queryClient: QueryClient): void {
-  for (const key of ['desk/books', 'desk/proposals']) void queryClient.invalidateQueries({ queryKey: [key] });
+  // memory/access: a note's owner on another page or server changed who reads it (record.visibility).
+  for (const key of ['desk/books', 'desk/proposals', 'memory/access']) void queryClient.invalidateQueries({ queryKey: [key] });
 }

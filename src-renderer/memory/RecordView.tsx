@@ -11,6 +11,7 @@ import { ApprovalPanel } from './ApprovalPanel';
 import { SeriesProvenanceLine } from '../records/SeriesProvenance';
 import { canEdit } from './draft';
 import { ErrorPanel } from '../app/ErrorPanel';
+import { RecordSharing } from '../desk/RecordSharing';
 
 /** The full View or Expression page for a current record (not an archived version). */
 function pageHash(path: string): string | null {
@@ -74,6 +75,12 @@ export function RecordView(props: {
       <div className="record-scroll">
         {read.isPending && <p className="muted pad">Opening…</p>}
         {read.isError && <ErrorPanel error={read.error} />}
+        {/* On a desk: who can read the current note or View, and the owner's control (nothing on an archived version). */}
+        {!archivePath && read.data?.record && (
+          <div className="record-sharing-slot">
+            <RecordSharing path={props.path} />
+          </div>
+        )}
         {read.data && <RecordContent data={read.data} path={shownPath} decided={decided} onDecided={setDecided} />}
         <History
           loading={history.isPending}

@@ -2,6 +2,7 @@ import { useQueries } from '@tanstack/react-query';
 import type { ProcedureOutput } from '../../src-main/api';
 import { procedureKey, useClient, useProcedure } from '../api/hooks';
 import { ErrorPanel } from '../app/ErrorPanel';
+import { RecordSharing } from '../desk/RecordSharing';
 import { Markdown } from '../markdown';
 import { recordBody } from '../memory/format';
 import { ScenarioChart } from './charts';
@@ -32,6 +33,8 @@ export function ViewPage(props: { id: string }) {
   return (
     <article className="record-page" data-testid="view-page" aria-label={`View ${r.id}`}>
       <RecordHeader record={r} noun="View" />
+      {/* On a desk: who can read this View, and its owner's control to change it. */}
+      <RecordSharing path={path} />
       <Section title="Scenarios" id="view-scenarios" testId="view-scenarios">
         {scenarios.length === 0 ? (
           <p className="muted">No ## SCENARIOS section with probabilities: add lines such as “- Base (60%): …”.</p>
