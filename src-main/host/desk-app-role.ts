@@ -32,6 +32,7 @@ export const DELETING_TABLES: readonly string[] = [
   'research_notes',
   'research_passage_vectors',
   'research_passages',
+  'research_vector_changes',
   'review_reports',
   'search_block_changes',
   'search_blocks',

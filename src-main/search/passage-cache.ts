@@ -8,7 +8,10 @@ import { type Db, engineOf } from '../store';
  * Consistency: the copy is reloaded when the research index wrote passages or vectors in this
  * process (its `generation`; without one, after any write on this connection, `total_changes()`) or
  * another connection committed (`PRAGMA data_version`, e.g. `forge reindex` in a terminal). A
- * reload costs what an uncached scan would.
+ * reload costs what an uncached scan would. On a desk, both would move with every commit of anything
+ * on the desk (an audit row, a session), so there the copy is keyed on the desk's log of passage
+ * vector writes (research_vector_changes: store/postgres/schema.ts), which moves only when they
+ * change, on any server; a desk made before that log keeps the old key.
  */
 /** One scan: the cosine of every cached passage (-Infinity where its note is not allowed), by row. */
 export interface PassageScan {
@@ -26,12 +29,29 @@ export class PassageVectorCache {
   private rowOf = new Map<number, number>();
   private matrix = new Float32Array(0);
   private dims = 0;
+  /** Whether the last database scanned is a desk with the passage vector log. */
+  private log: { db: Db; present: boolean } | undefined;
+  private loads = 0;
+
+  /** Times the vectors were read from the database (tests: a commit that changes none must not). */
+  get reloads(): number {
+    return this.loads;
+  }
+
+  private version(db: Db, generation: number | undefined): string {
+    if (this.log?.db !== db) {
+      const present = engineOf(db) === 'postgres' && Boolean(db.prepare("SELECT to_regclass('research_vector_changes') IS NOT NULL AS present").pluck().get());
+      this.log = { db, present };
+    }
+    if (this.log.present) return `log${db.prepare('SELECT coalesce(max(seq), 0) AS seq FROM research_vector_changes').pluck().get()}`;
+    const changes = generation ?? `c${(db.prepare('SELECT total_changes() AS n').get() as { n: number }).n}`;
+    return `${changes}|${db.pragma('data_version', { simple: true }) as number}`;
+  }
 
   private load(db: Db, embedderId: string, dims: number, generation: number | undefined): void {
-    const changes = generation ?? `c${(db.prepare('SELECT total_changes() AS n').get() as { n: number }).n}`;
-    const version = db.pragma('data_version', { simple: true }) as number;
-    const key = `${embedderId}|${dims}|${changes}|${version}`;
+    const key = `${embedderId}|${dims}|${this.version(db, generation)}`;
     if (key === this.key) return;
+    this.loads++;
     const read = db.prepare('SELECT passage, note, vector FROM research_passage_vectors WHERE embedder = ?');
     // A desk's statements answer rows as objects only (no raw()).
     const rows = (
