@@ -58,7 +58,7 @@ describe.skipIf(skipWithoutPostgres())('vector blocks kept current across the se
   const ridOf = (s: Server, id: string) => (s.store.db.prepare('SELECT rid FROM memory_records WHERE id = ?').get(id) as { rid: number } | undefined)?.rid;
   /** The notes nearest in meaning to `text` on server `s`, best first, by id (the vector scan alone: no keywords). */
   const nearest = async (s: Server, text: string): Promise<string[]> => {
-    const [q] = await embedder.embed([text], 'query');
+    const q = embedder.embedOne(text);
     const slots = s.index.blocks.nearest(s.index.quantizer.encode(q), 10, {
       category: null,
       status: null,
