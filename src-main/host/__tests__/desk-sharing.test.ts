@@ -146,3 +146,24 @@ describe.skipIf(skipWithoutPostgres())('sharing a note on a desk through the app
     expect(await audited('bob')).toContain(path);
   });
 });
+
+describe("sharing on one PM's own workspace", () => {
+  it('answers not_found saying sharing is for desks, and memory/audit is unfiltered', async () => {
+    // If this failed, a PM's own workbench would offer, or half-perform, sharing with nobody.
+    const server = tempCore();
+    try {
+      await server.core.context.memory.ready;
+      for (const [name, input] of [
+        ['memory/access', { path: '/memory/views/V-001.md' }],
+        ['memory/share', { path: '/memory/views/V-001.md', visibility: 'desk' }],
+      ] as const) {
+        const r = (await server.core.invokeUnknown(name, input)) as Result<unknown>;
+        expect(code(r)).toBe('not_found');
+        expect(r.ok ? '' : r.error.message).toMatch(/Sharing is for desks/);
+      }
+      expect(code((await server.core.invokeUnknown('memory/audit', {})) as Result<unknown>)).toBe('ok');
+    } finally {
+      await server.dispose();
+    }
+  });
+});
