@@ -96,6 +96,27 @@ describe.skipIf(skipWithoutPostgres())('DeskPeople: users, sign-in and tokens on
     expect(audit('/desk/users/rob')).toEqual([{ actor: 'ada', operation: 'desk.user.create', path: '/desk/users/rob' }]);
   });
 
+  it('authenticates a session in one statement under row-level security, and the presented token does not outlive it', () => {
+    // If this failed, every call on a desk would pay four round trips to the database before its
+    // work began, or a token presented once would stay readable for the rest of a transaction.
+    const session = people.signIn('peter', PASSWORD);
+    const inside = app.transaction(() => {
+      const user = people.authenticate(session.token);
+      return { user, presented: app.one<{ v: string | null }>("SELECT current_setting('forge.token_hash', true) AS v")?.v ?? '' };
+    });
+    expect(inside.user).toMatchObject({ userId: 'peter', role: 'pm' });
+    expect(inside.presented).toBe('');
+    // The function reads under the same policy: bound to nobody, presenting another hash finds nothing.
+    expect(app.query('SELECT * FROM desk_session_person($1)', [Buffer.alloc(32, 7)])).toEqual([]);
+    // A desk made before the function authenticates the longer way, with the same answers.
+    const older = new DeskPeople(app);
+    (older as unknown as { sessionFunction: boolean }).sessionFunction = false;
+    expect(older.authenticate(session.token)).toMatchObject({ userId: 'peter' });
+    people.signOut(session.token);
+    expect(codeOf(() => people.authenticate(session.token))).toBe('unauthorized');
+    expect(codeOf(() => older.authenticate(session.token))).toBe('unauthorized');
+  });
+
   it('signs in with the right password; a wrong password and an unknown user get the same error', () => {
     // If this failed, PMs could not sign in, or an attacker could tell which user ids exist.
     const session = people.signIn('paula', PASSWORD);

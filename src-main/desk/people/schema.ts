@@ -52,4 +52,23 @@ export const PEOPLE_SCHEMA: readonly string[] = [
   `CREATE POLICY desk_tokens_own ON desk_tokens
     USING (user_id = desk_acting_user() OR desk_acting_admin() OR token_hash = desk_presented_token())
     WITH CHECK (user_id = desk_acting_user() OR desk_acting_admin())`,
+  // Every call on a desk authenticates its session: this is that check in one statement (one round
+  // trip, not BEGIN, set_config, SELECT, COMMIT). It presents the hash, reads the live session's
+  // person under the same policy as above, and takes the presented hash back: statements in a
+  // function run in order, which a CTE beside the scan would not guarantee. SECURITY INVOKER:
+  // row-level security applies to it as to any query of the server's role.
+  `CREATE FUNCTION desk_session_person(presented bytea)
+    RETURNS TABLE (user_id text, display_name text, role text, admin boolean, created_at timestamptz, created_by text,
+                   disabled_at timestamptz, token_id bigint, stale boolean)
+    LANGUAGE plpgsql VOLATILE AS $$
+    #variable_conflict use_column
+    BEGIN
+      PERFORM set_config('forge.token_hash', encode(presented, 'hex'), true);
+      RETURN QUERY
+        SELECT u.user_id, u.display_name, u.role, u.admin, u.created_at, u.created_by, u.disabled_at, t.token_id,
+               (t.last_used_at IS NULL OR t.last_used_at < now() - interval '1 minute')
+          FROM desk_tokens t JOIN desk_users u ON u.user_id = t.user_id
+         WHERE t.token_hash = presented AND t.revoked_at IS NULL AND t.expires_at > now() AND u.disabled_at IS NULL;
+      PERFORM set_config('forge.token_hash', '', true);
+    END $$`,
 ];
