@@ -1,5 +1,5 @@
-import { type Db, engineOf } from '../store';
-import { SEARCH_BLOCK_CHANGES_KEPT } from '../store/postgres/schema';
+import type { Db } from '../store';
+import { BlockChangeLog } from './block-changes';
 import { dotsJs, quantizeQuery } from './scan/dots';
 import { HammingScan } from './scan/hamming';
 import { fullPass, prefixPass, threshold } from './scan/js-passes';
@@ -14,12 +14,8 @@ import { BLOCK_SLOTS, type BlockLayout, type BlockRow, LABELS, PATCHES_IN_RANGE,
  * The persistent side (block-writes.ts) runs inside the caller's transaction: batches rewrite
  * whole blocks, a single note writes one slot's patch. The in-memory side (`BlockIndex`) mirrors
  * the tables: writes mark their blocks or slots dirty and those are re-read before the next scan
- * (a rolled-back write is simply re-read as it was). A commit by another connection: on a desk,
- * the blocks it changed are read from the desk's change log (search_block_changes, fed by triggers:
- * store/postgres/schema.ts) and re-read alone; on a SQLite workspace (one PM, other connections
- * are rare) and on a desk made before that log, `PRAGMA data_version` moves and everything is
- * reloaded. On a desk data_version moves with every commit of anything (an audit row, a session),
- * which would have every server re-read every block before most searches.
+ * (a rolled-back write is simply re-read as it was). Another connection's commits: on a desk,
+ * only the blocks it changed are re-read; on SQLite everything is (block-changes.ts).
  */
 export { BLOCK_SLOTS, type BlockEntry, type BlockLayout, quantizeInt8, readLayout, resetBlocks, stmt } from './block-format';
 export { foldAllPatches, freeEntries, PATCHES_PER_BLOCK, patchEntries, removeEntries, type Touched, writeEntries } from './block-writes';
@@ -42,10 +38,7 @@ export interface ScanFilter {
  */
 export class BlockIndex {
   private loaded = false;
-  private dataVersion = -1;
-  /** A desk with the change log: the newest change this copy has caught up with (undefined: not decided yet). */
-  private changeLog: boolean | undefined;
-  private changeSeq = 0;
+  private readonly changes: BlockChangeLog;
   /** Rows read (blocks and patches) since this index was made (tests: an unrelated commit must read none). */
   private reads = 0;
   private layout: BlockLayout | null = null;
@@ -76,7 +69,9 @@ export class BlockIndex {
   constructor(
     private readonly db: Db,
     private readonly options: { simd?: boolean; warmStepBlocks?: number } = {},
-  ) {}
+  ) {
+    this.changes = new BlockChangeLog(db);
+  }
 
   /** Blocks (and single slots) written by the current transaction: re-read them before the next scan. */
   touch(blocks: Iterable<number>, slots: Iterable<number> = []): void {
@@ -111,7 +106,7 @@ export class BlockIndex {
    * made between steps are caught up as after any load (their blocks are marked dirty).
    */
   async warmInSteps(pause: () => Promise<void>): Promise<void> {
-    if (this.loaded && (this.usesChangeLog() || this.version() === this.dataVersion)) return this.refresh();
+    if (this.loaded && !this.changes.mustReadAll()) return this.refresh();
     const last = this.begin();
     const generation = this.generation;
     const step = Math.max(1, this.options.warmStepBlocks ?? WARM_STEP_BLOCKS);
@@ -129,7 +124,7 @@ export class BlockIndex {
   }
 
   private refresh(): void {
-    if (!this.loaded || !(this.usesChangeLog() ? this.readChanges() : this.version() === this.dataVersion)) {
+    if (!this.loaded || !this.changes.catchUp(this.dirty, this.dirtySlots)) {
       this.load();
       return;
     }
@@ -162,45 +157,6 @@ export class BlockIndex {
     this.dirty.clear();
   }
 
-  private version(): number {
-    return this.db.pragma('data_version', { simple: true }) as number;
-  }
-
-  /** Whether this is a desk whose schema has the change log (a desk made before it has not: data_version then). */
-  private usesChangeLog(): boolean {
-    if (this.changeLog === undefined) {
-      this.changeLog =
-        engineOf(this.db) === 'postgres' && Boolean(this.db.prepare("SELECT to_regclass('search_block_changes') IS NOT NULL AS present").pluck().get());
-    }
-    return this.changeLog;
-  }
-
-  /** The newest change in the desk's log (0: none yet). */
-  private lastChange(): number {
-    return Number(this.db.prepare('SELECT coalesce(max(seq), 0) AS seq FROM search_block_changes').pluck().get());
-  }
-
-  /**
-   * Marks the blocks changed since the last change seen (by any server, this one included) dirty,
-   * in one small query. Returns false when this copy is so far behind that the log's trim may have
-   * removed changes it had not seen: then everything is read again.
-   */
-  private readChanges(): boolean {
-    const rows = this.db.prepare('SELECT block, slot, max(seq) AS seq FROM search_block_changes WHERE seq > ? GROUP BY block, slot').all(this.changeSeq) as {
-      block: number | string;
-      slot: number | string | null;
-      seq: number | string;
-    }[];
-    if (!rows.length) return true;
-    let newest = this.changeSeq;
-    for (const r of rows) newest = Math.max(newest, Number(r.seq));
-    if (newest - this.changeSeq >= SEARCH_BLOCK_CHANGES_KEPT) return false;
-    // A changed patch reads its one row (or its block, when the patch is gone), as this server's own writes do.
-    for (const r of rows) r.slot === null ? this.dirty.add(Number(r.block)) : this.dirtySlots.add(Number(r.slot));
-    this.changeSeq = newest;
-    return true;
-  }
-
   private readLabels(): void {
     this.labelCode.clear();
     for (const r of this.db.prepare('SELECT code, label FROM search_labels').all() as { code: number; label: string }[]) this.labelCode.set(r.label, r.code);
@@ -214,11 +170,7 @@ export class BlockIndex {
     this.loaded = true;
   }
 
-  /**
-   * Empties the arrays for a full read and sizes them: returns the last block number (-1: none).
-   * The version (or the newest change) is taken before any block is read, so a commit during the
-   * read is caught up afterwards, never missed.
-   */
+  /** Empties the arrays for a full read and sizes them: returns the last block number (-1: none). */
   private begin(): number {
     this.generation++;
     this.slotByRid = new Int32Array(0);
@@ -229,8 +181,7 @@ export class BlockIndex {
     this.capacity = 0;
     this.scan = null;
     this.loaded = false;
-    if (this.usesChangeLog()) this.changeSeq = this.lastChange();
-    else this.dataVersion = this.version();
+    this.changes.mark();
     this.readLabels();
     if (!this.layout) return -1;
     this.words = this.layout.bits / 32;
