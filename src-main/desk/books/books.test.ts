@@ -188,6 +188,9 @@ describe.skipIf(skipWithoutPostgres())('the desk books: limits, halts and approv
     expect(deskBook.gross).toBe(11);
     expect(deskBook.open.map((o) => o.id)).toEqual(['E-001', 'E-003']);
     expect(deskBook.usage.find((u) => u.rule === 'max_gross_exposure')).toMatchObject({ value: 11, limit: 50 });
+    // What risk reads: the same books, from one snapshot in one transaction.
+    expect(books.booksAtOnce(['alice', 'bob'])).toEqual([deskBook, alice, books.bookOf('bob')]);
+    expect(() => books.booksAtOnce(['nobody'])).toThrow(/nobody has no book/);
   });
 
   it('approves a trade sent back for review without counting it twice, keeping when it first went live', () => {

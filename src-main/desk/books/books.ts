@@ -104,6 +104,17 @@ export class DeskBooks {
     return this.connection.transaction(() => readBookView(this.connection, null));
   }
 
+  /**
+   * The desk book and these PMs' books, read at one instant: what risk reads. One snapshot
+   * (REPEATABLE READ), so an approval committing meanwhile is in all of them or none — the desk's
+   * gross is always the sum of the PMs' books on the page — and one transaction, not one per book.
+   */
+  booksAtOnce(pmIds: readonly string[]): DeskBookView[] {
+    return this.connection.transaction(() => [readBookView(this.connection, null), ...pmIds.map((pm) => readBookView(this.connection, pm))], {
+      isolation: 'repeatable read',
+    });
+  }
+
   /** A PM approves their own Expression (approve.ts). */
   approve(actor: string, expressionId: string): DeskApproval {
     return approveOnDesk(this.connection, actor, expressionId, this.now);

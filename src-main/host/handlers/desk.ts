@@ -44,11 +44,9 @@ export function deskHandlers(desk: () => DeskServices | undefined): PartialHandl
     'desk/books': async (input) => {
       const d = need();
       const user = me(d, input.session);
-      if (user.role === 'risk') {
-        return { books: [d.books.deskBook(), ...d.pms().map((pm) => d.books.bookOf(pm))] };
-      }
+      if (user.role === 'risk') return { books: d.books.booksAtOnce(d.pms()) };
       // A PM reads their own book and the desk's totals (what their approvals are checked against).
-      return { books: user.role === 'pm' ? [d.books.deskBook(), d.books.bookOf(user.userId)] : [d.books.deskBook()] };
+      return { books: d.books.booksAtOnce(user.role === 'pm' ? [user.userId] : []) };
     },
     'desk/proposals': async (input) => {
       const d = need();

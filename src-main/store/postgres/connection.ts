@@ -140,7 +140,10 @@ export class PostgresConnection {
   }
 
   private once<T>(fn: () => T, isolation: TransactionOptions['isolation']): T {
-    this.send(isolation === 'serializable' ? 'BEGIN ISOLATION LEVEL SERIALIZABLE' : 'BEGIN', []);
+    this.send(
+      isolation === 'serializable' ? 'BEGIN ISOLATION LEVEL SERIALIZABLE' : isolation === 'repeatable read' ? 'BEGIN ISOLATION LEVEL REPEATABLE READ' : 'BEGIN',
+      [],
+    );
     this.depth = 1;
     try {
       const result = fn();
@@ -277,7 +280,8 @@ export interface ConnectionOptions {
 }
 
 export interface TransactionOptions {
-  isolation?: 'read committed' | 'serializable';
+  /** 'repeatable read': every statement sees the snapshot the first one took (a consistent read of several tables). */
+  isolation?: 'read committed' | 'repeatable read' | 'serializable';
   /** Serializable only: how many times the whole transaction is retried after a serialization failure (default 5). */
   retries?: number;
 }
