@@ -111,8 +111,8 @@ async function openViewAs(browser: Browser, userId: string, viewId: string): Pro
 test("a View's owner shares it with a colleague from its page; the colleague's page says whose it is, with nothing to change", async ({ browser }) => {
   const { session } = await api<{ session: string }>('desk/sign-in', { userId: 'alice', password: PASSWORD });
   const content = '# new — Sharing curve view\nstatus: active\nconfidence: 0.6\nscope: US rates\n---\n## SUMMARY\nAlice expects the 2s10s curve to steepen.\n';
-  // desk-setup.ts seeds V-001 as the database's superuser (no owner row, and the id counter not
-  // advanced): the first new View lands on it. The second is a View alice wrote, hers and private.
+  // desk-setup.ts seeds V-001 as the database's superuser (no owner row, the id counter not
+  // advanced); new Views skip past it. The second is the one the test shares: hers and private.
   await api('memory/write', { path: '/memory/views/new.md', content: content.replace('Sharing curve view', 'Seeded id taken') }, session);
   const { path } = await api<{ path: string }>('memory/write', { path: '/memory/views/new.md', content }, session);
   const id = /([VE]-\d+)\.md$/.exec(path)![1]!;

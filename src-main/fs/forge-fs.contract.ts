@@ -87,6 +87,21 @@ export function forgeFsContract(engine: StoreEngine): void {
       expect(fs.nextId('views')).toBe('V-011');
     });
 
+    it('gives a new record the next free id even when the id sequence lags behind a record copied in by other means', async () => {
+      // If this failed, saving a new View would silently overwrite an existing one (archived as its "old version").
+      store.db
+        .prepare(
+          `INSERT INTO memory_records (category, id, title, status, meta, created_at, updated_at, header, body, content_hash)
+           VALUES ('views', 'V-001', 'Copied in', 'active', '', '2026-01-01', '2026-01-01', '{"status":"active"}', 'Kept.', 'x')`,
+        )
+        .run();
+      const written = await fs.writeFile('/memory/views/new.md', view('new', 'Fresh idea', 0.5), pm);
+      expect(written.path).toBe('/memory/views/V-002.md');
+      expect(written.created).toBe(true);
+      expect(fs.readFile('/memory/views/V-001.md')).toContain('Copied in');
+      expect(fs.history('/memory/views/V-001.md').versions).toEqual([]);
+    });
+
     it('refuses a record whose title line names a different id than its path', async () => {
       await expect(fs.writeFile('/memory/views/V-001.md', '# V-002 — wrong\n', pm)).rejects.toThrow(/Line 1.*V-002/);
       expect(fs.exists('/memory/views/V-001.md')).toBe(false);

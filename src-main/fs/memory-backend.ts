@@ -238,7 +238,10 @@ export class MemoryBackend {
     const at = this.now();
     let doc: MemoryDocument;
     if (pathId === null) {
-      const id = this.takeId(category);
+      // A new record never lands on one that exists: the id sequence can lag behind records copied
+      // in by other means (an older tool, a DBA's insert), and an upsert would silently replace it.
+      let id = this.takeId(category);
+      while (this.store.records.get(category, id)) id = this.takeId(category);
       doc = parseRecord(withAssignedId(content, id));
     } else {
       doc = parseRecord(content);
@@ -253,7 +256,7 @@ export class MemoryBackend {
     const input = { ...recordColumns(category, doc), updated_at: at, content_hash: hash };
     // As written (not lower-cased): the authority rules read the status the writer gave.
     const status = toText(h.status);
-    const previous = this.store.records.get(category, doc.id);
+    const previous = pathId === null ? undefined : this.store.records.get(category, doc.id);
     checkRecordAuthority({ category, path: recordPath(category, doc.id), kind: 'write', ctx }, previous && rowState(previous), { status, header: h });
     let archivedTo: string | null = null;
     if (previous && info.versioned && previous.content_hash !== hash) archivedTo = this.archive(previous, ctx, at);
