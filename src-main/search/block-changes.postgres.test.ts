@@ -144,6 +144,21 @@ describe.skipIf(skipWithoutPostgres())('vector blocks kept current across the se
     expect(b.index.blocks.rowsRead - before).toBeGreaterThanOrEqual(4);
   });
 
+  // If this failed, the desk's log of vector changes would grow by a row per note saved, forever.
+  it('keeps the change log to its last SEARCH_BLOCK_CHANGES_KEPT changes', async () => {
+    const seqs = () => withConnection(url, (c) => c.query<{ seq: string }>('SELECT seq FROM search_block_changes ORDER BY seq').map((r) => Number(r.seq)));
+    const logged = seqs();
+    expect(logged.length).toBeGreaterThanOrEqual(3);
+    const oldest = logged[0] as number;
+    // The next change is numbered so that the oldest one falls out of the window kept.
+    withConnection(url, (c) => c.run(`ALTER TABLE search_block_changes ALTER COLUMN seq RESTART WITH ${oldest + SEARCH_BLOCK_CHANGES_KEPT}`));
+    await a.fs.writeFile('/memory/views/V-004.md', view('V-004', 'Long gilts', 'Gilts rally as the BoE cuts; sterling duration bid.'), pm);
+    const after = seqs();
+    expect(after).not.toContain(oldest);
+    expect(after).toContain(logged[logged.length - 1]);
+    expect(Math.max(...after)).toBeGreaterThanOrEqual(oldest + SEARCH_BLOCK_CHANGES_KEPT);
+  });
+
   // If this failed, a desk made before the change log would stop seeing other servers' notes (or fail to search at all).
   it('keeps a desk made before the change log current by reloading, as before', async () => {
     a.store.close();
