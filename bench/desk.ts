@@ -156,6 +156,8 @@ const timings = (): Record<Op, number[]> => ({ write: [], search: [], approve: [
 
 /** Failed calls (a reset connection, no answer), by message: counted and shown, never a crash of the run. */
 const failures = new Map<string, number>();
+/** Calls the server refused (an error answer), by operation and reason. */
+const refusals = new Map<string, number>();
 
 async function timed<T extends { ok: boolean }>(bucket: number[], fn: () => Promise<T>): Promise<T> {
   const t0 = process.hrtime.bigint();
@@ -190,6 +192,12 @@ async function workload(opts: {
   const t = timings();
   const acknowledged: string[] = [];
   let errors = 0;
+  // A call the server answered with an error (not a failed call): counted, and its reason shown.
+  const refuse = (op: Op, r: { ok: boolean; error?: { code: string; message: string } }) => {
+    errors++;
+    const key = `${op}: ${r.error ? `${r.error.code} ${r.error.message.slice(0, 100)}` : 'no answer'}`;
+    refusals.set(key, (refusals.get(key) ?? 0) + 1);
+  };
   const deadline = Date.now() + SECONDS * 1000;
   const pause = (ms: number) => (ms > 0 ? new Promise((r) => setTimeout(r, ms * (0.5 + Math.random()))) : Promise.resolve());
   const pmLoop = async (i: number) => {
@@ -205,16 +213,16 @@ async function workload(opts: {
         const title = `bench pm${i} write ${k}`;
         const r = await timed(t.write, () => call<{ id: string }>(s, 'memory/write', { path: '/memory/views/new.md', content: viewText(title) }, me.session));
         if (r.ok && r.value) acknowledged.push(`${r.value.id}|${title}`);
-        else errors++;
+        else refuse('write', r);
       } else if (step === 4 && proposals.length) {
         const id = proposals.shift() as string;
         const r = await timed(t.approve, () => opts.approve(s, me.session, id));
-        if (!r.ok) errors++;
+        if (!r.ok) refuse('approve', r);
       } else {
         const r = await timed(t.search, () =>
           call(s, 'memory/list', { path: '/memory/observations/', query: QUERIES[(i + k) % QUERIES.length], limit: 20 }, me.session),
         );
-        if (!r.ok) errors++;
+        if (!r.ok) refuse('search', r);
       }
     }
   };
@@ -365,6 +373,7 @@ for (const op of ['write', 'search', 'approve', 'books'] as Op[]) {
   figures[`${op}_p95_ratio`] = ratio;
 }
 if (failures.size) console.log(`failed calls: ${JSON.stringify(Object.fromEntries(failures))}`);
+if (refusals.size) console.log(`refused calls: ${JSON.stringify(Object.fromEntries(refusals))}`);
 console.log(
   `targets: write p95 ≤ 50 ms, search p95 ≤ 100 ms at ${NOTES.toLocaleString('en-US')} notes (memory/list with words, the desk's tsvector), approval p95 ≤ 100 ms`,
 );
