@@ -43,6 +43,8 @@ function answer(message) {
   port.postMessage(message);
   Atomics.store(flag, 0, 1);
   Atomics.notify(flag, 0);
+  // Tests only (ConnectionOptions.testLateWakeMs): the same wake again, late, as a preempted notify arrives.
+  if (workerData.lateWakeMs) setTimeout(() => Atomics.notify(flag, 0), workerData.lateWakeMs);
 }
 
 function describe(e, connectionLost) {

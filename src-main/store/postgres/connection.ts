@@ -43,6 +43,7 @@ export class PostgresConnection {
       statementTimeoutMs: options.statementTimeoutMs ?? 30_000,
       connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
       answerTimeoutMs: options.answerTimeoutMs ?? (options.statementTimeoutMs ?? 30_000) + 15_000,
+      testLateWakeMs: options.testLateWakeMs ?? 0,
     };
   }
 
@@ -194,9 +195,8 @@ export class PostgresConnection {
     const { port } = this.ensureWorker();
     Atomics.store(this.flag, 0, 0);
     port.postMessage({ sql, params: params.map(toWire), inTransaction: this.depth > 0, settings });
-    const waited = Atomics.wait(this.flag, 0, 0, this.options.answerTimeoutMs);
-    const reply = receiveMessageOnPort(port)?.message as WorkerReply | undefined;
-    if (waited === 'timed-out' || !reply) {
+    const reply = this.awaitReply(port);
+    if (!reply) {
       this.stopWorker();
       throw new PostgresReconnectingError(
         `The desk's database (${this.target.masked}) did not answer within ${Math.round(this.options.answerTimeoutMs / 1000)} s; the connection was cut and will be opened again. Nothing from the unfinished change was saved.`,
@@ -211,6 +211,25 @@ export class PostgresConnection {
       throw new PostgresQueryError(scrub(this.target, reply.error.message), reply.error);
     }
     return { rows: reply.rows.map(fromWire), rowCount: reply.rowCount };
+  }
+
+  /**
+   * Blocks until the worker's reply to the message just posted is there, or the answer timeout.
+   * A wake is not a reply: when the worker stored its flag for the previous call and this thread
+   * read that reply without waiting (the flag was already set), the worker's notify can land a
+   * moment later — inside this call's wait, before this call's reply exists. Taken as "no answer",
+   * that cut the connection mid-transaction (about one call in a thousand under load), so a wake
+   * with no reply waits again for the rest of the time.
+   */
+  private awaitReply(port: MessagePort): WorkerReply | undefined {
+    const deadline = Date.now() + this.options.answerTimeoutMs;
+    for (;;) {
+      const left = deadline - Date.now();
+      if (left <= 0) return receiveMessageOnPort(port)?.message as WorkerReply | undefined;
+      Atomics.wait(this.flag, 0, 0, left);
+      const reply = receiveMessageOnPort(port)?.message as WorkerReply | undefined;
+      if (reply) return reply;
+    }
   }
 
   /** The session settings a statement runs under; inside a transaction, the ones it began with. */
@@ -244,6 +263,7 @@ export class PostgresConnection {
         applicationName: this.options.applicationName,
         statementTimeoutMs: this.options.statementTimeoutMs,
         connectTimeoutMs: this.options.connectTimeoutMs,
+        lateWakeMs: this.options.testLateWakeMs,
       },
       transferList: [port2],
     });
@@ -277,6 +297,11 @@ export interface ConnectionOptions {
   connectTimeoutMs?: number;
   /** How long a call waits for any answer before the connection is cut (default: statement timeout + 15 s). */
   answerTimeoutMs?: number;
+  /**
+   * Tests only: the worker wakes the caller a second time this long after each answer, as a
+   * notify delayed by the scheduler would (connection.test.ts: a late wake is not an answer).
+   */
+  testLateWakeMs?: number;
 }
 
 export interface TransactionOptions {
