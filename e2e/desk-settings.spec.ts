@@ -1,10 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { type DeskProcess, startDeskProcess } from './desk-process';
 import { expect, startServer, stop, test } from './fixtures';
 
 /**
@@ -15,7 +16,7 @@ import { expect, startServer, stop, test } from './fixtures';
  */
 
 const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, '..');
+const _root = join(here, '..');
 const PASSWORD = 'settings-e2e-pw-8f3a';
 const WRONG = 'not-the-pw-51c9';
 const postgresMissing = !existsSync('/usr/lib/postgresql') && process.env.FORGE_REQUIRE_POSTGRES !== '1';
@@ -23,36 +24,10 @@ const postgresMissing = !existsSync('/usr/lib/postgresql') && process.env.FORGE_
 test.describe.configure({ mode: 'serial', timeout: 240_000 });
 test.skip(postgresMissing, "no PostgreSQL here (Debian's postgresql package puts it in /usr/lib/postgresql); FORGE_REQUIRE_POSTGRES=1 makes this a failure");
 
-let setup: ChildProcess | undefined;
+let setup: DeskProcess | undefined;
 let deskUrl = '';
 const children: ChildProcess[] = [];
 const dirs: string[] = [];
-
-/** e2e/desk-settings-setup.ts (run by tsx) prepares the desk and prints its URL, password included. */
-function startDesk(): Promise<string> {
-  const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), [join(here, 'desk-settings-setup.ts')], {
-    cwd: root,
-    env: { ...process.env, FORGE_DESK_E2E_PASSWORD: PASSWORD },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  setup = child;
-  let output = '';
-  return new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the desk was not ready in 120 s:\n${output}`)), 120_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      output += d.toString();
-      const line = output.split('\n').find((l) => l.startsWith('{"url"'));
-      if (line) {
-        clearTimeout(timer);
-        resolve((JSON.parse(line) as { url: string }).url);
-      }
-    });
-    child.stderr!.on('data', (d: Buffer) => {
-      output += d.toString();
-    });
-    child.once('exit', (code) => reject(new Error(`the desk setup exited (${code}):\n${output}`)));
-  });
-}
 
 /** Serious or critical axe findings on the card in both themes: text too faint to read, or a control a screen reader cannot name. */
 async function accessibilityFindings(page: Page): Promise<string[]> {
@@ -70,18 +45,13 @@ async function accessibilityFindings(page: Page): Promise<string[]> {
 }
 
 test.beforeAll(async () => {
-  deskUrl = await startDesk();
+  setup = startDeskProcess('desk-settings-setup.ts', PASSWORD);
+  deskUrl = await setup.url;
 });
 
 test.afterAll(async () => {
   for (const child of children) await stop(child);
-  if (setup && setup.exitCode === null) {
-    // Closing its stdin is the setup script's signal to stop the PostgreSQL cluster.
-    const exited = new Promise<void>((resolve) => setup!.once('exit', () => resolve()));
-    setup.stdin!.end();
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 30_000))]);
-    if (setup.exitCode === null) setup.kill('SIGKILL');
-  }
+  await setup?.stop();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 

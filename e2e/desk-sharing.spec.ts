@@ -1,10 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from '@playwright/test';
+import { type DeskProcess, startDeskProcess } from './desk-process';
 import { expect, type ForgeServer, startServer, stop, test } from './fixtures';
 
 /**
@@ -17,46 +18,21 @@ import { expect, type ForgeServer, startServer, stop, test } from './fixtures';
  */
 
 const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, '..');
+const _root = join(here, '..');
 const PASSWORD = 'correct horse battery staple';
 const postgresMissing = !existsSync('/usr/lib/postgresql') && process.env.FORGE_REQUIRE_POSTGRES !== '1';
 
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
 test.skip(postgresMissing, "no PostgreSQL here (Debian's postgresql package puts it in /usr/lib/postgresql); FORGE_REQUIRE_POSTGRES=1 makes this a failure");
 
-let setup: ChildProcess | undefined;
+let setup: DeskProcess | undefined;
 let server: ChildProcess | undefined;
 let dataDir: string | undefined;
 let forge: Omit<ForgeServer, 'restart'>;
 
-/** e2e/desk-setup.ts (run by tsx: Playwright's loader does not compile the core) prepares the desk and prints its URL. */
-function startDesk(): Promise<string> {
-  const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), [join(here, 'desk-setup.ts')], {
-    cwd: root,
-    env: { ...process.env, FORGE_DESK_E2E_PASSWORD: PASSWORD },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  setup = child;
-  let output = '';
-  return new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the desk was not ready in 120 s:\n${output}`)), 120_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      output += d.toString();
-      const line = output.split('\n').find((l) => l.startsWith('{"url"'));
-      if (line) {
-        clearTimeout(timer);
-        resolve((JSON.parse(line) as { url: string }).url);
-      }
-    });
-    child.stderr!.on('data', (d: Buffer) => {
-      output += d.toString();
-    });
-    child.once('exit', (code) => reject(new Error(`the desk setup exited (${code}):\n${output}`)));
-  });
-}
-
 test.beforeAll(async () => {
-  const url = await startDesk();
+  setup = startDeskProcess('desk-setup.ts', PASSWORD);
+  const url = await setup.url;
   dataDir = mkdtempSync(join(tmpdir(), 'forge-e2e-desk-sharing-'));
   // `forge serve` reads FORGE_DB as it reads --db.
   process.env.FORGE_DB = url;
@@ -71,13 +47,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   if (server) await stop(server);
-  if (setup && setup.exitCode === null) {
-    // Closing its stdin is the setup script's signal to stop the PostgreSQL cluster.
-    const exited = new Promise<void>((resolve) => setup!.once('exit', () => resolve()));
-    setup.stdin!.end();
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 30_000))]);
-    if (setup.exitCode === null) setup.kill('SIGKILL');
-  }
+  await setup?.stop();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
