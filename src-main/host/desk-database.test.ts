@@ -16,15 +16,10 @@ import { grantAppRole } from './desk-app-role';
 import { DESK_DATABASE_FILE, saveDeskDatabaseSetting } from './desk-database-setting';
 import { openChosenWorkspace } from './desk-database-start';
 import { tempCore } from './testing';
+import { ok } from './__tests__/answers';
 
 const PASSWORD = 'right-pw-7c41e9';
 const WRONG = 'wrong-pw-5d20aa';
-
-type Result<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
-function ok<T>(r: Result<T>): T {
-  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-  return r.value;
-}
 
 /** A port nothing listens on: a desk server that is down. */
 async function closedPort(): Promise<number> {

@@ -8,15 +8,9 @@ import { skipWithoutPostgres } from '../../store/postgres/test-server';
 import { type PostgresWorkspaces, startPostgresWorkspaces } from '../../store/postgres/test-workspaces';
 import type { Core } from '../core';
 import { tempCore, untilEvent } from '../testing';
+import { code, ok } from './answers';
 
 const PASSWORD = 'correct horse battery staple';
-
-type Result<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
-function ok<T>(r: Result<T>): T {
-  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-  return r.value;
-}
-const code = (r: Result<unknown>) => (r.ok ? 'ok' : r.error.code);
 
 /**
  * A desk of two PMs (alice, bob), a risk manager (rita) and an analyst (ann) on two servers over one

@@ -9,15 +9,9 @@ import { type PostgresWorkspaces, startPostgresWorkspaces } from '../../store/po
 import type { Core } from '../core';
 import { type HeadlessHost, startHeadlessHost } from '../http/server';
 import { tempCore } from '../testing';
+import { code, ok, type Result } from './answers';
 
 const PASSWORD = 'correct horse battery staple';
-
-type Result<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
-function ok<T>(r: Result<T>): T {
-  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-  return r.value;
-}
-const code = (r: Result<unknown>) => (r.ok ? 'ok' : r.error.code);
 
 const view = (title: string) => ['# new — ' + title, 'status: active', 'confidence: 0.6', 'scope: US rates', '---', '## SUMMARY', `${title}.`].join('\n');
 

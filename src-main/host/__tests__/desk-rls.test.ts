@@ -9,16 +9,10 @@ import { type PostgresWorkspaces, startPostgresWorkspaces } from '../../store/po
 import type { Core } from '../core';
 import { grantAppRole } from '../desk-app-role';
 import { tempCore } from '../testing';
+import { code, ok } from './answers';
 
 const PASSWORD = 'correct-horse-battery-staple';
 const APP_ROLE = 'forge_rls_app';
-
-type Result<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
-function ok<T>(r: Result<T>): T {
-  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-  return r.value;
-}
-const code = (r: Result<unknown>) => (r.ok ? 'ok' : r.error.code);
 
 const view = (id: string, title: string, body: string) => `# ${id} — ${title}\nstatus: active\nconfidence: 0.6\nscope: US rates\n---\n## SUMMARY\n${body}\n`;
 

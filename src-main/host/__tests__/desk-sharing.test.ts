@@ -7,16 +7,10 @@ import { type PostgresWorkspaces, startPostgresWorkspaces } from '../../store/po
 import type { Core } from '../core';
 import { grantAppRole } from '../desk-app-role';
 import { tempCore } from '../testing';
+import { code, ok, type Result } from './answers';
 
 const PASSWORD = 'correct-horse-battery-staple';
 const APP_ROLE = 'forge_share_app';
-
-type Result<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
-function ok<T>(r: Result<T>): T {
-  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-  return r.value;
-}
-const code = (r: Result<unknown>) => (r.ok ? 'ok' : r.error.code);
 
 /**
  * Sharing through the app (memory/access, memory/share), served as the app role so row-level
