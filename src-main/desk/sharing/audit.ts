@@ -1,15 +1,8 @@
+import type { AuditRow } from '../../store';
 import type { PostgresConnection } from '../../store/postgres/connection';
 
-export interface ReadableAuditRow {
-  seq: number;
-  at: string;
-  actor: string;
-  operation: string;
-  path: string;
-  session_id: string | null;
-  task_id: string | null;
-  content_hash: string | null;
-}
+/** An audit row as the store's AuditLog lists it: the person's view of the trail has the same rows. */
+export type ReadableAuditRow = AuditRow;
 
 /**
  * The audit trail as one person on a desk may see it, newest first: a row about a memory record
