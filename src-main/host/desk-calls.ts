@@ -206,17 +206,33 @@ export function sessionOfCall(name: ProcedureName, input: unknown, call: { sessi
   return typeof own === 'string' ? own : call?.session;
 }
 
+/** The actors that are not a person (fs/types.ts Actor, less 'pm'): on a desk their rows say for whom they acted. */
+const NOT_A_PERSON = /^(agent|scheduler|builder|mcp|tracker|subagent:[A-Za-z0-9_.:-]{1,80})$/;
+
 /**
- * An audit row written during a person's call on a desk names them: what the one-PM workbench
- * records as `pm` (the person at the keyboard) is, on a desk, that person's user id. Rows written by
- * the analyst, the scheduler or the tracker keep their actor (their session id says whose run it was).
- * Wraps the store's one audit writer rather than threading the person through every write.
+ * The actor an audit row names on a desk when it is written during `userId`'s work (undefined: the
+ * server's own work, which keeps its actor). What the one-PM workbench records as `pm` (the person
+ * at the keyboard) is that person's user id; any other writer — the analyst, a sub-agent, the
+ * scheduler run from their screen — keeps its kind first and adds `@<userId>` (`agent@pm01`,
+ * `subagent:t7@pm01`), so a reader that asks "which kind of writer" still can, and two PMs'
+ * analyst work is told apart. User ids never contain '@' (desk/people USER_ID) and the kinds never
+ * do either, so the first '@' splits kind from person; an actor already naming someone is kept.
+ */
+export function actorOnDesk(actor: string, userId: string | undefined): string {
+  if (!userId) return actor;
+  if (actor === 'pm') return userId;
+  return NOT_A_PERSON.test(actor) ? `${actor}@${userId}` : actor;
+}
+
+/**
+ * Every audit row written during a person's call on a desk names them (actorOnDesk) — also the
+ * rows the analyst writes in a run that call started, since the run carries the person
+ * (acting-person.ts: it flows through the async work a call starts). Rows of the scheduler or the
+ * tracker running as the server's own work keep their actor. Wraps the store's one audit writer
+ * rather than threading the person through every write.
  */
 export function auditNamesThePerson(store: Store): Store {
   const append = store.audit.append.bind(store.audit);
-  store.audit.append = (entry) => {
-    const person = actingPerson();
-    return append(person && entry.actor === 'pm' ? { ...entry, actor: person.userId } : entry);
-  };
+  store.audit.append = (entry) => append({ ...entry, actor: actorOnDesk(entry.actor, actingPerson()?.userId) });
   return store;
 }

@@ -14,6 +14,8 @@ export type ReadableAuditRow = AuditRow;
  * run under (the statement is bound to the person), so no new desk schema is needed and the rule
  * cannot drift from what memory/read allows. A row about a record since deleted is kept only for
  * its actor (and risk, who is not filtered): like the record's archive, it fails closed.
+ * "Their own doing" includes what the analyst, a sub-agent or a job did for them (`agent@<me>`,
+ * `subagent:t7@<me>`; host/desk-calls.ts actorOnDesk): the part after the first '@' is the person.
  *
  * `path` ending in `/` is everything under that folder; otherwise the exact path (as AuditLog.list).
  */
@@ -34,6 +36,7 @@ export function readableAudit(connection: PostgresConnection, me: string, option
     `SELECT l.seq, l.at, l.actor, l.operation, l.path, l.session_id, l.task_id, l.content_hash FROM audit_log l
      WHERE ${conds.map((c) => `${c} AND `).join('')}(
        l.actor = $1
+       OR (strpos(l.actor, '@') > 0 AND substr(l.actor, strpos(l.actor, '@') + 1) = $1)
        OR NOT starts_with(l.path, '/memory/')
        OR EXISTS (SELECT 1 FROM memory_records m
                   WHERE l.path ~ '^/memory/[a-z_]+/[^/]+\\.md$'
