@@ -4,7 +4,7 @@ import { reviewKey } from '../executor';
 import { parseRecord, type ForgeFS } from '../fs';
 import type { GuardrailCheckRecord } from '../guardrails';
 import { guardrailSteps } from './guardrail-steps';
-import { sessionSteps, type SkillVersionLookup } from './session-steps';
+import { sessionSteps, type SkillVersionLookup, writerName } from './session-steps';
 
 /**
  * Decision lineage for one Expression (issue #29 §3), built from what is already stored: the
@@ -237,7 +237,7 @@ export function buildLineage(fs: ForgeFS, id: string, options: LineageOptions = 
         step({
           at: row.at,
           kind: 'proposal',
-          title: `${id} proposed by ${row.actor === 'agent' ? 'the analyst' : row.actor}`,
+          title: `${id} proposed by ${writerName(row.actor)}`,
           summary: `${info?.title ?? id}. Written through the guardrails and the review gate${row.session_id ? ` in session ${row.session_id}` : ''}.`,
           figures: ['instrument', 'notional', 'max_loss_pct', 'duration_impact', 'factor', 'confidence']
             .filter((k) => text(header[k]))

@@ -194,6 +194,19 @@ function gap(at: string | null, title: string, summary: string): LineageStep {
 const headerField = (text: string, key: string) => new RegExp(`^${key}: (.*)$`, 'm').exec(text.split('\n---\n')[0] ?? '')?.[1]?.trim() ?? null;
 
 /**
+ * Who wrote an audit row, in words: "the analyst", "sub-agent t7", or the actor as stored. On a desk
+ * a row the analyst wrote for a person reads `agent@pm01` (host/desk-calls.ts actorOnDesk): the
+ * kind before the first '@', the person after it — "the analyst (for pm01)".
+ */
+export function writerName(actor: string, taskId?: string | null): string {
+  const at = actor.indexOf('@');
+  const kind = at < 0 ? actor : actor.slice(0, at);
+  const forWhom = at < 0 ? '' : ` (for ${actor.slice(at + 1)})`;
+  if (taskId || kind.startsWith('subagent:')) return `sub-agent ${taskId || kind.slice('subagent:'.length)}${forWhom}`;
+  return kind === 'agent' ? `the analyst${forWhom}` : actor;
+}
+
+/**
  * Every fetch of the session, the analyst's and its sub-agents', from the audit rows that created
  * its stored copies (context/ctx_NNN.md): source and as-of come from the copy's own header.
  */
@@ -208,7 +221,7 @@ function fetchSteps(store: Store, sessionId: string, until: string): LineageStep
   return rows.map((r) => {
     const text = store.sessions.getFile(sessionId, r.path.slice(`/session/${sessionId}/`.length))?.content ?? '';
     const title = /^# ctx — (.*)$/m.exec(text)?.[1]?.trim() ?? r.path.split('/').pop()!;
-    const by = r.task_id ? `sub-agent ${r.task_id}` : r.actor === 'agent' ? 'the analyst' : r.actor;
+    const by = writerName(r.actor, r.task_id);
     const fields: [string, string | null][] = [
       ['source', headerField(text, 'source')],
       ['as of', headerField(text, 'as_of')],

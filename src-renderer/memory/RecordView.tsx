@@ -254,8 +254,11 @@ function Lineage(props: { path: string }) {
       {audit.data && audit.data.entries.length > 0 && (
         <ol className="audit">
           {audit.data.entries.map((e) => {
-            const [kind, task] = e.actor.split(':', 2);
-            const who = kind === 'subagent' ? `Sub-agent${task ? ` (${task})` : ''}` : (actorNames[kind] ?? e.actor);
+            // On a desk a row done for a person reads `agent@pm01` / `subagent:t7@pm01`: writer kind, then for whom.
+            const [writer, forWhom] = e.actor.split('@', 2);
+            const [kind, task] = writer.split(':', 2);
+            const named = kind === 'subagent' ? `Sub-agent${task ? ` (${task})` : ''}` : (actorNames[kind] ?? writer);
+            const who = forWhom ? `${named} for ${forWhom}` : named;
             const why = [e.sessionId && `session ${e.sessionId}`, e.taskId && `task ${e.taskId}`].filter(Boolean).join(' · ');
             return (
               <li key={e.seq}>

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventMessage } from '../../api/events';
 import { DeskPeople } from '../../desk/people';
+import { writerName } from '../../lineage';
 import { readableAudit } from '../../desk/sharing/audit';
 import { createDesk } from '../../desk/setup';
 import { type MockAnthropicServer, type RecordedRequest, startMockAnthropicServer } from '../../llm/testing';
@@ -34,6 +35,15 @@ describe('the actor an audit row names on a desk', () => {
     for (const a of ['pm', 'agent', 'subagent:t7', 'scheduler', 'tracker', 'mcp']) expect(actorOnDesk(a, undefined)).toBe(a);
     expect(actorOnDesk('agent@pm02', 'pm01')).toBe('agent@pm02');
     expect(actorOnDesk('pm02', 'pm01')).toBe('pm02');
+  });
+  it("reads back in an Expression's lineage as the analyst or sub-agent, for the person", () => {
+    // Else the lineage would say "proposed by agent@pm01" where it said "proposed by the analyst".
+    expect(writerName('agent')).toBe('the analyst');
+    expect(writerName('agent@pm01')).toBe('the analyst (for pm01)');
+    expect(writerName('subagent:t7@pm01', 't7')).toBe('sub-agent t7 (for pm01)');
+    expect(writerName('subagent:t7@pm01')).toBe('sub-agent t7 (for pm01)');
+    expect(writerName('pm01')).toBe('pm01');
+    expect(writerName('scheduler')).toBe('scheduler');
   });
 });
 
