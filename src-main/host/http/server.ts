@@ -10,6 +10,7 @@ import { hostAllowed, isLoopbackHost, originAllowed, presentedTokens, TOKEN_COOK
 import { CompressedFiles } from './compress';
 import { answerClientError, parseRequestUrl, refuseSocket } from '../../common/http-edge';
 import { resolveStatic, sendFile } from './static';
+import { deskListener } from './desk-listener';
 
 export interface HeadlessHostOptions {
   core: Core;
@@ -91,48 +92,6 @@ function callOf(req: IncomingMessage): { session?: string } | undefined {
   return { session: value };
 }
 
-/** How often an events socket's session is checked again: a revoked or expired one stops hearing the desk within this. */
-const SOCKET_SESSION_RECHECK_MS = 30_000;
-
-/**
- * On a desk, an events socket hears nothing until the page sends a signed-in person's session (it
- * does after sign-in, and null at sign-out); the session is checked with desk/me then and every
- * SOCKET_SESSION_RECHECK_MS. So the server's token alone — which every desk page has — no longer
- * lets someone without a (still valid) sign-in listen to the desk. The session never travels in the URL.
- */
-function deskListener(core: Core) {
-  let session: string | null = null;
-  let good = false;
-  let asked = 0;
-  const check = async (candidate: string | null) => {
-    const mine = ++asked;
-    const ok = candidate !== null && (await core.invokeUnknown('desk/me', { session: candidate })).ok;
-    // An older check finishing late never overrides a newer one.
-    if (mine === asked) {
-      session = ok ? candidate : null;
-      good = ok;
-    }
-  };
-  const timer = setInterval(() => {
-    if (session) void check(session);
-  }, SOCKET_SESSION_RECHECK_MS);
-  timer.unref();
-  return {
-    signedIn: () => good,
-    heard(data: unknown) {
-      let candidate: string | null = null;
-      try {
-        const value = JSON.parse(String(data)) as { session?: unknown };
-        if (typeof value?.session === 'string' && value.session.length <= 200) candidate = value.session;
-      } catch {
-        // Not JSON: the same as no session.
-      }
-      void check(candidate);
-    },
-    stop: () => clearInterval(timer),
-  };
-}
-
 /** Read a request body up to a cap; over the cap the request is answered 413 and drained. */
 function readBody(req: IncomingMessage, cap: number): Promise<Buffer | 'too_large'> {
   return new Promise((resolve, reject) => {
@@ -166,7 +125,8 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
   const rendererDir = options.rendererDir && existsSync(options.rendererDir) ? options.rendererDir : undefined;
   const compressed = new CompressedFiles();
   let port = 0;
-  // A desk's events reach only a signed-in person's socket (see upgrade); a PM's own workbench sends them all.
+  // A desk's events reach only a signed-in person's socket, and a personal one only its own person's (see
+  // upgrade, event-audience.ts); a PM's own workbench sends them all.
   const status = await core.invokeUnknown('desk/status', {});
   const onDesk = status.ok && (status.value as { desk?: unknown }).desk === true;
 
@@ -302,8 +262,9 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
     wss.handleUpgrade(req, socket, head, (ws) => {
       sockets.add(ws);
       const person = onDesk ? deskListener(core) : undefined;
-      const unsubscribe = core.context.events.subscribe((message) => {
-        if (ws.readyState === ws.OPEN && (!person || person.signedIn())) ws.send(JSON.stringify(message));
+      // A desk socket hears desk-wide events and its own person's; the one PM's page hears them all.
+      const unsubscribe = core.context.events.subscribe((message, audience) => {
+        if (ws.readyState === ws.OPEN && (!person || person.hears(audience))) ws.send(JSON.stringify(message));
       });
       ws.on('close', () => {
         unsubscribe();

@@ -1,0 +1,205 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import type { EventMessage, EventName, EventPayload } from '../../api/events';
+import { asPerson, DeskPeople } from '../../desk/people';
+import { createDesk } from '../../desk/setup';
+import { type MockAnthropicServer, startMockAnthropicServer } from '../../llm/testing';
+import { PostgresConnection } from '../../store/postgres/connection';
+import { skipWithoutPostgres } from '../../store/postgres/test-server';
+import { type PostgresWorkspaces, startPostgresWorkspaces } from '../../store/postgres/test-workspaces';
+import type { Core } from '../core';
+import { type HeadlessHost, startHeadlessHost } from '../http/server';
+import { tempCore } from '../testing';
+import { ok } from './answers';
+
+const PASSWORD = 'correct horse battery staple';
+const TOKEN = 'desk-event-audience-token-0123456789';
+
+/** A page's events socket: everything it heard, in order. */
+interface Page {
+  heard: EventMessage[];
+  socket: WebSocket;
+}
+
+async function openPage(host: HeadlessHost, session?: string): Promise<Page> {
+  const socket = new WebSocket(`ws://127.0.0.1:${host.port}/events`, { headers: { authorization: `Bearer ${host.token}` } });
+  const heard: EventMessage[] = [];
+  socket.on('message', (d) => heard.push(JSON.parse(String(d)) as EventMessage));
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  if (session) socket.send(JSON.stringify({ session }));
+  return { heard, socket };
+}
+
+const emit = <E extends EventName>(core: Core, event: E, payload: EventPayload<E>) => core.context.events.emit(event, payload);
+const noticeOf = (m: EventMessage) => (m.event === 'app/notice' ? (m.payload as { message: string }).message : '');
+
+/**
+ * Emits a desk-wide marker (the server's own work) until every page has heard it. The bus and a
+ * socket both keep order, so whatever a page was sent before the marker has arrived once the
+ * marker has: "did not hear" is then a fact, not a wait that happened to be too short.
+ */
+async function settle(core: Core, pages: Page[], label: string): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    const marker = `${label} ${i}`;
+    emit(core, 'app/notice', { level: 'info', message: marker });
+    await new Promise((r) => setTimeout(r, 100));
+    if (pages.every((p) => p.heard.some((m) => noticeOf(m).startsWith(`${label} `)))) return;
+  }
+  throw new Error(`not every page heard "${label}" in 60 s`);
+}
+
+const events = (p: Page) => p.heard.map((m) => m.event);
+const texts = (p: Page) => p.heard.filter((m) => m.event === 'agent/text').map((m) => (m.payload as { text: string }).text);
+
+/**
+ * On a desk, each page hears the desk's events and its own person's, never a colleague's private
+ * work. If this failed, pm02's Chat would stream pm01's analyst answer as it was written, and
+ * pm02's Tasks screen would list pm01's research tasks: private records leaking live, past the
+ * row-level security that keeps them out of every read.
+ */
+describe.skipIf(skipWithoutPostgres())("a desk's live events reach only the people allowed to see them", { timeout: 180_000 }, () => {
+  let workspaces: PostgresWorkspaces;
+  let server: ReturnType<typeof tempCore>;
+  let core: Core;
+  let host: HeadlessHost;
+  let mock: MockAnthropicServer;
+  const sessions: Record<string, string> = {};
+  const pages: Record<string, Page> = {};
+  const person = (userId: string) => ({ userId, role: 'pm' as const, admin: userId === 'pm01', displayName: userId });
+
+  beforeAll(async () => {
+    workspaces = await startPostgresWorkspaces();
+    const url = workspaces.freshUrl();
+    const setup = PostgresConnection.open(url);
+    try {
+      createDesk(setup);
+      const people = new DeskPeople(setup);
+      people.createFirstAdmin({ userId: 'pm01', displayName: 'PM One', role: 'pm', password: PASSWORD });
+      people.createUser('pm01', { userId: 'pm02', displayName: 'PM Two', role: 'pm', password: PASSWORD });
+    } finally {
+      setup.close();
+    }
+    // The analyst's model: a real HTTP server on 127.0.0.1 speaking the Anthropic API.
+    mock = await startMockAnthropicServer();
+    server = tempCore({ ANTHROPIC_API_KEY: 'test-key' }, { database: url });
+    core = server.core;
+    core.context.settings.update({ anthropicBaseUrl: mock.url });
+    await core.context.memory.ready;
+    for (const u of ['pm01', 'pm02']) sessions[u] = ok(await core.invoke('desk/sign-in', { userId: u, password: PASSWORD })).session;
+    host = await startHeadlessHost({ core, token: TOKEN });
+    pages.pm01 = await openPage(host, sessions.pm01);
+    pages.pm02 = await openPage(host, sessions.pm02);
+    // Both sockets have checked their session once each hears the desk.
+    await settle(core, [pages.pm01, pages.pm02], 'signed in');
+  }, 150_000);
+  afterAll(async () => {
+    for (const p of Object.values(pages)) p.socket.close();
+    await host?.close();
+    await server?.dispose();
+    await mock?.close();
+    await workspaces?.stop();
+  });
+
+  it("sends pm01's analyst chat and tasks to pm01's page only, and a desk-wide change to both", async () => {
+    asPerson(person('pm01'), () => {
+      emit(core, 'agent/text', { runId: 'run-pm01', sessionId: 'session-pm01', round: 1, text: 'pm01 private: pay 10y' });
+      // An event no one classified yet is fail-closed: only its own person hears it.
+      emit(core, 'test/unclassified' as EventName, {} as never);
+      emit(core, 'portfolio/changed', {});
+      emit(core, 'desk/changed', { kind: 'expression.approved', id: 'E-001' });
+    });
+    // Work the call started, after an await, is still pm01's.
+    await asPerson(person('pm01'), async () => {
+      await new Promise((r) => setTimeout(r, 10));
+      emit(core, 'agent/text', { runId: 'run-pm01', sessionId: 'session-pm01', round: 1, text: 'pm01 private: after an await' });
+    });
+    asPerson(person('pm02'), () => emit(core, 'agent/text', { runId: 'run-pm02', sessionId: 'session-pm02', round: 1, text: 'pm02 private' }));
+    await settle(core, [pages.pm01, pages.pm02], 'after chat');
+
+    expect(texts(pages.pm01)).toEqual(['pm01 private: pay 10y', 'pm01 private: after an await']);
+    expect(texts(pages.pm02)).toEqual(['pm02 private']);
+    expect(events(pages.pm01)).toContain('test/unclassified');
+    expect(events(pages.pm02)).not.toContain('test/unclassified');
+    for (const p of [pages.pm01, pages.pm02]) {
+      expect(events(p)).toContain('portfolio/changed');
+      expect(events(p)).toContain('desk/changed');
+    }
+  });
+
+  it("streams pm01's analyst run, asked over HTTP, to pm01's page and not to pm02's", async () => {
+    mock.enqueue({ text: 'pm01 only: the 10y looks rich.' });
+    const answer = await fetch(`${host.url}/api/agent/send`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', 'x-forge-session': sessions.pm01 },
+      body: JSON.stringify({ message: 'Is the 10y rich?', newSession: true }),
+    });
+    const sent = (await answer.json()) as { ok: boolean; value?: { runId: string } };
+    expect(sent.ok, JSON.stringify(sent)).toBe(true);
+    const runId = sent.value?.runId;
+    // The run ends on its own, after the call has answered: it is still pm01's work.
+    for (
+      let i = 0;
+      i < 900 && !pages.pm01.heard.some((m) => (m.event === 'agent/done' || m.event === 'agent/error') && (m.payload as { runId: string }).runId === runId);
+      i++
+    ) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await settle(core, [pages.pm01, pages.pm02], 'after the run');
+    const ofRun = (p: Page) => p.heard.filter((m) => (m.payload as { runId?: string }).runId === runId).map((m) => m.event);
+    expect(ofRun(pages.pm01)).toContain('agent/done');
+    expect(texts(pages.pm01).join('')).toContain('pm01 only: the 10y looks rich.');
+    expect(ofRun(pages.pm02)).toEqual([]);
+  });
+
+  it('stops sending anything to a page whose person signed out, and sends the next person only their own', async () => {
+    const page = await openPage(host, sessions.pm02);
+    try {
+      await settle(core, [page], 'page three');
+      // The same page signs out (null) and pm01 signs in on it.
+      page.socket.send(JSON.stringify({ session: null }));
+      page.socket.send(JSON.stringify({ session: sessions.pm01 }));
+      // The switch is checked asynchronously: probe with pm01's own events until the page hears one.
+      for (let i = 0; i < 600 && !texts(page).includes(`pm01 probe ${i - 1}`); i++) {
+        asPerson(person('pm01'), () => emit(core, 'agent/text', { runId: 'r', sessionId: 's', round: 1, text: `pm01 probe ${i}` }));
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(texts(page).some((t) => t.startsWith('pm01 probe'))).toBe(true);
+      page.heard.length = 0;
+      asPerson(person('pm02'), () => emit(core, 'agent/text', { runId: 'r', sessionId: 's', round: 1, text: 'pm02 after the switch' }));
+      asPerson(person('pm01'), () => emit(core, 'agent/text', { runId: 'r', sessionId: 's', round: 1, text: 'pm01 after the switch' }));
+      await settle(core, [page], 'switched');
+      expect(texts(page)).toEqual(['pm01 after the switch']);
+    } finally {
+      page.socket.close();
+    }
+  });
+});
+
+/**
+ * The one PM's workbench (no desk) has one person: its page hears everything, personal or not,
+ * whoever the async context names. If this failed, a PM's own Chat would stop streaming.
+ */
+describe("the one-PM workbench's page hears every event", { timeout: 60_000 }, () => {
+  it('delivers personal, desk-wide and unclassified events alike', async () => {
+    const server = tempCore();
+    const host = await startHeadlessHost({ core: server.core, token: TOKEN });
+    const page = await openPage(host);
+    try {
+      asPerson({ userId: 'someone', role: 'pm', admin: false, displayName: 'Someone' }, () => {
+        emit(server.core, 'agent/text', { runId: 'r', sessionId: 's', round: 1, text: 'the PM chat' });
+        emit(server.core, 'test/unclassified' as EventName, {} as never);
+      });
+      emit(server.core, 'agent/text', { runId: 'r', sessionId: 's', round: 2, text: 'outside any call' });
+      await settle(server.core, [page], 'workbench');
+      expect(texts(page)).toEqual(['the PM chat', 'outside any call']);
+      expect(events(page)).toContain('test/unclassified');
+    } finally {
+      page.socket.close();
+      await host.close();
+      await server.dispose();
+    }
+  });
+});
