@@ -48,6 +48,10 @@ describe('the actor an audit row names on a desk', () => {
 });
 
 const note = (title: string) => `# new — ${title}\n---\n## SUMMARY\n${title}, as the PM asked.\n`;
+const systemText = (r: RecordedRequest): string => {
+  const sys = r.body.system as string | { text: string }[] | undefined;
+  return typeof sys === 'string' ? sys : (sys ?? []).map((b) => b.text).join('\n');
+};
 const firstUserText = (r: RecordedRequest): string => {
   const m = (r.body.messages as { content: string | { type: string; text?: string }[] }[])[0];
   return typeof m.content === 'string' ? m.content : m.content.map((b) => b.text ?? '').join('\n');
@@ -82,14 +86,31 @@ describe.skipIf(skipWithoutPostgres())('on a desk the analyst writes for the per
     people.createUser('pm01', { userId: 'rita', displayName: 'Rita', role: 'risk', password: PASSWORD });
     grantAppRole(admin, APP_ROLE, PASSWORD);
     mock = await startMockAnthropicServer();
-    // Each PM's run writes the note its first message names; then it says it is done.
     mock.setResponder((r) => {
-      const asked = /Write a note titled "([^"]+)"/.exec(firstUserText(r))?.[1];
-      if (!asked) return { text: 'UNSCRIPTED request' };
       const step = (r.body.messages as { role: string }[]).filter((m) => m.role === 'assistant').length;
-      if (step === 0)
-        return { text: 'Writing it.', toolCalls: [{ name: 'write', input: { path: '/memory/observations/new.md', content: note(asked) } }], delayMs: 50 };
-      return { text: 'Done.' };
+      // A sub-agent on the context-retrieval skill answers at once.
+      if (systemText(r).includes('# Context Retrieval')) return { text: '## SUMMARY\nGilt supply is heavy into year end.\n\n## EVIDENCE\n- The remit.' };
+      const first = firstUserText(r);
+      // A PM's run writes the note its first message names, then says it is done.
+      const asked = /Write a note titled "([^"]+)"/.exec(first)?.[1];
+      if (asked) {
+        if (step === 0)
+          return { text: 'Writing it.', toolCalls: [{ name: 'write', input: { path: '/memory/observations/new.md', content: note(asked) } }], delayMs: 50 };
+        return { text: 'Done.' };
+      }
+      // Or it dispatches a sub-agent and collects it.
+      const task = /Gather context as task (\w+)/.exec(first)?.[1];
+      if (task) {
+        if (step > 0) return { text: 'Collected.' };
+        const objective = 'Collect what bears on gilt supply.';
+        return {
+          toolCalls: [
+            { name: 'dispatch', input: { id: task, skill: 'context-retrieval', objective } },
+            { name: 'collect', input: { target: task } },
+          ],
+        };
+      }
+      return { text: 'UNSCRIPTED request' };
     });
     server = tempCore({ ANTHROPIC_API_KEY: 'test-key' }, { database: url.replace('//postgres@', `//${APP_ROLE}:${PASSWORD}@`) });
     core = server.core;
@@ -105,9 +126,9 @@ describe.skipIf(skipWithoutPostgres())('on a desk the analyst writes for the per
     await workspaces?.stop();
   });
 
-  /** Asks the analyst as `who` and waits for the run's end; the path of the note its write tool wrote. */
-  const ask = async (who: string, title: string): Promise<string> => {
-    const sent = ok(await call<{ runId: string }>(who, 'agent/send', { message: `Write a note titled "${title}".`, newSession: true }));
+  /** Sends `message` to the analyst as `who`, in a session of their own, and waits for the run's end. */
+  const runAs = async (who: string, message: string): Promise<{ runId: string; sessionId: string }> => {
+    const sent = ok(await call<{ runId: string; sessionId: string }>(who, 'agent/send', { message, newSession: true }));
     const end = await untilEvent(
       core,
       events,
@@ -115,6 +136,12 @@ describe.skipIf(skipWithoutPostgres())('on a desk the analyst writes for the per
       90_000,
     );
     expect(end.event).toBe('agent/done');
+    return sent;
+  };
+
+  /** Asks the analyst as `who` to write a note; the path its write tool wrote. */
+  const ask = async (who: string, title: string): Promise<string> => {
+    const sent = await runAs(who, `Write a note titled "${title}".`);
     const written = events.find(
       (e) => e.event === 'agent/tool-result' && (e.payload as { runId: string }).runId === sent.runId && (e.payload as { name: string }).name === 'write',
     );
@@ -140,6 +167,17 @@ describe.skipIf(skipWithoutPostgres())('on a desk the analyst writes for the per
     expect(code(await call('pm01', 'memory/read', { path: mine }))).toBe('ok');
     expect(code(await call('pm02', 'memory/read', { path: mine }))).toBe('not_found');
     expect(code(await call('pm02', 'memory/read', { path: theirs }))).toBe('ok');
+  });
+
+  it("names the person in a sub-agent's rows too: the executor runs the task inside the run of the person who asked", async () => {
+    const { runId, sessionId } = await runAs('pm02', 'Gather context as task t7, please.');
+    const results = events.filter((e) => e.event === 'agent/tool-result' && (e.payload as { runId: string }).runId === runId);
+    expect(results.map((e) => `${(e.payload as { name: string }).name}:${(e.payload as { isError: boolean }).isError}`)).toEqual([
+      'dispatch:false',
+      'collect:false',
+    ]);
+    const rows = admin.query<{ actor: string }>("SELECT DISTINCT actor FROM audit_log WHERE session_id = $1 AND task_id = 't7'", [sessionId]);
+    expect(rows).toEqual([{ actor: 'subagent:t7@pm02' }]);
   });
 
   it("shows a person the analyst's rows done for them, even about a record they can no longer read, and not another PM's", () => {
