@@ -1,13 +1,18 @@
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { EventMessage, EventName, EventPayload } from '../../api/events';
 import { asPerson, DeskPeople } from '../../desk/people';
 import { createDesk } from '../../desk/setup';
-import { type MockAnthropicServer, startMockAnthropicServer } from '../../llm/testing';
+import { type MockAnthropicServer, type MockStep, type RecordedRequest, startMockAnthropicServer } from '../../llm/testing';
 import { PostgresConnection } from '../../store/postgres/connection';
 import { skipWithoutPostgres } from '../../store/postgres/test-server';
 import { type PostgresWorkspaces, startPostgresWorkspaces } from '../../store/postgres/test-workspaces';
-import type { Core } from '../core';
+import { EnvSecretStore } from '../../config/secrets';
+import { type Core, createCore } from '../core';
+import { REPO_SKILLS } from './tasks-harness';
 import { type HeadlessHost, startHeadlessHost } from '../http/server';
 import { tempCore } from '../testing';
 import { ok } from './answers';
@@ -54,6 +59,35 @@ async function settle(core: Core, pages: Page[], label: string): Promise<void> {
 const events = (p: Page) => p.heard.map((m) => m.event);
 const texts = (p: Page) => p.heard.filter((m) => m.event === 'agent/text').map((m) => (m.payload as { text: string }).text);
 
+const systemText = (r: RecordedRequest) => {
+  const sys = r.body.system as string | { text: string }[] | undefined;
+  return typeof sys === 'string' ? sys : (sys ?? []).map((b) => b.text).join('\n');
+};
+const firstText = (r: RecordedRequest) => {
+  const m = (r.body.messages as { content: string | { type: string; text?: string }[] }[])[0];
+  return typeof m?.content === 'string' ? m.content : (m?.content ?? []).map((b) => b.text ?? '').join('\n');
+};
+
+/** The analyst's model for pm01's runs: a plain answer, or one that dispatches a sub-agent and collects it. */
+function scriptedModel(r: RecordedRequest): MockStep {
+  const step = (r.body.messages as { role: string }[]).filter((m) => m.role === 'assistant').length;
+  if (!systemText(r).startsWith('You are Forge')) return { text: '## SUMMARY\nThe curve bull-steepened on payrolls.\n\n## EVIDENCE\n- none needed.' };
+  const first = firstText(r);
+  if (first.includes('Is the 10y rich?')) return { text: 'pm01 only: the 10y looks rich.' };
+  if (first.includes('Delegate the curve work.') && step === 0) {
+    return {
+      toolCalls: [
+        {
+          name: 'dispatch',
+          input: { id: 'curve_ctx', skill: 'context-retrieval', objective: 'pm01 private: what moved the 2s10s curve this week.', context: [] },
+        },
+        { name: 'collect', input: { target: 'curve_ctx' } },
+      ],
+    };
+  }
+  return { text: 'Done.' };
+}
+
 /**
  * On a desk, each page hears the desk's events and its own person's, never a colleague's private
  * work. If this failed, pm02's Chat would stream pm01's analyst answer as it was written, and
@@ -62,7 +96,7 @@ const texts = (p: Page) => p.heard.filter((m) => m.event === 'agent/text').map((
  */
 describe.skipIf(skipWithoutPostgres())("a desk's live events reach only the people allowed to see them", { timeout: 180_000 }, () => {
   let workspaces: PostgresWorkspaces;
-  let server: ReturnType<typeof tempCore>;
+  let dataDir: string;
   let core: Core;
   let host: HeadlessHost;
   let mock: MockAnthropicServer;
@@ -84,8 +118,11 @@ describe.skipIf(skipWithoutPostgres())("a desk's live events reach only the peop
     }
     // The analyst's model: a real HTTP server on 127.0.0.1 speaking the Anthropic API.
     mock = await startMockAnthropicServer();
-    server = tempCore({ ANTHROPIC_API_KEY: 'test-key' }, { database: url });
-    core = server.core;
+    mock.setResponder(scriptedModel);
+    dataDir = mkdtempSync(join(tmpdir(), 'forge-event-audience-'));
+    // The skills a sub-agent runs with (as a PM's workspace has them).
+    cpSync(REPO_SKILLS, join(dataDir, 'skills'), { recursive: true });
+    core = createCore({ dataDir, mode: 'test', secrets: new EnvSecretStore({ ANTHROPIC_API_KEY: 'test-key' }), database: url });
     core.context.settings.update({ anthropicBaseUrl: mock.url });
     await core.context.memory.ready;
     for (const u of ['pm01', 'pm02']) sessions[u] = ok(await core.invoke('desk/sign-in', { userId: u, password: PASSWORD })).session;
@@ -98,12 +135,13 @@ describe.skipIf(skipWithoutPostgres())("a desk's live events reach only the peop
   afterAll(async () => {
     for (const p of Object.values(pages)) p.socket.close();
     await host?.close();
-    await server?.dispose();
+    await core?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     await mock?.close();
     await workspaces?.stop();
   });
 
-  it("sends pm01's analyst chat and tasks to pm01's page only, and a desk-wide change to both", async () => {
+  it("sends pm01's analyst chat to pm01's page only (also after an await), and a desk-wide change to both", async () => {
     asPerson(person('pm01'), () => {
       emit(core, 'agent/text', { runId: 'run-pm01', sessionId: 'session-pm01', round: 1, text: 'pm01 private: pay 10y' });
       // An event no one classified yet is fail-closed: only its own person hears it.
@@ -129,29 +167,39 @@ describe.skipIf(skipWithoutPostgres())("a desk's live events reach only the peop
     }
   });
 
-  it("streams pm01's analyst run, asked over HTTP, to pm01's page and not to pm02's", async () => {
-    mock.enqueue({ text: 'pm01 only: the 10y looks rich.' });
+  /** pm01 asks the analyst over HTTP, as the page does; resolves once pm01's page heard the run end. */
+  const askAsPm01 = async (message: string): Promise<string> => {
     const answer = await fetch(`${host.url}/api/agent/send`, {
       method: 'POST',
       headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', 'x-forge-session': sessions.pm01 },
-      body: JSON.stringify({ message: 'Is the 10y rich?', newSession: true }),
+      body: JSON.stringify({ message, newSession: true }),
     });
     const sent = (await answer.json()) as { ok: boolean; value?: { runId: string } };
     expect(sent.ok, JSON.stringify(sent)).toBe(true);
-    const runId = sent.value?.runId;
+    const runId = sent.value?.runId ?? '';
     // The run ends on its own, after the call has answered: it is still pm01's work.
-    for (
-      let i = 0;
-      i < 900 && !pages.pm01.heard.some((m) => (m.event === 'agent/done' || m.event === 'agent/error') && (m.payload as { runId: string }).runId === runId);
-      i++
-    ) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    await settle(core, [pages.pm01, pages.pm02], 'after the run');
-    const ofRun = (p: Page) => p.heard.filter((m) => (m.payload as { runId?: string }).runId === runId).map((m) => m.event);
-    expect(ofRun(pages.pm01)).toContain('agent/done');
+    const ended = () =>
+      pages.pm01.heard.find((m) => (m.event === 'agent/done' || m.event === 'agent/error') && (m.payload as { runId: string }).runId === runId);
+    for (let i = 0; i < 900 && !ended(); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(ended()?.event).toBe('agent/done');
+    await settle(core, [pages.pm01, pages.pm02], `after ${runId}`);
+    return runId;
+  };
+  const ofRun = (p: Page, runId: string) => p.heard.filter((m) => (m.payload as { runId?: string }).runId === runId).map((m) => m.event);
+
+  it("streams pm01's analyst run, asked over HTTP, to pm01's page and not to pm02's", async () => {
+    const runId = await askAsPm01('Is the 10y rich?');
     expect(texts(pages.pm01).join('')).toContain('pm01 only: the 10y looks rich.');
-    expect(ofRun(pages.pm02)).toEqual([]);
+    expect(ofRun(pages.pm02, runId)).toEqual([]);
+  });
+
+  it("shows the sub-agent task pm01's analyst dispatched on pm01's Tasks screen only", async () => {
+    const runId = await askAsPm01('Delegate the curve work.');
+    const tasks = (p: Page) => p.heard.filter((m) => m.event === 'tasks/changed').map((m) => m.payload as { id: string; status: string; objective: string });
+    expect(tasks(pages.pm01).map((t) => t.objective)).toContain('pm01 private: what moved the 2s10s curve this week.');
+    expect(tasks(pages.pm01).at(-1)?.status).toBe('ok');
+    expect(tasks(pages.pm02)).toEqual([]);
+    expect(ofRun(pages.pm02, runId)).toEqual([]);
   });
 
   it('stops sending anything to a page whose person signed out, and sends the next person only their own', async () => {
