@@ -120,7 +120,10 @@ export const auditEntry = z.object({
   /** Monotonic sequence number; pass it as `before` to page back in time. */
   seq: z.number().int(),
   at: z.string(),
-  /** `pm`, `agent`, `subagent:<task>`, `scheduler`, `builder`, `mcp` or `tracker` (Outcomes, Counterfactual results, calibration). */
+  /**
+   * `pm`, `agent`, `subagent:<task>`, `scheduler`, `builder`, `mcp` or `tracker` (Outcomes, Counterfactual results, calibration).
+   * On a desk: the person's user id for `pm`, and `<kind>@<userId>` for work done during a person's call (`agent@pm01`).
+   */
   actor: z.string(),
   /** `create`, `update`, `archive`, `delete`. */
   operation: z.string(),
