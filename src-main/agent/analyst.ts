@@ -77,6 +77,8 @@ export interface AnalystOptions {
   /** Labels every run as the offline demo (prompt, events). */
   demo?: boolean;
   now?: () => Date;
+  /** Whose conversation a message continues (a desk: the person of the call; see SessionManagerOptions.userId). */
+  sessionOwner?: () => string | undefined;
 }
 
 interface LiveRun {
@@ -123,7 +125,7 @@ export class Analyst {
 
   constructor(private readonly o: AnalystOptions) {
     this.now = o.now ?? (() => new Date());
-    this.sessions = new SessionManager(o.fs, { timeoutMinutes: () => o.settings().sessionTimeoutMinutes, now: this.now });
+    this.sessions = new SessionManager(o.fs, { timeoutMinutes: () => o.settings().sessionTimeoutMinutes, now: this.now, userId: o.sessionOwner });
   }
 
   get demo(): boolean {

@@ -17,7 +17,12 @@ export interface SessionContext {
 export interface SessionManagerOptions {
   timeoutMinutes: () => number;
   now?: () => Date;
-  userId?: string;
+  /**
+   * Whose sessions these are: one PM's workbench has one ('default'); on a desk, the person of the
+   * call (read at each use), so each PM continues their own conversation, never a colleague's.
+   * Undefined (the server's own work, a scheduled run) is 'default'.
+   */
+  userId?: string | (() => string | undefined);
 }
 
 export const PRIOR_LINES = 15;
@@ -34,14 +39,15 @@ function compactStamp(d: Date): string {
  */
 export class SessionManager {
   private readonly now: () => Date;
-  private readonly userId: string;
+  private readonly owner: () => string;
 
   constructor(
     private readonly fs: ForgeFS,
     private readonly options: SessionManagerOptions,
   ) {
     this.now = options.now ?? (() => new Date());
-    this.userId = options.userId ?? 'default';
+    const { userId } = options;
+    this.owner = typeof userId === 'function' ? () => userId() ?? 'default' : () => userId ?? 'default';
   }
 
   private get store() {
@@ -57,7 +63,7 @@ export class SessionManager {
     const at = this.now();
     let n = 0;
     for (;;) {
-      const active = this.store.sessions.active(this.userId);
+      const active = this.store.sessions.active(this.owner());
       if (!active || !this.expired(active, at)) break;
       this.store.sessions.setStatus(active.id, 'archived');
       n++;
@@ -69,7 +75,11 @@ export class SessionManager {
   resolve(trigger: { type: TriggerType; sessionId?: string; fresh?: boolean }): SessionContext {
     if (trigger.sessionId) {
       const row = this.store.sessions.get(trigger.sessionId);
-      if (!row) throw new NotFoundError(`There is no session ${trigger.sessionId}; start a new conversation instead.`);
+      // A colleague's conversation is not one to continue (a desk): as if it did not exist. The
+      // server's own sessions ('default': a scheduled review) stay open to whoever follows them up.
+      const owner = this.owner();
+      if (!row || (row.user_id !== owner && row.user_id !== 'default'))
+        throw new NotFoundError(`There is no session ${trigger.sessionId}; start a new conversation instead.`);
       if (row.status === 'active' && this.expired(row)) this.store.sessions.setStatus(row.id, 'archived');
       if (row.status === 'archived' || this.expired(row)) {
         throw new ConflictError(`Session ${row.id} has ended and is read-only. Send your message without choosing a session to start a new one.`);
@@ -78,10 +88,10 @@ export class SessionManager {
     }
     this.archiveExpired();
     if (trigger.fresh) {
-      const active = this.store.sessions.active(this.userId);
+      const active = this.store.sessions.active(this.owner());
       if (active) this.store.sessions.setStatus(active.id, 'archived');
     } else if (trigger.type === 'pm') {
-      const active = this.store.sessions.active(this.userId);
+      const active = this.store.sessions.active(this.owner());
       if (active) return this.continueSession(active);
     }
     return this.newSession();
@@ -98,7 +108,7 @@ export class SessionManager {
     const base = `sess_${compactStamp(at)}`;
     let id = base;
     for (let n = 2; this.store.sessions.get(id); n++) id = `${base}_${n}`;
-    this.store.sessions.ensure(id, at.toISOString(), this.userId);
+    this.store.sessions.ensure(id, at.toISOString(), this.owner());
     this.store.sessions.touch(id, at.toISOString(), 1);
     return { sessionId: id, turn: 1, startedAt: at, priorSummary: null, isNew: true };
   }

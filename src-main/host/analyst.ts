@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventName, EventPayload } from '../api/events';
 import { Analyst, buildDelegation, demoModel, demoProviders, startDemo, type AnalystEvent, type DemoRun, type DemoSpeed } from '../agent';
+import { actingPerson } from '../desk/people';
 import type { SecretStore } from '../config/secrets';
 import { routerFor } from '../config/models';
 import type { SettingsFile } from '../config/settings-file';
@@ -160,6 +161,8 @@ export function buildAnalyst(deps: AnalystDeps): AnalystService {
     },
     emit,
     demo: !!scripted,
+    // On a desk each PM continues their own conversation (the person of the call); else 'default'.
+    sessionOwner: () => actingPerson()?.userId,
   });
   const demos = new Map<string, DemoRun>();
 

@@ -127,8 +127,12 @@ describe.skipIf(skipWithoutPostgres())('on a desk the analyst writes for the per
   });
 
   /** Sends `message` to the analyst as `who`, in a session of their own, and waits for the run's end. */
-  const runAs = async (who: string, message: string): Promise<{ runId: string; sessionId: string }> => {
-    const sent = ok(await call<{ runId: string; sessionId: string }>(who, 'agent/send', { message, newSession: true }));
+  const runAs = async (
+    who: string,
+    message: string,
+    session: { newSession?: boolean; sessionId?: string } = { newSession: true },
+  ): Promise<{ runId: string; sessionId: string }> => {
+    const sent = ok(await call<{ runId: string; sessionId: string }>(who, 'agent/send', { message, ...session }));
     const end = await untilEvent(
       core,
       events,
@@ -178,6 +182,18 @@ describe.skipIf(skipWithoutPostgres())('on a desk the analyst writes for the per
     ]);
     const rows = admin.query<{ actor: string }>("SELECT DISTINCT actor FROM audit_log WHERE session_id = $1 AND task_id = 't7'", [sessionId]);
     expect(rows).toEqual([{ actor: 'subagent:t7@pm02' }]);
+  });
+
+  it('continues each PM’s own conversation, never a colleague’s', async () => {
+    // Before: one active session per server, so pm02's message went on in pm01's conversation
+    // (its history in pm02's prompt), and pm02 starting afresh archived pm01's.
+    const first = await runAs('pm01', 'Morning, pm01 here.', {});
+    const theirs = await runAs('pm02', 'Morning, pm02 here.', {});
+    expect(theirs.sessionId).not.toBe(first.sessionId);
+    expect((await runAs('pm01', 'Still pm01.', {})).sessionId).toBe(first.sessionId);
+    await runAs('pm02', 'pm02 starts afresh.', { newSession: true });
+    expect((await runAs('pm01', 'pm01 again.', {})).sessionId).toBe(first.sessionId);
+    expect(code(await call('pm02', 'agent/send', { message: 'Let me in.', sessionId: first.sessionId }))).toBe('not_found');
   });
 
   it("shows a person the analyst's rows done for them, even about a record they can no longer read, and not another PM's", () => {
