@@ -154,7 +154,8 @@ export class DeskPeople {
     // Every call on a desk comes through here: one statement where the desk has the function for it
     // (desk_session_person, people/schema.ts), else the same check as a transaction of four.
     const row = this.hasSessionFunction()
-      ? this.db.one<SessionRow>('SELECT * FROM desk_session_person($1)', [hash])
+      ? // Under whatever binding the connection holds: the hash finds the same row for anyone (schema.ts).
+        this.db.underCurrentSettings(() => this.db.one<SessionRow>('SELECT * FROM desk_session_person($1)', [hash]))
       : this.db.transaction(() => {
           bindSetting(this.db, 'forge.token_hash', hash.toString('hex'));
           return this.db.one<SessionRow>(

@@ -7,7 +7,8 @@
  *
  * Protocol: the main thread posts { sql, params, settings? } on `port` (settings: session settings
  * the statement must run under, applied first when the session does not hold them yet — also on a
- * session just reconnected, which holds none); the worker answers on the same port
+ * session just reconnected, which holds none; with a BEGIN they travel in the same message,
+ * and a rollback of that transaction takes them back); the worker answers on the same port
  * with { rows, rowCount } or { error }, then sets the shared flag to 1 and notifies. Values cross
  * by structured clone: bigint columns arrive as numbers when exact (BigInt past 2^53), bytea as
  * Uint8Array, and times as the server's text (no Date: a PM's "as of" is never shifted by the
@@ -36,6 +37,9 @@ let applied = null;
 // or a COMMIT sent to a fresh session would "succeed" having committed nothing.
 let txOpen = false;
 let lostInTransaction = false;
+// Settings that travelled with the open transaction's BEGIN: they belong to that
+// transaction, so a rollback takes them back and the next statement must set them again.
+let appliedWithTransaction = false;
 const BEGINS = /^\\s*(BEGIN|START\\s+TRANSACTION)\\b/i;
 const ENDS = /^\\s*(COMMIT|END|ABORT|ROLLBACK)\\b(?!\\s+TO\\b)/i;
 
@@ -94,6 +98,14 @@ async function applySettings(settings) {
   applied = key;
 }
 
+// The same settings as one statement with no parameters, to travel with a BEGIN in one
+// round trip (a simple query: several statements, no parameters). Each name and value is written
+// as hex and decoded by the server, so no value can ever be read as SQL.
+const hexText = (v) => "convert_from(decode('" + Buffer.from(String(v), 'utf8').toString('hex') + "', 'hex'), 'UTF8')";
+function settingsStatement(settings) {
+  return 'SELECT ' + Object.keys(settings).map((n) => 'set_config(' + hexText(n) + ', ' + hexText(settings[n]) + ', false)').join(', ');
+}
+
 // Errors that mean the session is gone (and with it any open transaction), not that a statement was wrong.
 const LOST = new Set(['57P01', '57P02', '57P03', '08000', '08003', '08006', '08001', '08004']);
 
@@ -103,6 +115,13 @@ function forget() {
   if (txOpen) lostInTransaction = true;
   txOpen = false;
   if (c) c.end().catch(() => {});
+}
+
+// The open transaction ended: committed settings stay; rolled-back ones are set again next time.
+function transactionEnded(committed) {
+  if (appliedWithTransaction && !committed) applied = null;
+  appliedWithTransaction = false;
+  txOpen = false;
 }
 
 port.on('message', async (req) => {
@@ -115,13 +134,35 @@ port.on('message', async (req) => {
     return;
   }
   lostInTransaction = false;
+  let text = req.sql;
+  let values = req.params;
+  let settingsKey = null;
   try {
     if (!client) await connect();
-    if (req.settings) await applySettings(req.settings);
-    const result = await client.query({ text: req.sql, values: req.params });
+    if (req.settings) {
+      settingsKey = JSON.stringify(req.settings);
+      // A BEGIN (no parameters) takes changed settings along in the same round trip; anything else sets them first.
+      if (settingsKey !== applied && begins && !txOpen && !(values && values.length)) {
+        // Right after the BEGIN: before it they would still be set, but a BEGIN that names an
+        // isolation level must be the transaction's first statement.
+        const cut = req.sql.indexOf(';');
+        text = cut < 0 ? req.sql + '; ' + settingsStatement(req.settings) : req.sql.slice(0, cut) + '; ' + settingsStatement(req.settings) + req.sql.slice(cut);
+        values = undefined;
+      } else {
+        await applySettings(req.settings);
+        settingsKey = null;
+      }
+    }
+    const result = await client.query({ text, values });
+    if (settingsKey !== null) {
+      applied = settingsKey;
+      appliedWithTransaction = true;
+    }
     if (begins) txOpen = true;
-    if (ends) txOpen = false;
-    answer({ rows: result.rows || [], rowCount: result.rowCount ?? 0 });
+    if (ends) transactionEnded(/^\\s*(COMMIT|END)\\b/i.test(req.sql));
+    // Several statements in one message answer with one result each: the caller asked for the last.
+    const last = Array.isArray(result) ? result[result.length - 1] : result;
+    answer({ rows: (last && last.rows) || [], rowCount: (last && last.rowCount) ?? 0 });
   } catch (e) {
     const text = String(e && e.message) + ' ' + String(e && e.code);
     // A refusal at sign-in (bad password, no such database) is an answer, not a lost connection.
@@ -129,8 +170,17 @@ port.on('message', async (req) => {
     const lost = (!client && !refused) || LOST.has(e && e.code) || /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|Connection terminated|timeout expired|not queryable/i.test(text);
     if (lost) {
       forget();
+      applied = null;
+      appliedWithTransaction = false;
       if (ends) lostInTransaction = false;
     } else if (ends) {
+      transactionEnded(false);
+    } else if (client && begins && (text !== req.sql || req.sql.includes(';'))) {
+      // A BEGIN sent with more statements (settings before it, a lock after it) that failed part way
+      // leaves an aborted transaction the caller never saw begin: end it here, so the next call starts clean.
+      await client.query('ROLLBACK').catch(() => {});
+      applied = null;
+      appliedWithTransaction = false;
       txOpen = false;
     }
     answer({ error: describe(e, Boolean(lost)) });

@@ -31,6 +31,8 @@ export class PostgresConnection {
   private depth = 0;
   private closed = false;
   private sessionSettings: (() => SessionSettings) | undefined;
+  /** Inside underCurrentSettings: statements outside a transaction take the session as it is. */
+  private keepSettings = false;
   /** The settings the open transaction began under (they cannot change until it ends). */
   private transactionSettings: string | undefined;
   private readonly options: Required<ConnectionOptions>;
@@ -116,6 +118,22 @@ export class PostgresConnection {
   }
 
   /**
+   * Runs `fn`'s statements under the settings the session holds now, whichever they are: for a
+   * statement whose answer no binding changes (signing a call in by its session's hash reads the
+   * same row as any person), so it does not switch the session to the server's work and back —
+   * a round trip each way, on every call of a desk. Inside a transaction, the transaction's own.
+   */
+  underCurrentSettings<T>(fn: () => T): T {
+    const before = this.keepSettings;
+    this.keepSettings = true;
+    try {
+      return fn();
+    } finally {
+      this.keepSettings = before;
+    }
+  }
+
+  /**
    * Runs `fn` in one transaction: committed when it returns, rolled back when it throws. Nested
    * calls are savepoints. `serializable` transactions are retried (whole, `fn` again) when the
    * database reports a serialization failure or a deadlock, up to `retries` times — so `fn` must
@@ -126,7 +144,7 @@ export class PostgresConnection {
     const attempts = 1 + (options.isolation === 'serializable' ? (options.retries ?? 5) : 0);
     for (let attempt = 1; ; attempt++) {
       try {
-        return this.once(fn, options.isolation);
+        return this.once(fn, options);
       } catch (e) {
         if (attempt < attempts && e instanceof PostgresQueryError && RETRYABLE.has(e.sqlState ?? '')) continue;
         throw e;
@@ -140,11 +158,15 @@ export class PostgresConnection {
     this.stopWorker();
   }
 
-  private once<T>(fn: () => T, isolation: TransactionOptions['isolation']): T {
-    this.send(
-      isolation === 'serializable' ? 'BEGIN ISOLATION LEVEL SERIALIZABLE' : isolation === 'repeatable read' ? 'BEGIN ISOLATION LEVEL REPEATABLE READ' : 'BEGIN',
-      [],
-    );
+  private once<T>(fn: () => T, options: TransactionOptions): T {
+    const begin =
+      options.isolation === 'serializable'
+        ? 'BEGIN ISOLATION LEVEL SERIALIZABLE'
+        : options.isolation === 'repeatable read'
+          ? 'BEGIN ISOLATION LEVEL REPEATABLE READ'
+          : 'BEGIN';
+    // The lock travels with the BEGIN: one round trip where a write used to spend two (or three, with the person's settings).
+    this.send(options.lock === undefined ? begin : `${begin}; SELECT pg_advisory_xact_lock(${lockKey(options.lock)})`, []);
     this.depth = 1;
     try {
       const result = fn();
@@ -234,7 +256,7 @@ export class PostgresConnection {
 
   /** The session settings a statement runs under; inside a transaction, the ones it began with. */
   private settingsFor(sql: string): SessionSettings | undefined {
-    if (!this.sessionSettings) return undefined;
+    if (!this.sessionSettings || (this.keepSettings && this.depth === 0 && !sql.startsWith('BEGIN'))) return undefined;
     // A ROLLBACK always goes through: a refusal here must never leave a transaction open.
     if (this.depth > 0 && sql.startsWith('ROLLBACK')) return undefined;
     const settings = this.sessionSettings();
@@ -305,6 +327,8 @@ export interface ConnectionOptions {
 }
 
 export interface TransactionOptions {
+  /** An advisory lock (a whole number key) the transaction takes as it begins and holds until it ends. */
+  lock?: number;
   /** 'repeatable read': every statement sees the snapshot the first one took (a consistent read of several tables). */
   isolation?: 'read committed' | 'repeatable read' | 'serializable';
   /** Serializable only: how many times the whole transaction is retried after a serialization failure (default 5). */
@@ -331,6 +355,12 @@ export class PostgresReconnectingError extends AppError {
     super('unavailable', message);
     this.name = 'PostgresReconnectingError';
   }
+}
+
+/** An advisory lock key as SQL text: only a whole number in PostgreSQL's bigint range is ever written into a statement. */
+function lockKey(key: number): string {
+  if (!Number.isSafeInteger(key)) throw new AppError('internal', `An advisory lock key must be a whole number; got ${String(key)}.`);
+  return String(key);
 }
 
 /** Serialization failure and deadlock: the database asks for the whole transaction again. */

@@ -80,10 +80,7 @@ export class PostgresDb {
   ): ((...args: A) => R) & Record<'immediate' | 'deferred' | 'exclusive' | 'default', (...args: A) => R> {
     const run = (...args: A) => {
       if (this.connection.inTransaction) return this.connection.transaction(() => fn(...args));
-      return this.connection.transaction(() => {
-        this.connection.run('SELECT pg_advisory_xact_lock($1)', [WORKSPACE_WRITE_LOCK]);
-        return fn(...args);
-      });
+      return this.connection.transaction(() => fn(...args), { lock: WORKSPACE_WRITE_LOCK });
     };
     return Object.assign(run, { immediate: run, deferred: run, exclusive: run, default: run });
   }
