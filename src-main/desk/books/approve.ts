@@ -2,9 +2,9 @@ import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from 
 import { requirePermission } from '../people';
 import { isDecidable } from '../../common/expression-status';
 import { listingMeta, type MemoryDocument, renderRecord, sha256 } from '../../fs';
-import { checkExpressionHeader, type GuardrailLimits, measureChecks, type RuleCheck, type Violation } from '../../guardrails';
+import { checkExpressionHeader, type ExpressionPosition, type GuardrailLimits, measureChecks, type RuleCheck, type Violation } from '../../guardrails';
 import type { PostgresConnection } from '../../store/postgres/connection';
-import { bookIdOf, computeDeskBook, livePositions, openHalt, readLimits } from './book';
+import { computeDeskBook, livePositionsWithOwners, openHalt, positionsOf, readBooksWithLimits } from './book';
 import { publish } from '../events';
 import { requireDeskPermission } from './roles';
 
@@ -96,18 +96,28 @@ export function approveOnDesk(connection: PostgresConnection, actor: string, exp
       throw new ConflictError(`${expressionId} is ${status || 'without a status'}; only a proposed Expression (or one sent back for review) can be approved.`);
     }
 
-    const pmBook = bookIdOf(connection, actor);
-    if (!pmBook) throw new ConflictError(`${actor} has no book on this desk; a desk admin creates one. Nothing was approved.`);
-    const pmLimits = readLimits(connection, pmBook);
-    const deskLimits = readLimits(connection, 'desk');
+    // The PM's book and the desk's with their limits, then every live Expression: two statements for both books.
+    const books = readBooksWithLimits(connection, [actor]);
+    const pm = books.find((b) => b.ownerId === actor);
+    if (!pm) throw new ConflictError(`${actor} has no book on this desk; a desk admin creates one. Nothing was approved.`);
+    const pmBook = pm.bookId;
+    const pmLimits = pm.limits;
+    const deskLimits = books.find((b) => b.ownerId === null)?.limits ?? null;
     const unset = [!pmLimits && `${pmBook}'s book`, !deskLimits && 'the desk book'].filter(Boolean);
     if (!pmLimits || !deskLimits) throw new ConflictError(`Risk has not set limits for ${unset.join(' and ')}; nothing can be approved until they do.`);
 
     const at = now().toISOString();
-    const viewExists = (v: string) => /^V-\d+$/.test(v) && !!connection.one("SELECT 1 FROM memory_records WHERE category = 'views' AND id = $1", [v]);
+    // Both books ask whether the trade's View exists: read once.
+    const views = new Map<string, boolean>();
+    const viewExists = (v: string) => {
+      if (!/^V-\d+$/.test(v)) return false;
+      if (!views.has(v)) views.set(v, !!connection.one("SELECT 1 FROM memory_records WHERE category = 'views' AND id = $1", [v]));
+      return views.get(v) as boolean;
+    };
+    const positions = livePositionsWithOwners(connection);
     const runs = [
-      { book: pmBook, ...runCheck(header, livePositions(connection, actor), pmLimits, viewExists, expressionId) },
-      { book: 'desk', ...runCheck(header, livePositions(connection, null), deskLimits, viewExists, expressionId) },
+      { book: pmBook, ...runCheck(header, positionsOf(positions, actor), pmLimits, viewExists, expressionId) },
+      { book: 'desk', ...runCheck(header, positionsOf(positions, null), deskLimits, viewExists, expressionId) },
     ];
     const checks = runs.flatMap((r) => r.checks.map((c) => ({ ...c, book: r.book })));
     const violations = distinctViolations(runs);
@@ -140,13 +150,7 @@ export function approveOnDesk(connection: PostgresConnection, actor: string, exp
 }
 
 /** The same check as the one-PM path (guardrails' checkExpressionHeader), against one book. */
-function runCheck(
-  header: Record<string, unknown>,
-  positions: ReturnType<typeof livePositions>,
-  limits: GuardrailLimits,
-  viewExists: (id: string) => boolean,
-  id: string,
-) {
+function runCheck(header: Record<string, unknown>, positions: ExpressionPosition[], limits: GuardrailLimits, viewExists: (id: string) => boolean, id: string) {
   const book = computeDeskBook(positions, limits, id);
   const violations = checkExpressionHeader(header, book, limits, viewExists);
   return { violations, checks: measureChecks(header, book, limits, violations) };

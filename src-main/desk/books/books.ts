@@ -4,7 +4,7 @@ import { type GuardrailLimits, guardrailLimits } from '../../guardrails';
 import type { PostgresConnection } from '../../store/postgres/connection';
 import { publish } from '../events';
 import { approveOnDesk, audit, type DeskApproval, lockDeskBooks } from './approve';
-import { type BookLimits, type DeskBookView, type HaltInfo, openHalt, readBookView, readLimits } from './book';
+import { type BookLimits, type DeskBookView, type HaltInfo, openHalt, readBookView, readBookViews, readLimits } from './book';
 import { requireDeskPermission } from './roles';
 
 export interface HaltResult {
@@ -110,9 +110,7 @@ export class DeskBooks {
    * gross is always the sum of the PMs' books on the page — and one transaction, not one per book.
    */
   booksAtOnce(pmIds: readonly string[]): DeskBookView[] {
-    return this.connection.transaction(() => [readBookView(this.connection, null), ...pmIds.map((pm) => readBookView(this.connection, pm))], {
-      isolation: 'repeatable read',
-    });
+    return this.connection.transaction(() => readBookViews(this.connection, [null, ...pmIds]), { isolation: 'repeatable read' });
   }
 
   /** A PM approves their own Expression (approve.ts). */
