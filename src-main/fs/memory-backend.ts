@@ -262,7 +262,8 @@ export class MemoryBackend {
     if (previous && info.versioned && previous.content_hash !== hash) archivedTo = this.archive(previous, ctx, at);
     const { rid } = this.store.records.upsert(input, { previous });
     const path = recordPath(category, doc.id);
-    indexer?.apply(this.store.db, { category, id: doc.id, rid, path, title: doc.title, header: h, body: doc.body, content: canonical }, prepared);
+    const stored = { status: input.status ?? null, updated_at: at };
+    indexer?.apply(this.store.db, { category, id: doc.id, rid, path, title: doc.title, header: h, body: doc.body, content: canonical, stored }, prepared);
     this.audit(ctx, ctx.operation ?? (previous ? 'update' : 'create'), path, hash, at);
     return { path, id: doc.id, created: !previous, archivedTo, contentHash: hash };
   }

@@ -103,7 +103,9 @@ export function stmt(db: Db, sql: string): Statement {
 }
 
 export function readLayout(db: Db): BlockLayout | null {
-  const get = (key: string) => (stmt(db, 'SELECT value FROM search_state WHERE key = ?').get(key) as { value: string } | undefined)?.value;
+  // One statement for both keys: on a desk every statement is a round trip, and a write reads this.
+  const rows = stmt(db, "SELECT key, value FROM search_state WHERE key IN ('block_dims', 'block_bits')").all() as { key: string; value: string }[];
+  const get = (key: string) => rows.find((r) => r.key === key)?.value;
   const dims = Number(get('block_dims'));
   const bits = Number(get('block_bits'));
   return dims > 0 && bits > 0 ? { dims, bits } : null;
@@ -173,6 +175,19 @@ export function applyPatch(buf: BlockBuf, p: PatchRow, layout: BlockLayout): voi
 export const blob = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
 /** The uint16 code of a label (category, status or embedder id), created on first use. */
+/**
+ * Reads the codes of these labels into `memo` in one statement (what labelCode would read one by
+ * one); labels not stored yet are left for labelCode to add.
+ */
+export function readLabelCodes(db: Db, labels: Iterable<string>, memo: Map<string, number>): void {
+  const wanted = [...new Set(labels)].filter((l) => !memo.has(l));
+  if (!wanted.length) return;
+  const marks = wanted.map(() => '?').join(', ');
+  for (const r of stmt(db, `SELECT code, label FROM search_labels WHERE label IN (${marks})`).all(...wanted) as { code: number; label: string }[]) {
+    memo.set(r.label, r.code);
+  }
+}
+
 export function labelCode(db: Db, label: string, memo: Map<string, number>): number {
   let code = memo.get(label);
   if (code !== undefined) return code;

@@ -11,6 +11,7 @@ import {
   LABELS,
   labelCode,
   PATCHES_IN_RANGE,
+  readLabelCodes,
   type PatchRow,
   SHIFT,
   stmt,
@@ -174,6 +175,11 @@ function putPatch(db: Db, layout: BlockLayout, p: PatchRow, touched: Touched): v
  */
 export function patchEntries(db: Db, layout: BlockLayout, entries: BlockEntry[]): Touched {
   const memo = new Map<string, number>();
+  readLabelCodes(
+    db,
+    entries.flatMap((e) => [e.category, e.status ?? '', e.embedder]),
+    memo,
+  );
   const touched: Touched = { blocks: new Set(), slots: new Set() };
   const st = statements(db);
   for (const e of entries) {

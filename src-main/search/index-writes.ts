@@ -77,9 +77,9 @@ export function writeEntryBatch(db: Db, embedderId: string, rows: IndexRow[], ve
   );
 }
 
-/** The blocks' layout, set from the quantiser on the first write. Inside a transaction. */
-function layoutFor(db: Db, quantizer: Quantizer): BlockLayout {
-  let layout = readLayout(db);
+/** The blocks' layout (`known`: as the caller just read it), set from the quantiser on the first write. Inside a transaction. */
+function layoutFor(db: Db, quantizer: Quantizer, known: BlockLayout | null = readLayout(db)): BlockLayout {
+  let layout = known;
   if (!layout) {
     layout = { dims: quantizer.dims, bits: quantizer.bits };
     resetBlocks(db, layout);
@@ -105,9 +105,17 @@ function entryOf(embedderId: string, r: IndexRow, vector: Float32Array, quantize
  * small row, not its 256-note block. `wholeBlock` rewrites the block as versions before 018 did
  * (kept for the memory benchmark's baseline). Call inside a transaction.
  */
-export function writeEntry(db: Db, embedderId: string, r: IndexRow, vector: Float32Array, quantizer: Quantizer, wholeBlock = false): Touched {
+export function writeEntry(
+  db: Db,
+  embedderId: string,
+  r: IndexRow,
+  vector: Float32Array,
+  quantizer: Quantizer,
+  wholeBlock = false,
+  known?: BlockLayout | null,
+): Touched {
   if (wholeBlock) return { blocks: writeEntryBatch(db, embedderId, [r], [vector], quantizer), slots: new Set() };
-  const layout = layoutFor(db, quantizer);
+  const layout = layoutFor(db, quantizer, known === undefined ? readLayout(db) : known);
   return patchEntries(db, layout, [entryOf(embedderId, r, vector, quantizer)]);
 }
 

@@ -1,4 +1,4 @@
-import type { Db, IndexableRecord, MemoryIndexer } from '../store';
+import type { Db, IndexableRecord, MemoryIndexer, StoredColumns } from '../store';
 import { buildKeywordIndex, buildKeywordIndexInBackground, keywordRankingStatus, yieldToEventLoop } from './keyword-index';
 import { type Embedder, stalledNow } from './embedder';
 import { Quantizer } from './quantizer';
@@ -170,7 +170,7 @@ export class SearchIndex implements MemoryIndexer {
     }
   }
 
-  apply(db: Db, record: IndexableRecord & { rid: number; id: string; path: string }, prepared: unknown): void {
+  apply(db: Db, record: IndexableRecord & { rid: number; id: string; path: string; stored?: StoredColumns }, prepared: unknown): void {
     let p = prepared as Prepared | undefined;
     // Not announced in advance: the offline embedder can still embed synchronously inside the transaction.
     const sync = (this.embedderRef as { embedOne?: (t: string) => Float32Array }).embedOne;
@@ -185,9 +185,10 @@ export class SearchIndex implements MemoryIndexer {
       this.enqueue(db, record.rid, record.category, record.id, 'waiting for the search index to be rebuilt for the new embedder');
       return;
     }
-    const row = stmt(db, 'SELECT status, updated_at FROM memory_records WHERE rid = ?').get(record.rid) as
-      | { status: string | null; updated_at: string }
-      | undefined;
+    // The row as just written, when the writer says it (one read less inside the write lock).
+    const row =
+      record.stored ??
+      (stmt(db, 'SELECT status, updated_at FROM memory_records WHERE rid = ?').get(record.rid) as { status: string | null; updated_at: string } | undefined);
     const touched = writeEntry(
       db,
       this.embedderRef.id,
@@ -195,6 +196,7 @@ export class SearchIndex implements MemoryIndexer {
       p.vector,
       this.quantizer,
       this.options.wholeBlockWrites,
+      layout,
     );
     stmt(db, 'DELETE FROM search_queue WHERE rid = ?').run(record.rid);
     this.blocks.touch(touched.blocks, touched.slots);

@@ -12,6 +12,6 @@ export { PortfolioDocuments, Sessions } from './documents';
 export type { DocumentRow, SessionRow } from './documents';
 export { AuditLog } from './audit';
 export type { AuditRow, AuditInput } from './audit';
-export type { MemoryIndexer, IndexableRecord } from './indexer';
+export type { MemoryIndexer, IndexableRecord, StoredColumns } from './indexer';
 export { knownTables, openUntrusted, readTables, rebuildDatabase, schemaAt, schemaDifferences } from './import-copy';
 export type { KnownTable, RebuiltDatabase, SchemaDifferences } from './import-copy';

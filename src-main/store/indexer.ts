@@ -12,6 +12,12 @@ export interface IndexableRecord {
   content: string;
 }
 
+/** The record's status and update time as its row holds them after the write (status lower-cased). */
+export interface StoredColumns {
+  status: string | null;
+  updated_at: string;
+}
+
 /**
  * Hook for a search index that must stay in step with memory. `prepare` runs before the write
  * transaction opens (it may be slow and async, e.g. computing an embedding); `apply` and `remove`
@@ -21,6 +27,6 @@ export interface IndexableRecord {
  */
 export interface MemoryIndexer {
   prepare(record: IndexableRecord): Promise<unknown>;
-  apply(db: Db, record: IndexableRecord & { rid: number; id: string; path: string }, prepared: unknown): void;
+  apply(db: Db, record: IndexableRecord & { rid: number; id: string; path: string; stored?: StoredColumns }, prepared: unknown): void;
   remove(db: Db, ref: { rid: number; category: string; id: string }): void;
 }

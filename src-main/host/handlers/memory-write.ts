@@ -171,7 +171,8 @@ export async function writeAsPm(fs: ForgeFS, input: PmWriteInput, limits: Guardr
   return {
     path: written,
     id: out.id ?? route.id ?? doc.id,
-    version: recordVersion(fs, written) ?? 1,
+    // A record this write created is at its first version (no reads after the commit to learn it).
+    version: isNew ? 1 : (recordVersion(fs, written) ?? 1),
     status: out.status ?? null,
     message: note ? `${out.message}\n${note}` : out.message,
   };
