@@ -1,4 +1,5 @@
-import type { Db } from '../../store/open';
+import { AppError } from '../../common/errors';
+import { type Db, engineOf } from '../../store/open';
 
 /**
  * Vectors of broker-note passages (table `research_passage_vectors`, migration 009). The research
@@ -35,6 +36,13 @@ export interface Embedded {
   embedder: string;
   vectors: Float32Array[];
 }
+
+/**
+ * The column that names a passage: FTS5 keys its rows by `rowid` (a PM's SQLite file), a desk's
+ * PostgreSQL table has no rowid and keeps the same number in `passage` (store/postgres/schema.ts).
+ * Neither engine reads the other's spelling, so the statements below take it from here.
+ */
+const passageKey = (db: Db) => (engineOf(db) === 'postgres' ? 'passage' : 'rowid');
 
 export class PassageVectors {
   /** Why the last embedding failed (null once one succeeds). */
@@ -113,13 +121,16 @@ export class PassageVectors {
     // Cheap check first (a count on an index and the small notes table): usually nothing waits.
     const { passages, embedded } = this.counts();
     if (embedded >= passages) return 0;
-    const rows = this.db
-      .prepare(
-        `SELECT p.rowid AS passage, p.note AS note, p.section AS section, p.text AS text FROM research_passages p
-         WHERE NOT EXISTS (SELECT 1 FROM research_passage_vectors v WHERE v.passage = p.rowid AND v.embedder = ?)
-         ORDER BY p.rowid LIMIT ?`,
-      )
-      .all(this.embedder.id, limit) as PassageRow[];
+    const key = passageKey(this.db);
+    const rows = (
+      this.db
+        .prepare(
+          `SELECT p.${key} AS passage, p.note AS note, p.section AS section, p.text AS text FROM research_passages p
+           WHERE NOT EXISTS (SELECT 1 FROM research_passage_vectors v WHERE v.passage = p.${key} AND v.embedder = ?)
+           ORDER BY p.${key} LIMIT ?`,
+        )
+        .all(this.embedder.id, limit) as PassageRow[]
+    ).map(numbered);
     if (!rows.length) return 0;
     const made = await this.tryEmbed(rows);
     return made ? this.writeChecked(rows, made) : 0;
@@ -131,17 +142,19 @@ export class PassageVectors {
    */
   async reembedAll(onProgress?: (done: number, total: number) => void, signal?: AbortSignal): Promise<{ done: number; total: number }> {
     if (!this.embedder) return { done: 0, total: 0 };
+    const key = passageKey(this.db);
     // Vectors of passages that are gone (none should be: they leave with their passages).
-    this.db.prepare('DELETE FROM research_passage_vectors WHERE passage NOT IN (SELECT rowid FROM research_passages)').run();
-    const total = (this.db.prepare('SELECT count(*) AS n FROM research_passages').get() as { n: number }).n;
-    const page = this.db.prepare('SELECT rowid AS passage, note, section, text FROM research_passages WHERE rowid > ? ORDER BY rowid LIMIT ?');
+    this.db.prepare(`DELETE FROM research_passage_vectors WHERE passage NOT IN (SELECT ${key} FROM research_passages)`).run();
+    const total = Number((this.db.prepare('SELECT count(*) AS n FROM research_passages').get() as { n: number }).n);
+    const page = this.db.prepare(`SELECT ${key} AS passage, note, section, text FROM research_passages WHERE ${key} > ? ORDER BY ${key} LIMIT ?`);
     const batch = this.options.batch ?? 64;
     let after = 0;
     let done = 0;
     onProgress?.(0, total);
     for (;;) {
-      if (signal?.aborted) throw new Error('Reindex cancelled; run it again to finish.');
-      const rows = page.all(after, batch) as PassageRow[];
+      // Typed as memory's rebuild is (`cancelled`): the PM stopped it; vectors written so far stay.
+      if (signal?.aborted) throw new AppError('cancelled', 'Rebuild stopped; run it again to finish.');
+      const rows = (page.all(after, batch) as PassageRow[]).map(numbered);
       if (!rows.length) break;
       done += this.writeChecked(rows, await this.embed(rows));
       after = rows[rows.length - 1]!.passage;
@@ -153,7 +166,7 @@ export class PassageVectors {
 
   /** Writes vectors of passages that are still what was embedded (a note replaced meanwhile keeps its own). */
   private writeChecked(rows: PassageRow[], made: Embedded): number {
-    const current = this.db.prepare('SELECT note, text FROM research_passages WHERE rowid = ?');
+    const current = this.db.prepare(`SELECT note, text FROM research_passages WHERE ${passageKey(this.db)} = ?`);
     let written = 0;
     this.db.transaction(() => {
       rows.forEach((r, i) => {
@@ -176,6 +189,9 @@ export class PassageVectors {
     return { passages, embedded };
   }
 }
+
+/** A desk hands a bigint column back as text: the passage number is a number on both engines. */
+const numbered = (r: PassageRow): PassageRow => ({ ...r, passage: Number(r.passage) });
 
 interface PassageRow {
   passage: number;

@@ -1,0 +1,177 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ForgeFS } from '../../fs';
+import { ResearchIndex } from '../../providers/research';
+import { type Embedder, HashNgramEmbedder, type ReindexProgress, SearchIndex } from '../../search';
+import type { Store } from '../../store';
+import { skipWithoutPostgres } from '../../store/postgres/test-server';
+import { type PostgresWorkspaces, startPostgresWorkspaces } from '../../store/postgres/test-workspaces';
+import type { EventMessage } from '../../api';
+import { passageEmbedder } from '../research';
+import { tempCore } from '../testing';
+
+const pm = { actor: 'pm' as const };
+const view = (id: string, title: string, body: string) =>
+  `# ${id} — ${title}\nstatus: active\nconfidence: 0.6\nscope: global rates\n---\n## SUMMARY\n${body}\n`;
+const NOTES: [string, string][] = [
+  ['/memory/views/V-001.md', view('V-001', 'Curve steepener into Fed cuts', 'The Fed cuts twice; 2s10s steepens as front-end yields fall.')],
+  ['/memory/views/V-002.md', view('V-002', 'Long copper on China stimulus', 'LME inventories falling while Chinese credit impulse turns up.')],
+  ['/memory/views/V-003.md', view('V-003', 'Yen carry unwind', 'BoJ hikes; yen carry positioning is crowded and unwinds.')],
+];
+const BROKER_NOTE = '# Rates strategy weekly\n\n## Swaps\nWe recommend receiving 5y swaps into the December meeting as inflation cools.\n';
+
+/** The hash embedder under another name (same size): vectors it made read as another model's. */
+class Renamed implements Embedder {
+  readonly inner: HashNgramEmbedder;
+  calls = 0;
+  constructor(
+    readonly id: string,
+    readonly dims: number,
+    private readonly onCall: (n: number) => void = () => {},
+  ) {
+    this.inner = new HashNgramEmbedder(dims);
+  }
+  async embed(texts: string[], kind: 'document' | 'query' = 'document'): Promise<Float32Array[]> {
+    this.onCall(++this.calls);
+    return this.inner.embed(texts, kind);
+  }
+}
+
+const count = (store: Store, sql: string, ...args: unknown[]) => Number((store.db.prepare(sql).get(...args) as { n: number | string }).n);
+
+/**
+ * Settings → Search → Rebuild on a desk (issue #30): the rebuild of memory's vectors and the broker
+ * notes' passages runs on the desk's PostgreSQL as on a PM's SQLite file. Before, the passages'
+ * re-embedding asked PostgreSQL for FTS5's `rowid` and the PM saw "column rowid does not exist".
+ */
+describe.skipIf(skipWithoutPostgres())("search rebuild on a desk's PostgreSQL", { timeout: 180_000 }, () => {
+  let workspaces: PostgresWorkspaces;
+  beforeAll(async () => {
+    workspaces = await startPostgresWorkspaces();
+  }, 120_000);
+  afterAll(async () => {
+    await workspaces?.stop();
+  });
+
+  describe('the search index over a desk store, with broker notes attached', () => {
+    let dir: string;
+    let store: Store;
+    let index: SearchIndex;
+    let research: ResearchIndex;
+
+    beforeEach(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'forge-desk-reindex-'));
+      store = workspaces.freshStore();
+      index = new SearchIndex(store.db, new HashNgramEmbedder(384));
+      const fs = new ForgeFS({ store, skillsDir: join(dir, 'skills'), indexer: index });
+      for (const [path, content] of NOTES) await fs.writeFile(path, content, pm);
+      mkdirSync(join(dir, 'research'));
+      writeFileSync(join(dir, 'research', 'rates-weekly.md'), BROKER_NOTE);
+      research = new ResearchIndex(store.db, join(dir, 'research'), { embedder: passageEmbedder(() => index) });
+      index.attachResearch({
+        enabled: () => true,
+        sync: () => research.sync(),
+        generation: () => research.vectors.generation,
+        reembed: (onProgress, signal) => research.reembed(onProgress, signal),
+      });
+      await research.sync();
+    });
+    afterEach(() => {
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('rebuilds every note and passage with a new embedder, and search by meaning finds them (else the PM sees a 500 and stale search)', async () => {
+      const passages = index.status().passages;
+      expect(passages).toBeGreaterThan(0);
+      // A model of another size: every vector is stale until the rebuild.
+      index.useEmbedder(new HashNgramEmbedder(256));
+      expect(index.status()).toMatchObject({ stale: true, indexed: 0, passagesIndexed: 0 });
+
+      const seen: ReindexProgress[] = [];
+      const done = await index.reindex((p) => seen.push(p));
+      expect(done).toEqual({ done: NOTES.length + passages, total: NOTES.length + passages, embedder: 'hash-ngram-256', passages });
+      expect(seen.at(-1)).toEqual(done);
+      expect(index.status()).toMatchObject({ stale: false, indexed: NOTES.length, records: NOTES.length, passagesIndexed: passages, queued: 0, parked: 0 });
+
+      const byMeaning = await index.search({ scope: '/memory/', query: 'copper inventories China credit', mode: 'vector', maxResults: 3 });
+      expect(byMeaning.degraded).toBeNull();
+      expect(byMeaning.results[0]).toMatchObject({ path: '/memory/views/V-002.md' });
+      expect(byMeaning.results[0].vector).toBeGreaterThan(byMeaning.results[1]?.vector ?? 0);
+      const passage = await index.search({ scope: '/research/', query: 'receiving 5y swaps December', mode: 'vector', maxResults: 1 });
+      expect(passage.results[0]).toMatchObject({ path: '/research/rates-weekly.md' });
+      expect(passage.results[0].vector).toBeGreaterThan(0.3);
+    });
+
+    it('a rebuild cancelled midway fails as `cancelled`, keeps every note and vector, and the next rebuild finishes (else a stop loses search)', async () => {
+      const passages = index.status().passages;
+      const stop = new AbortController();
+      // Stopped while the first batch is being embedded: memory's batch is written, the passages are not reached.
+      index.useEmbedder(new Renamed('other-384', 384, () => stop.abort()));
+      await expect(index.reindex(undefined, stop.signal)).rejects.toMatchObject({ code: 'cancelled' });
+
+      expect(count(store, 'SELECT count(*) AS n FROM memory_records')).toBe(NOTES.length);
+      // Every note still has one vector, every passage still its own (made by the model before).
+      expect(count(store, 'SELECT count(*) AS n FROM search_entries')).toBe(NOTES.length);
+      expect(count(store, 'SELECT count(*) AS n FROM research_passage_vectors')).toBe(passages);
+      expect(index.status()).toMatchObject({ stale: true, indexed: NOTES.length, passagesIndexed: 0 });
+      const keyword = await index.search({ scope: '/memory/', query: 'yen carry', mode: 'keyword', maxResults: 1 });
+      expect(keyword.results[0]).toMatchObject({ path: '/memory/views/V-003.md' });
+
+      // Stopped inside the passages' re-embedding (the second call): it too reports `cancelled`.
+      const again = new AbortController();
+      index.useEmbedder(new Renamed('third-384', 384, (n) => n === 2 && again.abort()));
+      await expect(index.reindex(undefined, again.signal)).rejects.toMatchObject({ code: 'cancelled' });
+      expect(count(store, 'SELECT count(*) AS n FROM research_passage_vectors')).toBe(passages);
+
+      const done = await index.reindex();
+      expect(done.done).toBe(NOTES.length + passages);
+      expect(index.status()).toMatchObject({ stale: false, indexed: NOTES.length, passagesIndexed: passages });
+    });
+  });
+
+  it("Settings → Search's procedures answer on a desk server: status, rebuild with progress, retry parked, switch embedder, cancel", async () => {
+    const t = tempCore({}, { database: workspaces.freshUrl() });
+    try {
+      const { core } = t;
+      mkdirSync(join(t.dataDir, 'research'), { recursive: true });
+      writeFileSync(join(t.dataDir, 'research', 'rates-weekly.md'), BROKER_NOTE);
+      await core.context.memory.ready;
+      const ok = <T>(r: { ok: true; value: T } | { ok: false; error: { code: string; message: string } }): T => {
+        if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
+        return r.value;
+      };
+      // Through the API a new View is written as views/new.md (its id is given on the way in).
+      for (const [, content] of NOTES) ok(await core.invoke('memory/write', { path: '/memory/views/new.md', content }));
+      const status = ok(await core.invoke('search/status', {}));
+      expect(status.records).toBe(NOTES.length);
+
+      const progress: ReindexProgress[] = [];
+      const off = core.context.events.subscribe((m: EventMessage) => {
+        if (m.event === 'search/reindex-progress') progress.push(m.payload as ReindexProgress);
+      });
+      const rebuilt = ok(await core.invoke('search/reindex', {}));
+      off();
+      expect(rebuilt.passages).toBeGreaterThan(0);
+      expect(rebuilt.done).toBe(NOTES.length + (rebuilt.passages ?? 0));
+      expect(rebuilt.total).toBe(rebuilt.done);
+      expect(progress.at(-1)).toMatchObject({ done: rebuilt.done, total: rebuilt.total });
+      expect(ok(await core.invoke('search/status', {}))).toMatchObject({
+        stale: false,
+        indexed: NOTES.length,
+        passages: rebuilt.passages,
+        passagesIndexed: rebuilt.passages,
+      });
+
+      expect(ok(await core.invoke('search/retry-parked', {}))).toEqual({ retried: 0 });
+      expect(ok(await core.invoke('search/reindex-cancel', {}))).toEqual({ cancelled: false });
+      expect(ok(await core.invoke('search/embedder', { embedder: 'hash' }))).toMatchObject({ choice: 'hash', active: 'hash-ngram-384' });
+      const hits = ok(await core.invoke('memory/search', { query: 'copper inventories China credit', scope: '/memory/' })).results;
+      expect(hits[0]?.title).toBe('Long copper on China stimulus');
+    } finally {
+      await t.dispose();
+    }
+  });
+});
