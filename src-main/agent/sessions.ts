@@ -134,14 +134,28 @@ export class SessionManager {
     this.store.sessions.touch(sessionId, this.now().toISOString());
   }
 
+  /**
+   * The session `id` if the person of the call may see it: their own or the server's own
+   * ('default': a scheduled review, open to whoever follows it up). A colleague's (a desk) reads
+   * as absent. On the one-PM workbench (and for the server's own work) the owner is 'default'
+   * and every session is visible, as before.
+   */
+  private visible(id: string): SessionRow | undefined {
+    const row = this.store.sessions.get(id);
+    const owner = this.owner();
+    return row && (owner === 'default' || row.user_id === owner || row.user_id === 'default') ? row : undefined;
+  }
+
+  /** The sessions the person of the call may see (visible), newest first. */
   list(limit = 50, offset = 0): { sessions: SessionSummary[]; total: number } {
-    const { rows, total } = this.store.sessions.list(limit, offset);
+    const owner = this.owner();
+    const { rows, total } = this.store.sessions.list(limit, offset, owner === 'default' ? undefined : owner);
     return { sessions: rows.map((r) => this.summary(r)), total };
   }
 
-  /** A session with its turn history and files; read-only unless it is the live one. */
+  /** A session with its turn history and files; read-only unless it is the live one. A colleague's is not found. */
   open(id: string): { session: SessionSummary; turnHistory: string; files: { path: string; updatedAt: string }[] } {
-    const row = this.store.sessions.get(id);
+    const row = this.visible(id);
     if (!row) throw new NotFoundError(`There is no session ${id}; list sessions to see them.`);
     const history = this.store.sessions.getFile(id, HISTORY)?.content ?? '';
     const files = this.store.sessions.listFiles(id, '').map((f) => ({ path: `/session/${id}/${f.path}`, updatedAt: f.updated_at }));

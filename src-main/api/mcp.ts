@@ -70,6 +70,8 @@ export const mcpStatus = z.object({
   tools: z.array(mcpToolInfo),
   cache: z.object({ size: z.number().int(), hits: z.number().int(), misses: z.number().int(), evictions: z.number().int() }),
   exposeAnalystTools: z.boolean(),
+  /** Why the analyst's tools cannot be exposed here (a desk, until MCP tokens are per person); absent where they can. */
+  analystToolsRefused: z.string().optional(),
 });
 
 export const mcpCall = z.object({

@@ -92,8 +92,22 @@ export interface CheckToRecord {
   checks: RuleCheck[];
 }
 
+// How each database names a check's actor (a desk: the person, as its audit rows do). Kept per
+// database handle rather than threaded through every writer, like the audit's own naming.
+const actorNamers = new WeakMap<Db, (actor: string) => string>();
+
+/**
+ * From now on, checks recorded on `db` name their actor through `name` (host/desk-calls.ts: on a
+ * desk `pm` becomes the person's user id and `agent` `agent@<user id>`), so the check log of a
+ * proposal says whose analyst proposed it, as the audit row of the same write does.
+ */
+export function nameCheckActors(db: Db, name: (actor: string) => string): void {
+  actorNamers.set(db, name);
+}
+
 /** Appends one check. Call it inside the transaction that acted on it, so the record and the act commit together. */
 export function recordGuardrailCheck(db: Db, c: CheckToRecord): number {
+  const actor = actorNamers.get(db)?.(c.actor) ?? c.actor;
   const passed = c.checks.every((x) => x.pass) ? 1 : 0;
   return Number(
     db
@@ -101,7 +115,7 @@ export function recordGuardrailCheck(db: Db, c: CheckToRecord): number {
         `INSERT INTO guardrail_checks (at, path, stage, outcome, passed, actor, session_id, task_id, book_as_of, checks)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(c.at, c.path, c.stage, c.outcome, passed, c.actor, c.sessionId ?? null, c.taskId ?? null, c.bookAsOf ?? null, JSON.stringify(c.checks))
+      .run(c.at, c.path, c.stage, c.outcome, passed, actor, c.sessionId ?? null, c.taskId ?? null, c.bookAsOf ?? null, JSON.stringify(c.checks))
       .lastInsertRowid,
   );
 }

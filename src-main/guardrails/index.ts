@@ -15,5 +15,5 @@ export { formatBook } from './format-book';
 export { shownFigure } from './figures';
 export { readFigure, roundFigure, tradeFigures } from './trade-figures';
 export type { TradeFigures } from './trade-figures';
-export { measureChecks, recordGuardrailCheck, guardrailChecksFor } from './check-log';
+export { measureChecks, nameCheckActors, recordGuardrailCheck, guardrailChecksFor } from './check-log';
 export type { RuleCheck, GuardrailCheckRecord, CheckToRecord, CheckStage, CheckOutcome } from './check-log';

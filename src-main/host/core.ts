@@ -17,7 +17,7 @@ import { settingsHandlers } from './handlers/settings';
 import { memoryHandlers } from './handlers/memory';
 import { agentHandlers } from './handlers/agent';
 import { embedderFor, searchHandlers } from './handlers/search';
-import { closeMcp, mcpHandlers, mcpStateFor, setMcpAnalystTools, setMcpSharedData, setMcpStdioLaunch } from './handlers/mcp';
+import { closeMcp, mcpHandlers, mcpStateFor, setMcpAnalystTools, setMcpOnDesk, setMcpSharedData, setMcpStdioLaunch } from './handlers/mcp';
 import { guardrailHandlers } from './handlers/guardrails';
 import { analyticsHandlers } from './handlers/analytics';
 import { providersHandlers } from './handlers/providers';
@@ -314,6 +314,8 @@ export function createCore(config: CoreConfig): Core {
     }),
   ]);
   const desk = openDeskServices(memory.store, config.database, events);
+  // IDEs never get the analyst's tools on a desk (they would read as the server: every PM's notes).
+  if (desk) setMcpOnDesk(context);
   // On a desk, some general procedures go through the desk's own path (expressions/approve: its books and limits).
   const onDesk = deskGeneralHandlers(() => desk);
   const closers: (() => void | Promise<void>)[] = [];

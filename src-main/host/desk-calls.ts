@@ -2,6 +2,7 @@ import { ForbiddenError } from '../common/errors';
 import type { ProcedureName } from '../api/procedures';
 import { type ActingPerson, actingPerson, type DeskAction, type DeskUser, requirePermission, UnauthorizedError } from '../desk/people';
 import type { Store } from '../store';
+import { nameCheckActors } from '../guardrails';
 import type { DeskServices } from './desk';
 
 /**
@@ -234,5 +235,7 @@ export function actorOnDesk(actor: string, userId: string | undefined): string {
 export function auditNamesThePerson(store: Store): Store {
   const append = store.audit.append.bind(store.audit);
   store.audit.append = (entry) => append({ ...entry, actor: actorOnDesk(entry.actor, actingPerson()?.userId) });
+  // The guardrail check log (a second append-only table) names its actors the same way.
+  nameCheckActors(store.db, (actor) => actorOnDesk(actor, actingPerson()?.userId));
   return store;
 }

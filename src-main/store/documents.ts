@@ -69,9 +69,15 @@ export class Sessions {
       | undefined;
   }
 
-  list(limit: number, offset: number): { rows: SessionRow[]; total: number } {
-    const rows = this.db.prepare('SELECT * FROM sessions ORDER BY last_active DESC LIMIT ? OFFSET ?').all(limit, offset) as SessionRow[];
-    const total = (this.db.prepare('SELECT count(*) AS n FROM sessions').get() as { n: number }).n;
+  /**
+   * Sessions newest first. `owner`: only that person's and the server's own ('default': scheduled
+   * runs) — a desk, where a colleague's conversations are private; omitted: every session.
+   */
+  list(limit: number, offset: number, owner?: string): { rows: SessionRow[]; total: number } {
+    const where = owner === undefined ? '' : "WHERE user_id = ? OR user_id = 'default'";
+    const by = owner === undefined ? [] : [owner];
+    const rows = this.db.prepare(`SELECT * FROM sessions ${where} ORDER BY last_active DESC LIMIT ? OFFSET ?`).all(...by, limit, offset) as SessionRow[];
+    const total = (this.db.prepare(`SELECT count(*) AS n FROM sessions ${where}`).get(...by) as { n: number }).n;
     return { rows, total };
   }
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../common/atomic-file';
+import { ForbiddenError } from '../../common/errors';
 import { routerFor } from '../../config/models';
 import { AnthropicModel } from '../../llm';
 import {
@@ -43,6 +44,12 @@ interface McpHostState {
   service: McpService;
   http?: McpHttpServer;
   exposeAnalystTools: boolean;
+  /**
+   * A desk (forge serve --db on a desk database): the analyst's tools are never exposed, whatever
+   * the saved setting says. An IDE's call runs as the server's own work, which row-level security
+   * lets read every PM's private notes; until MCP tokens are per person, an IDE would see them all.
+   */
+  onDesk: boolean;
   /** The analyst's read/search as MCP tools, supplied by whoever wires the analyst. */
   analystTools: () => GovernanceTool[];
   /** How IDEs start this installation's stdio server (the desktop shell supplies its own executable). */
@@ -65,14 +72,19 @@ function readOptions(dataDir: string): { exposeAnalystTools: boolean } {
 export function mcpStateFor(ctx: CoreContext): McpHostState {
   let state = states.get(ctx);
   if (!state) {
-    const s: McpHostState = { exposeAnalystTools: readOptions(ctx.dataDir).exposeAnalystTools, analystTools: () => [], service: undefined as never };
+    const s: McpHostState = {
+      exposeAnalystTools: readOptions(ctx.dataDir).exposeAnalystTools,
+      onDesk: false,
+      analystTools: () => [],
+      service: undefined as never,
+    };
     s.service = createMcpService({
       dataDir: ctx.dataDir,
       mode: 'local',
       // The app serves Forge's own contracts, whatever folder it was started from.
       contractsDir: defaultContractsDir(),
       watch: ctx.mode !== 'test',
-      extraTools: () => (s.exposeAnalystTools ? s.analystTools() : []),
+      extraTools: () => (s.exposeAnalystTools && !s.onDesk ? s.analystTools() : []),
       sharedData: () => s.sharedData,
       model: () =>
         ctx.secrets.get('anthropicApiKey')
@@ -92,6 +104,11 @@ export function mcpStateFor(ctx: CoreContext): McpHostState {
 /** Supplies the analyst's read/search (wrapped with `fromAnalystTool`) for the MCP screen's toggle. */
 export function setMcpAnalystTools(ctx: CoreContext, tools: () => GovernanceTool[]): void {
   mcpStateFor(ctx).analystTools = tools;
+}
+
+/** Marks this core as serving a desk: the analyst's tools stay hidden from IDEs (McpHostState.onDesk). */
+export function setMcpOnDesk(ctx: CoreContext): void {
+  mcpStateFor(ctx).onDesk = true;
 }
 
 /** Supplies forge_fetch's data: the analyst's registry behind Settings → Data's share switch (registrySharing). */
@@ -119,6 +136,9 @@ export async function closeMcp(ctx: CoreContext): Promise<void> {
   states.delete(ctx);
 }
 
+const DESK_REFUSAL =
+  "On a desk the analyst's tools are not offered to IDEs: an IDE's call would run as the server's own work, which may read every PM's private notes. It stays off until MCP tokens are issued per person.";
+
 const preview = (token: string) => `${token.slice(0, 4)}…${token.slice(-4)}`;
 
 /**
@@ -132,7 +152,7 @@ function stdioLaunch(ctx: CoreContext): McpStdioLaunch {
 
 export const mcpHandlers: McpHandlerMap = {
   'mcp/status': (_i, ctx) => {
-    const { service, http, exposeAnalystTools } = mcpStateFor(ctx);
+    const { service, http, exposeAnalystTools, onDesk } = mcpStateFor(ctx);
     const stats = service.calls.stats();
     const stdio = mcpStdioCommand(stdioLaunch(ctx), ctx.dataDir);
     return {
@@ -158,7 +178,9 @@ export const mcpHandlers: McpHandlerMap = {
         };
       }),
       cache: service.cache.stats(),
-      exposeAnalystTools,
+      // What IDEs get: a desk's saved setting from its workbench days is not honoured (onDesk).
+      exposeAnalystTools: exposeAnalystTools && !onDesk,
+      ...(onDesk ? { analystToolsRefused: DESK_REFUSAL } : {}),
     };
   },
   'mcp/calls': (i, ctx) => ({
@@ -185,6 +207,7 @@ export const mcpHandlers: McpHandlerMap = {
   },
   'mcp/set-options': (i, ctx) => {
     const state = mcpStateFor(ctx);
+    if (state.onDesk && i.exposeAnalystTools) throw new ForbiddenError(DESK_REFUSAL);
     state.exposeAnalystTools = i.exposeAnalystTools;
     writeFileAtomic(join(ctx.dataDir, MCP_FILES.settings), JSON.stringify({ exposeAnalystTools: i.exposeAnalystTools }), 0o600);
     return { exposeAnalystTools: state.exposeAnalystTools };
