@@ -122,9 +122,11 @@ export async function embedEach(texts: string[], embed: (texts: string[]) => Pro
 
 /** A note a rebuild could not embed: queued with one failed attempt (parked at MAX_EMBED_ATTEMPTS). Inside a transaction. */
 export function queueFailed(db: Db, r: { rid: number; category: string; id: string }, error: string, at: string): void {
+  // `search_queue.attempts`, qualified: PostgreSQL reads a bare `attempts` here as ambiguous (the
+  // row or `excluded`) and refuses the statement; both engines read the qualified name alike.
   db.prepare(
     `INSERT INTO search_queue (rid, category, id, queued_at, attempts, last_error) VALUES (?, ?, ?, ?, 1, ?)
-     ON CONFLICT (rid) DO UPDATE SET attempts = attempts + 1, last_error = excluded.last_error`,
+     ON CONFLICT (rid) DO UPDATE SET attempts = search_queue.attempts + 1, last_error = excluded.last_error`,
   ).run(r.rid, r.category, r.id, at, error.slice(0, 500));
 }
 

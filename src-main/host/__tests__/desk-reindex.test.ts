@@ -130,6 +130,28 @@ describe.skipIf(skipWithoutPostgres())("search rebuild on a desk's PostgreSQL", 
       expect(done.done).toBe(NOTES.length + passages);
       expect(index.status()).toMatchObject({ stale: false, indexed: NOTES.length, passagesIndexed: passages });
     });
+
+    it('a note the model cannot embed is queued, parked after repeated rebuilds, listed, and Retry gives it its vector (else it never gets one on a desk)', async () => {
+      // The model refuses one note (not an outage: the rebuild goes on without it).
+      const refusing = new Renamed('picky-384', 384);
+      const embed = refusing.embed.bind(refusing);
+      refusing.embed = async (texts, kind) => {
+        if (texts.some((t) => t.includes('Yen carry'))) throw new Error('input rejected by the model');
+        return embed(texts, kind);
+      };
+      index.useEmbedder(refusing);
+      for (let i = 0; i < 3; i++) expect((await index.reindex()).done).toBe(NOTES.length + index.status().passages);
+      const parked = index.status();
+      expect(parked).toMatchObject({ parked: 1, queued: 0, indexed: NOTES.length - 1 });
+      expect(parked.parkedNotes).toEqual([expect.objectContaining({ id: 'V-003', attempts: 3, lastError: 'input rejected by the model' })]);
+
+      expect(index.retryParked()).toBe(1);
+      expect(index.status()).toMatchObject({ parked: 0, queued: 1 });
+      // The model (same name) accepts it now: the queue's next pass gives it its vector.
+      index.useEmbedder(new Renamed('picky-384', 384));
+      expect(await index.drainQueue()).toEqual({ indexed: 1, remaining: 0 });
+      expect(index.status()).toMatchObject({ stale: false, indexed: NOTES.length, queued: 0, parked: 0 });
+    });
   });
 
   it("Settings → Search's procedures answer on a desk server: status, rebuild with progress, retry parked, switch embedder, cancel", async () => {
