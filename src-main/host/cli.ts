@@ -31,6 +31,8 @@ Commands:
              empties it as Home's "Start empty" does (forge sample --help)
   reindex    Rebuild the search index of a workspace (after switching embedders).
              --data DIR    workspace folder
+             --db postgres://user@host:port/db   rebuild a desk's index instead (or
+                           $FORGE_DB, or the desk database saved in Settings, as serve)
   export     Save the whole workspace (memory with its versions and audit trail, the book,
              skills with their versions, contracts, broker notes, settings; never keys) as
              one file, signed with this workspace's key: forge export <file> [--data DIR];
@@ -225,15 +227,38 @@ async function archiveCli(command: 'export' | 'import', args: string[]): Promise
 }
 
 async function reindexCli(args: string[]): Promise<number> {
-  let values: { data?: string };
+  let values: { data?: string; db?: string };
   try {
-    ({ values } = parseArgs({ args, options: { data: { type: 'string' } }, strict: true }));
+    ({ values } = parseArgs({ args, options: { data: { type: 'string' }, db: { type: 'string' } }, strict: true }));
   } catch (e) {
     console.error(`forge reindex: ${(e as Error).message}`);
     return 2;
   }
-  const { createCore } = await import('./core');
-  const core = createCore({ dataDir: resolveDataDir(values.data), mode: 'headless', scheduler: false });
+  const [{ createCore }, { openChosenWorkspace }, { EnvSecretStore }] = await Promise.all([
+    import('./core'),
+    import('./desk-database-start'),
+    import('../config/secrets'),
+  ]);
+  // The workspace `forge serve` would open (--db, $FORGE_DB, Settings → Desk database, else DIR/forge.db).
+  let chosen: ReturnType<typeof openChosenWorkspace>;
+  try {
+    chosen = openChosenWorkspace(
+      { dataDir: resolveDataDir(values.data), mode: 'headless', scheduler: false, secrets: new EnvSecretStore() },
+      { flag: values.db, create: createCore },
+    );
+  } catch (e) {
+    console.error(`forge reindex: ${(e as Error).message}`);
+    return (values.db ?? process.env.FORGE_DB) && (e as Error).name === 'PostgresUrlError' ? 2 : 1;
+  }
+  const core = chosen.core;
+  if (chosen.problem) {
+    // The saved desk could not be opened: rebuilding the PM's own index instead is not what was asked.
+    await core.close();
+    console.error(`forge reindex: ${chosen.problem}`);
+    console.error('forge reindex: nothing was rebuilt; name the database with --db, or clear the saved one to rebuild this folder.');
+    return 1;
+  }
+  if (chosen.shown) console.log(`Rebuilding the search index of ${chosen.shown} (a desk's PostgreSQL).`);
   let last = -1;
   const off = core.context.events.subscribe((m) => {
     if (m.event !== 'search/reindex-progress') return;

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ForgeFS } from '../../fs';
 import { ResearchIndex } from '../../providers/research';
 import { type Embedder, HashNgramEmbedder, type ReindexProgress, SearchIndex } from '../../search';
@@ -10,6 +10,7 @@ import { skipWithoutPostgres } from '../../store/postgres/test-server';
 import { type PostgresWorkspaces, startPostgresWorkspaces } from '../../store/postgres/test-workspaces';
 import type { EventMessage } from '../../api';
 import { passageEmbedder } from '../research';
+import { main } from '../cli';
 import { tempCore } from '../testing';
 
 const pm = { actor: 'pm' as const };
@@ -195,5 +196,27 @@ describe.skipIf(skipWithoutPostgres())("search rebuild on a desk's PostgreSQL", 
     } finally {
       await t.dispose();
     }
+  });
+
+  it("forge reindex --db rebuilds the desk's index and says so (before, --db was refused and only a local file could be rebuilt)", async () => {
+    const url = workspaces.freshUrl();
+    const writer = tempCore({}, { database: url });
+    await writer.core.context.memory.ready;
+    for (const [, content] of NOTES) expect((await writer.core.invoke('memory/write', { path: '/memory/views/new.md', content })).ok).toBe(true);
+    await writer.dispose();
+
+    const dir = mkdtempSync(join(tmpdir(), 'forge-desk-reindex-cli-'));
+    const out: string[] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
+    const err = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
+    try {
+      expect(await main(['reindex', '--data', dir, '--db', url])).toBe(0);
+    } finally {
+      log.mockRestore();
+      err.mockRestore();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(out[0]).toMatch(/^Rebuilding the search index of postgres:\/\/.*a desk's PostgreSQL/);
+    expect(out.at(-1)).toBe(`Search index rebuilt: ${NOTES.length} notes with hash-ngram-384.`);
   });
 });
