@@ -107,7 +107,7 @@ export class SessionManager {
     const at = this.now();
     const base = `sess_${compactStamp(at)}`;
     let id = base;
-    for (let n = 2; this.store.sessions.get(id); n++) id = `${base}_${n}`;
+    for (let n = 2; this.store.sessions.taken(id); n++) id = `${base}_${n}`;
     this.store.sessions.ensure(id, at.toISOString(), this.owner());
     this.store.sessions.touch(id, at.toISOString(), 1);
     return { sessionId: id, turn: 1, startedAt: at, priorSummary: null, isNew: true };

@@ -237,5 +237,7 @@ export function auditNamesThePerson(store: Store): Store {
   store.audit.append = (entry) => append({ ...entry, actor: actorOnDesk(entry.actor, actingPerson()?.userId) });
   // The guardrail check log (a second append-only table) names its actors the same way.
   nameCheckActors(store.db, (actor) => actorOnDesk(actor, actingPerson()?.userId));
+  // A colleague's analyst conversations (sessions and their files) read as absent (Sessions.restrictTo).
+  store.sessions.restrictTo(() => actingPerson()?.userId);
   return store;
 }

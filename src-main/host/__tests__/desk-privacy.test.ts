@@ -112,6 +112,16 @@ describe.skipIf(skipWithoutPostgres())("on a desk a colleague's analyst work sta
     const opened = ok(await call<{ turnHistory: string }>('pm01', 'sessions/open', { id: mine }));
     expect(opened.turnHistory).toContain('gilt rally');
     expect(code(await call('pm02', 'sessions/open', { id: 'sess_scheduled_review' }))).toBe('ok');
+
+    // The same transcript by its path (memory/read and list: the screens and the analyst's own read tool).
+    const transcript = `/session/${mine}/turn_history.md`;
+    expect(code(await call('pm02', 'memory/read', { path: transcript }))).toBe('not_found');
+    expect(code(await call('pm02', 'memory/list', { path: `/session/${mine}/` }))).toBe('not_found');
+    const folders = ok(await call<{ entries: { path: string }[] }>('pm02', 'memory/list', { path: '/session/' }));
+    expect(folders.entries.map((e) => e.path)).not.toContain(`/session/${mine}/`);
+    expect(folders.entries.map((e) => e.path)).toContain(`/session/${theirs}/`);
+    expect(code(await call('pm02', 'memory/write', { path: `/session/${mine}/tasks.md`, content: 'mine now' }))).not.toBe('ok');
+    expect(ok(await call<{ content: string }>('pm01', 'memory/read', { path: transcript })).content).toContain('gilt rally');
   });
 
   it("never offers attached IDEs the analyst's tools, which would read every PM's private notes as the server", async () => {
