@@ -34,9 +34,9 @@ class Renamed implements Embedder {
   ) {
     this.inner = new HashNgramEmbedder(dims);
   }
-  async embed(texts: string[], kind: 'document' | 'query' = 'document'): Promise<Float32Array[]> {
+  async embed(texts: string[]): Promise<Float32Array[]> {
     this.onCall(++this.calls);
-    return this.inner.embed(texts, kind);
+    return this.inner.embed(texts);
   }
 }
 
@@ -136,9 +136,9 @@ describe.skipIf(skipWithoutPostgres())("search rebuild on a desk's PostgreSQL", 
       // The model refuses one note (not an outage: the rebuild goes on without it).
       const refusing = new Renamed('picky-384', 384);
       const embed = refusing.embed.bind(refusing);
-      refusing.embed = async (texts, kind) => {
+      refusing.embed = async (texts) => {
         if (texts.some((t) => t.includes('Yen carry'))) throw new Error('input rejected by the model');
-        return embed(texts, kind);
+        return embed(texts);
       };
       index.useEmbedder(refusing);
       for (let i = 0; i < 3; i++) expect((await index.reindex()).done).toBe(NOTES.length + index.status().passages);
