@@ -6,6 +6,7 @@ import { ForgeFS } from '../../fs';
 import { ResearchIndex } from '../../providers/research';
 import { type Embedder, HashNgramEmbedder, type ReindexProgress, SearchIndex } from '../../search';
 import type { Store } from '../../store';
+import { openDeskStore } from '../../store/postgres/desk-store';
 import { skipWithoutPostgres } from '../../store/postgres/test-server';
 import { type PostgresWorkspaces, startPostgresWorkspaces } from '../../store/postgres/test-workspaces';
 import type { EventMessage } from '../../api';
@@ -153,6 +154,34 @@ describe.skipIf(skipWithoutPostgres())("search rebuild on a desk's PostgreSQL", 
       expect(await index.drainQueue()).toEqual({ indexed: 1, remaining: 0 });
       expect(index.status()).toMatchObject({ stale: false, indexed: NOTES.length, queued: 0, parked: 0 });
     });
+  });
+
+  it("a rebuild on one server reaches another server's search by meaning (else the desk's other servers search stale vectors)", async () => {
+    const url = workspaces.freshUrl();
+    const dir = mkdtempSync(join(tmpdir(), 'forge-desk-reindex-two-'));
+    const [storeA, storeB] = [openDeskStore(url), openDeskStore(url)];
+    try {
+      const a = new SearchIndex(storeA.db, new HashNgramEmbedder(384));
+      const fs = new ForgeFS({ store: storeA, skillsDir: join(dir, 'skills'), indexer: a });
+      for (const [path, content] of NOTES) await fs.writeFile(path, content, pm);
+      const b = new SearchIndex(storeB.db, new HashNgramEmbedder(384));
+      const byMeaning = async (index: SearchIndex) =>
+        (await index.search({ scope: '/memory/', query: 'copper inventories China credit', mode: 'vector', maxResults: 3 })).results;
+      expect((await byMeaning(b))[0]).toMatchObject({ path: '/memory/views/V-002.md' });
+
+      // The desk moves to a model of another size: A rebuilds, B follows the same setting.
+      a.useEmbedder(new HashNgramEmbedder(256));
+      b.useEmbedder(new HashNgramEmbedder(256));
+      await a.reindex();
+      const hits = await byMeaning(b);
+      expect(hits[0]).toMatchObject({ path: '/memory/views/V-002.md' });
+      expect(hits[0].vector).toBeGreaterThan(hits[1]?.vector ?? 0);
+      expect(b.status()).toMatchObject({ stale: false, indexed: NOTES.length });
+    } finally {
+      storeA.close();
+      storeB.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("Settings → Search's procedures answer on a desk server: status, rebuild with progress, retry parked, switch embedder, cancel", async () => {
