@@ -133,6 +133,14 @@ describe.skipIf(skipWithoutPostgres())("search rebuild on a desk's PostgreSQL", 
       expect(index.status()).toMatchObject({ stale: false, indexed: NOTES.length, passagesIndexed: passages });
     });
 
+    it("finds a broker note's passage by its words on a desk when no ranking by meaning is at hand (fetch research's fallback; before, FTS5's MATCH was refused)", () => {
+      const hits = research.search('receiving "5y swaps" December', { limit: 3 });
+      expect(hits[0]).toMatchObject({ note: 'rates-weekly.md', section: 'Swaps', title: 'Rates strategy weekly' });
+      expect(hits[0].text).toContain('receiving 5y swaps');
+      expect(research.search('receiving swaps', { limit: 3, notes: ['other.md'] })).toEqual([]);
+      expect(research.search('the of', { limit: 3 })).toEqual([]);
+    });
+
     it('a note the model cannot embed is queued, parked after repeated rebuilds, listed, and Retry gives it its vector (else it never gets one on a desk)', async () => {
       // The model refuses one note (not an outage: the rebuild goes on without it).
       const refusing = new Renamed('picky-384', 384);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type Dirent, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import type { Db } from '../../store/open';
+import { type Db, engineOf } from '../../store/open';
 import { chunkNote } from './chunk';
 import { NOTE_EXTENSIONS, readNote, UnreadableNote } from './notes';
 import { type Embedded, type PassageEmbedder, type PassageVectorOptions, PassageVectors } from './passage-vectors';
@@ -63,6 +63,31 @@ const STOP = new Set(
  * the analyst's text. Null when nothing searchable is left.
  */
 export function ftsQuery(query: string): string | null {
+  const unique = queryTerms(query);
+  return unique.length ? unique.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ') : null;
+}
+
+/**
+ * The same terms as a PostgreSQL tsquery (a desk's passages: store/postgres/schema.ts): each word a
+ * quoted lexeme, a phrase's words in sequence (<->), OR-ed. The terms hold only letters and digits,
+ * so no tsquery syntax comes from the analyst's text.
+ */
+export function deskTsQuery(query: string): string | null {
+  const unique = queryTerms(query);
+  return unique.length
+    ? unique
+        .map((t) =>
+          t
+            .split(' ')
+            .map((w) => `'${w}'`)
+            .join(' <-> '),
+        )
+        .join(' | ')
+    : null;
+}
+
+/** The words and "quoted phrases" of free text, lower-cased, stop words dropped, at most 32. */
+function queryTerms(query: string): string[] {
   const terms: string[] = [];
   for (const m of query.matchAll(/"([^"]+)"/g)) {
     const phrase = (m[1]!.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(' ');
@@ -74,8 +99,7 @@ export function ftsQuery(query: string): string | null {
     .match(/[\p{L}\p{N}]+/gu) ?? []) {
     if (!STOP.has(w) && (w.length > 1 || /\d/.test(w))) terms.push(w);
   }
-  const unique = [...new Set(terms)].slice(0, 32);
-  return unique.length ? unique.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ') : null;
+  return [...new Set(terms)].slice(0, 32);
 }
 
 export interface ResearchIndexOptions {
@@ -219,6 +243,7 @@ export class ResearchIndex {
 
   /** The best passages for a free-text query, by bm25 (the heading counts half as much as the text). */
   search(query: string, options: SearchOptions): PassageHit[] {
+    if (engineOf(this.db) === 'postgres') return this.searchDesk(query, options);
     const match = ftsQuery(query);
     if (!match) return [];
     const rows = this.db
@@ -233,6 +258,35 @@ export class ResearchIndex {
          LIMIT ?`,
       )
       .all(match, options.asOf ?? null, options.asOf ?? null, options.notes ? 1 : null, JSON.stringify(options.notes ?? []), options.limit) as PassageHit[];
+    return rows.map((r) => ({ ...r, page: r.page === null ? null : Number(r.page), ordinal: Number(r.ordinal) }));
+  }
+
+  /**
+   * `search` on a desk: FTS5 is SQLite's, so PostgreSQL's own full text over the same passages
+   * (English stemming, ts_rank_cd for bm25): the same passages match, close ones may rank apart.
+   */
+  private searchDesk(query: string, options: SearchOptions): PassageHit[] {
+    const match = deskTsQuery(query);
+    if (!match) return [];
+    const rows = this.db
+      .prepare(
+        `SELECT p.text AS text, p.section AS section, p.note AS note, p.page AS page, p.ordinal AS ordinal, n.note_date AS "noteDate", n.title AS title
+         FROM research_passages p JOIN research_notes n ON n.note = p.note
+         WHERE p.search_vector @@ to_tsquery('english', ?)
+           AND (? IS NULL OR n.note_date <= ?)
+           AND (? IS NULL OR p.note IN (SELECT value FROM json_each(?)))
+         ORDER BY ts_rank_cd(p.search_vector, to_tsquery('english', ?)) DESC, n.note_date DESC, p.passage
+         LIMIT ?`,
+      )
+      .all(
+        match,
+        options.asOf ?? null,
+        options.asOf ?? null,
+        options.notes ? 1 : null,
+        JSON.stringify(options.notes ?? []),
+        match,
+        options.limit,
+      ) as PassageHit[];
     return rows.map((r) => ({ ...r, page: r.page === null ? null : Number(r.page), ordinal: Number(r.ordinal) }));
   }
 
