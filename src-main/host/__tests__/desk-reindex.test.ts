@@ -41,6 +41,18 @@ class Renamed implements Embedder {
   }
 }
 
+/** The broker-notes folder searched with memory and re-embedded by the rebuild, as the host wires it (host/research.ts). */
+function attachBrokerNotes(index: SearchIndex, store: Store, folder: string): ResearchIndex {
+  const research = new ResearchIndex(store.db, folder, { embedder: passageEmbedder(() => index) });
+  index.attachResearch({
+    enabled: () => true,
+    sync: () => research.sync(),
+    generation: () => research.vectors.generation,
+    reembed: (onProgress, signal) => research.reembed(onProgress, signal),
+  });
+  return research;
+}
+
 const count = (store: Store, sql: string, ...args: unknown[]) => Number((store.db.prepare(sql).get(...args) as { n: number | string }).n);
 
 /**
@@ -71,13 +83,7 @@ describe.skipIf(skipWithoutPostgres())("search rebuild on a desk's PostgreSQL", 
       for (const [path, content] of NOTES) await fs.writeFile(path, content, pm);
       mkdirSync(join(dir, 'research'));
       writeFileSync(join(dir, 'research', 'rates-weekly.md'), BROKER_NOTE);
-      research = new ResearchIndex(store.db, join(dir, 'research'), { embedder: passageEmbedder(() => index) });
-      index.attachResearch({
-        enabled: () => true,
-        sync: () => research.sync(),
-        generation: () => research.vectors.generation,
-        reembed: (onProgress, signal) => research.reembed(onProgress, signal),
-      });
+      research = attachBrokerNotes(index, store, join(dir, 'research'));
       await research.sync();
     });
     afterEach(() => {
@@ -173,6 +179,14 @@ describe.skipIf(skipWithoutPostgres())("search rebuild on a desk's PostgreSQL", 
       const fs = new ForgeFS({ store: storeA, skillsDir: join(dir, 'skills'), indexer: a });
       for (const [path, content] of NOTES) await fs.writeFile(path, content, pm);
       const b = new SearchIndex(storeB.db, new HashNgramEmbedder(384));
+      // Both servers read the desk's broker notes from one shared folder.
+      mkdirSync(join(dir, 'research'));
+      writeFileSync(join(dir, 'research', 'rates-weekly.md'), BROKER_NOTE);
+      await attachBrokerNotes(a, storeA, join(dir, 'research')).sync();
+      attachBrokerNotes(b, storeB, join(dir, 'research'));
+      const passageByMeaning = async (index: SearchIndex) =>
+        (await index.search({ scope: '/research/', query: 'receiving 5y swaps December', mode: 'vector', maxResults: 1 })).results;
+      expect((await passageByMeaning(b))[0]).toMatchObject({ path: '/research/rates-weekly.md' });
       const byMeaning = async (index: SearchIndex) =>
         (await index.search({ scope: '/memory/', query: 'copper inventories China credit', mode: 'vector', maxResults: 3 })).results;
       expect((await byMeaning(b))[0]).toMatchObject({ path: '/memory/views/V-002.md' });
@@ -184,7 +198,38 @@ describe.skipIf(skipWithoutPostgres())("search rebuild on a desk's PostgreSQL", 
       const hits = await byMeaning(b);
       expect(hits[0]).toMatchObject({ path: '/memory/views/V-002.md' });
       expect(hits[0].vector).toBeGreaterThan(hits[1]?.vector ?? 0);
-      expect(b.status()).toMatchObject({ stale: false, indexed: NOTES.length });
+      const passage = await passageByMeaning(b);
+      expect(passage[0]).toMatchObject({ path: '/research/rates-weekly.md' });
+      expect(passage[0].vector).toBeGreaterThan(0.3);
+      expect(b.status()).toMatchObject({ stale: false, indexed: NOTES.length, passagesIndexed: b.status().passages });
+    } finally {
+      storeA.close();
+      storeB.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a rebuild on a server with no broker notes in its folder keeps the desk's broker notes (else it would delete every colleague's)", async () => {
+    const url = workspaces.freshUrl();
+    const dir = mkdtempSync(join(tmpdir(), 'forge-desk-reindex-nofolder-'));
+    const [storeA, storeB] = [openDeskStore(url), openDeskStore(url)];
+    try {
+      mkdirSync(join(dir, 'research'));
+      writeFileSync(join(dir, 'research', 'rates-weekly.md'), BROKER_NOTE);
+      const a = new SearchIndex(storeA.db, new HashNgramEmbedder(384));
+      await attachBrokerNotes(a, storeA, join(dir, 'research')).sync();
+      const passages = a.status().passages;
+      expect(passages).toBeGreaterThan(0);
+
+      // Server B has its own empty folder, as every server makes at first start (the shared one is not mounted there).
+      mkdirSync(join(dir, 'empty-on-b'));
+      const b = new SearchIndex(storeB.db, new HashNgramEmbedder(256));
+      attachBrokerNotes(b, storeB, join(dir, 'empty-on-b'));
+      expect((await b.reindex()).passages).toBe(passages);
+      expect(count(storeB, 'SELECT count(*) AS n FROM research_notes')).toBe(1);
+      expect(b.status()).toMatchObject({ passages, passagesIndexed: passages });
+      const hit = await b.search({ scope: '/research/', query: 'receiving 5y swaps December', mode: 'vector', maxResults: 1 });
+      expect(hit.results[0]).toMatchObject({ path: '/research/rates-weekly.md' });
     } finally {
       storeA.close();
       storeB.close();

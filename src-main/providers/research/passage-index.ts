@@ -147,6 +147,13 @@ export class ResearchIndex {
   private async syncOnce(): Promise<SyncReport> {
     const report: SyncReport = { added: [], updated: [], removed: [], skipped: [] };
     const files = existsSync(this.dir) ? listNotes(this.dir) : [];
+    // On a desk the notes table is shared by every server, and each server has its own folder (made
+    // empty at first start). A server whose folder holds no note is not the desk's broker-notes
+    // server: it reads what the others indexed, and must not remove them all as "gone".
+    if (!files.length && engineOf(this.db) === 'postgres') {
+      await this.vectors.fillPending();
+      return report;
+    }
     const known = new Map((this.db.prepare('SELECT note, mtime_ms, size, content_hash FROM research_notes').all() as NoteRow[]).map((r) => [r.note, r]));
     const seen = new Set<string>();
     const maxBytes = this.options.maxFileBytes ?? 50 * 1024 * 1024;
