@@ -113,5 +113,20 @@ export const deskProcedures = {
 
 /** What a desk's servers tell every open page, from LISTEN/NOTIFY (any server's commit). */
 export const deskEvents = {
-  'desk/changed': z.object({ kind: z.string(), id: z.string().optional(), by: z.string().optional() }).passthrough(),
+  /**
+   * Every signed-in page hears it (host/event-audience.ts), so it carries ids and kinds only — never
+   * a record's title or text: host/desk.ts passes on exactly these fields, whatever a publisher adds.
+   */
+  'desk/changed': z.object({
+    kind: z.string(),
+    id: z.string().optional(),
+    by: z.string().optional(),
+    owner: z.string().optional(),
+    book: z.string().optional(),
+    pm: z.string().optional(),
+    category: z.string().optional(),
+    visibility: z.string().optional(),
+    /** desk.reconnecting: why this server's listener lost the database. */
+    reason: z.string().optional(),
+  }),
 };

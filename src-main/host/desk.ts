@@ -59,7 +59,7 @@ export function openDeskServices(store: Store, url: string | undefined, bus: Eve
   const events = new DeskEvents(url, { applicationName: 'forge desk events' });
   const off = events.subscribe((e) => {
     const { kind, ...rest } = e as { kind: string } & Record<string, unknown>;
-    bus.emit('desk/changed', { kind, ...rest });
+    bus.emit('desk/changed', { kind, ...idsOnly(rest) });
     if (kind === 'expression.approved' || kind === 'book.limits_changed') bus.emit('portfolio/changed', {});
   });
   const started = events.start().catch(() => {
@@ -123,4 +123,20 @@ function refuseOlderDeskUnderRls(connection: PostgresDb['connection']): void {
  */
 export function timersOutsideCalls(timers: Timers): Timers {
   return { set: (fn, ms) => timers.set(() => outsideAnyCall(fn), ms), clear: (handle) => timers.clear(handle) };
+}
+
+/**
+ * The fields of a desk event every page may hear: ids, kinds, who, and why this server's listener
+ * is reconnecting (short text). Anything else a
+ * publisher adds — a title, a note's text — stops here, so a desk-wide event never carries a
+ * private record's content, whatever is published later.
+ */
+const DESK_EVENT_FIELDS = ['id', 'by', 'owner', 'book', 'pm', 'category', 'visibility', 'reason'] as const;
+export function idsOnly(fields: Record<string, unknown>): Partial<Record<(typeof DESK_EVENT_FIELDS)[number], string>> {
+  const out: Partial<Record<(typeof DESK_EVENT_FIELDS)[number], string>> = {};
+  for (const key of DESK_EVENT_FIELDS) {
+    const v = fields[key];
+    if (typeof v === 'string' && v.length <= 300) out[key] = v;
+  }
+  return out;
 }
