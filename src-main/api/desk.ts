@@ -13,6 +13,20 @@ const session = z.string().regex(/^[A-Za-z0-9_-]{32,128}$/, 'the session token d
 const expressionId = z.string().regex(/^E-\d{3,}$/, 'an Expression id such as E-004');
 const bookId = z.string().regex(/^[a-z][a-z0-9._-]{1,39}$/, "a book id: a PM's user id, or desk");
 const role = z.enum(['pm', 'risk', 'analyst', 'viewer']);
+/** Where an API token is used, shown in the list: 1-120 characters, no control characters, not starting blank. */
+const tokenLabel = z.string().regex(/^[^\s\p{Cc}][^\p{Cc}]{0,119}$/u, 'a label of 1-120 characters such as laptop IDE');
+const tokenId = z.number().int().min(1).max(2_147_483_647);
+
+/** One of a person's tokens as listed: never the token itself (only its hash is kept). */
+export const deskToken = z.object({
+  tokenId: z.number(),
+  kind: z.enum(['session', 'api']),
+  label: z.string().nullable(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+});
 
 export const deskUser = z.object({ userId: z.string(), displayName: z.string(), role, admin: z.boolean() });
 
@@ -108,6 +122,24 @@ export const deskProcedures = {
   'desk/halt': {
     input: z.object({ session, pmId: userId, reason: z.string().min(1).max(500), resume: z.boolean().optional() }).strict(),
     output: z.object({ pmId: z.string(), halted: z.boolean(), changed: z.boolean() }),
+  },
+  /** The person's own tokens, sign-in sessions and API tokens, newest first; never a token itself. */
+  'desk/tokens': {
+    input: z.object({ session }).strict(),
+    output: z.object({ tokens: z.array(deskToken) }),
+  },
+  /**
+   * A long-lived API token of the person's own for scripts and IDEs (`forge mcp --remote` with
+   * FORGE_DESK_TOKEN): it acts as them in `x-forge-session`. Given here once, never again.
+   */
+  'desk/issue-token': {
+    input: z.object({ session, label: tokenLabel, expiresInDays: z.number().int().min(1).max(366).optional() }).strict(),
+    output: z.object({ token: z.string(), tokenId: z.number(), label: z.string(), expiresAt: z.string() }),
+  },
+  /** Revokes one of the person's own tokens (an admin: anyone's); refused at its next call on every server. */
+  'desk/revoke-token': {
+    input: z.object({ session, tokenId }).strict(),
+    output: z.object({ tokenId: z.number(), revoked: z.boolean() }),
   },
 } as const;
 

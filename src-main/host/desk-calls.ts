@@ -45,6 +45,10 @@ export const DESK_CALLS: Partial<Record<ProcedureName, Rule>> = {
   'desk/set-limits': 'limits.set',
   'desk/halt': 'pm.halt',
   'desk/people': 'read',
+  // Every role manages its own tokens; that a token is the caller's is DeskPeople's check.
+  'desk/tokens': 'read',
+  'desk/issue-token': 'read',
+  'desk/revoke-token': 'read',
 
   'app/self-check': 'read',
   'settings/get': 'read',

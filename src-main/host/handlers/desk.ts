@@ -72,6 +72,23 @@ export function deskHandlers(desk: () => DeskServices | undefined): PartialHandl
       const r = d.write(() => (input.resume ? d.books.resume(user.userId, input.pmId, input.reason) : d.books.halt(user.userId, input.pmId, input.reason)));
       return { pmId: r.pmId, halted: r.halted, changed: r.changed };
     },
+    // A person's own tokens: DeskPeople checks the ownership (row-level security, "not found" for another's).
+    'desk/tokens': async (input) => {
+      const d = need();
+      const tokens = d.people.listTokens(me(d, input.session).userId);
+      return { tokens: tokens.map((t) => ({ ...t, tokenId: Number(t.tokenId) })) };
+    },
+    'desk/issue-token': async (input) => {
+      const d = need();
+      const label = input.label.trim();
+      const issued = d.people.issueApiToken(me(d, input.session).userId, label, { expiresInDays: input.expiresInDays });
+      return { token: issued.token, tokenId: Number(issued.tokenId), label, expiresAt: issued.expiresAt };
+    },
+    'desk/revoke-token': async (input) => {
+      const d = need();
+      d.people.revokeToken(me(d, input.session).userId, input.tokenId);
+      return { tokenId: input.tokenId, revoked: true };
+    },
   };
 }
 
