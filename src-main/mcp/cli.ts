@@ -15,6 +15,8 @@ Runs Forge's governance MCP server on stdio (for Claude Desktop, Cursor, VS Code
   --remote URL      proxy to a running Forge app at URL (token from its lock file or FORGEGUARD_TOKEN)
   --workdir DIR     where the scratchpad lives (default: the current folder)
 Environment: FORGEGUARD_LOCAL=1 forces local mode; FORGEGUARD_URL selects remote mode.
+  On a desk (forge serve --db), FORGE_DESK_TOKEN=<an API token of yours from the Desk screen>
+  makes every remote call as you.
 The desktop app is its own entry point: \`Forge --mcp [options]\` (default --data: the app's workspace).
 `;
 

@@ -95,6 +95,8 @@ export interface McpEnv {
   remoteUrl?: string;
   /** `FORGEGUARD_TOKEN` is the bearer token for that app (else the lock file supplies it). */
   remoteToken?: string;
+  /** `FORGE_DESK_TOKEN`: on a desk, a person's API token (Desk screen); remote calls are made as them. */
+  deskToken?: string;
 }
 
 export function readMcpEnv(env: Record<string, string | undefined> = process.env): McpEnv {
@@ -103,6 +105,7 @@ export function readMcpEnv(env: Record<string, string | undefined> = process.env
     forceLocal: local === '1' || local === 'true' || local === 'yes',
     remoteUrl: env.FORGEGUARD_URL?.trim() || undefined,
     remoteToken: env.FORGEGUARD_TOKEN?.trim() || undefined,
+    deskToken: env.FORGE_DESK_TOKEN?.trim() || undefined,
   };
 }
 

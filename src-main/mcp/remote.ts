@@ -24,6 +24,11 @@ import type {
 export interface RemoteSourceOptions {
   url: string;
   token?: string;
+  /**
+   * On a desk: a person's API token (FORGE_DESK_TOKEN), sent as `x-forge-session` so every call is
+   * made as them. Never logged, printed or put in an error message.
+   */
+  deskToken?: string;
   cache?: TtlCache;
   timeoutMs?: number;
 }
@@ -40,11 +45,13 @@ export class RemoteSource implements GovernanceSource, ProjectSource {
   readonly location: string;
   readonly cache: TtlCache;
   private readonly token?: string;
+  private readonly deskToken?: string;
   private readonly timeoutMs: number;
 
   constructor(options: RemoteSourceOptions) {
     this.location = options.url.replace(/\/+$/, '');
     this.token = options.token;
+    this.deskToken = options.deskToken;
     this.cache = options.cache ?? new TtlCache({ ttlSeconds: CACHE_TTL_SECONDS });
     this.timeoutMs = options.timeoutMs ?? REMOTE_TIMEOUT_MS;
   }
@@ -56,7 +63,7 @@ export class RemoteSource implements GovernanceSource, ProjectSource {
     try {
       res = await fetch(`${this.location}/api/${procedure}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...(this.token ? { authorization: `Bearer ${this.token}` } : {}) },
+        headers: this.headers(),
         body: JSON.stringify(input),
         signal: options.signal ? AbortSignal.any([AbortSignal.timeout(timeoutMs), options.signal]) : AbortSignal.timeout(timeoutMs),
       });
@@ -66,12 +73,7 @@ export class RemoteSource implements GovernanceSource, ProjectSource {
         `The Forge app at ${this.location} ${why}. Start it (forge serve or the desktop app), or run the MCP server in local mode with FORGEGUARD_LOCAL=1.`,
       );
     }
-    if (res.status === 401) {
-      throw new AppError(
-        'unauthorized',
-        `The Forge app at ${this.location} refused the token. Restart \`forge mcp\` so it reads the app's current token, or set FORGEGUARD_TOKEN.`,
-      );
-    }
+    if (res.status === 401) throw await this.refused();
     let body: { ok?: boolean; value?: unknown; error?: { code?: string; message?: string } };
     try {
       body = (await res.json()) as typeof body;
@@ -83,6 +85,49 @@ export class RemoteSource implements GovernanceSource, ProjectSource {
     if (body.ok) return body.value as T;
     const code = (body.error?.code ?? 'internal') as AppError['code'];
     throw new AppError(code, body.error?.message ?? `The Forge app answered ${res.status}.`);
+  }
+
+  private headers(): Record<string, string> {
+    return {
+      'content-type': 'application/json',
+      ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
+      ...(this.deskToken ? { 'x-forge-session': this.deskToken } : {}),
+    };
+  }
+
+  /**
+   * Why a 401: the server's own token, or (on a desk) the person. desk/status needs no person, so
+   * if it answers that this is a desk, the server token was good and the person is what is missing.
+   */
+  private async refused(): Promise<AppError> {
+    let desk = false;
+    try {
+      const res = await fetch(`${this.location}/api/desk/status`, {
+        method: 'POST',
+        headers: this.headers(),
+        body: '{}',
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      desk = res.ok && ((await res.json()) as { value?: { desk?: boolean } }).value?.desk === true;
+    } catch {
+      // Unreachable now or not Forge's JSON: report the token, as before.
+    }
+    if (!desk) {
+      return new AppError(
+        'unauthorized',
+        `The Forge app at ${this.location} refused the token. Restart \`forge mcp\` so it reads the app's current token, or set FORGEGUARD_TOKEN.`,
+      );
+    }
+    if (!this.deskToken) {
+      return new AppError(
+        'unauthorized',
+        `The Forge at ${this.location} serves a desk, where every call is made by a signed-in person. Set FORGE_DESK_TOKEN to an API token of yours from the Desk screen (Your API tokens → New token) in this MCP server's environment, then restart it.`,
+      );
+    }
+    return new AppError(
+      'unauthorized',
+      `The desk at ${this.location} refused the API token in FORGE_DESK_TOKEN (revoked, expired, or its person disabled). Make a new one on the Desk screen (Your API tokens), put it in FORGE_DESK_TOKEN, then restart this MCP server.`,
+    );
   }
 
   private cached<T>(path: string, procedure: string, input: Record<string, unknown> = {}): Promise<T> {

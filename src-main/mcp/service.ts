@@ -39,6 +39,8 @@ export interface McpServiceOptions {
   mode?: 'auto' | 'local' | 'remote';
   remoteUrl?: string;
   remoteToken?: string;
+  /** On a desk: the person's API token the remote calls are made as (default: FORGE_DESK_TOKEN). */
+  deskToken?: string;
   env?: Record<string, string | undefined>;
   /** An open workspace database (the app passes its own); otherwise forge.db is opened on first use. */
   db?: Db;
@@ -136,7 +138,7 @@ export function createMcpService(options: McpServiceOptions): McpService {
   let source: GovernanceSource;
   let projects: ProjectSource;
   if (mode === 'remote' && remote) {
-    const r = new RemoteSource({ url: remote.url, token: remote.token, cache });
+    const r = new RemoteSource({ url: remote.url, token: remote.token, deskToken: options.deskToken ?? env.deskToken, cache });
     source = r;
     projects = r;
   } else {
