@@ -3,6 +3,7 @@ import { useProcedure, useProcedureMutation } from '../api/hooks';
 import { isApiError } from '../api/errors';
 import { ErrorPanel } from '../app/ErrorPanel';
 import { screenInfo } from '../app/screens';
+import { ApiTokensCard } from './ApiTokens';
 import { BookCard } from './BookCard';
 import { ProposalList } from './ProposalList';
 import { SignInForm } from './SignInForm';
@@ -90,6 +91,8 @@ function SignedIn(props: { session: DeskSession }) {
           </div>
         )}
       </section>
+
+      <ApiTokensCard session={session} />
     </>
   );
 }
