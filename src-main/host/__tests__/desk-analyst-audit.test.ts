@@ -1,18 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventMessage } from '../../api/events';
-import { DeskPeople } from '../../desk/people';
 import { writerName } from '../../lineage';
 import { readableAudit } from '../../desk/sharing/audit';
-import { createDesk } from '../../desk/setup';
 import { type MockAnthropicServer, type RecordedRequest, startMockAnthropicServer } from '../../llm/testing';
 import { PostgresConnection } from '../../store/postgres/connection';
 import { skipWithoutPostgres } from '../../store/postgres/test-server';
 import { type PostgresWorkspaces, startPostgresWorkspaces } from '../../store/postgres/test-workspaces';
 import type { Core } from '../core';
-import { grantAppRole } from '../desk-app-role';
 import { actorOnDesk } from '../desk-calls';
 import { tempCore, untilEvent } from '../testing';
 import { code, ok, type Result } from './answers';
+import { seedDesk } from './desk-seed';
 
 const PASSWORD = 'correct-horse-battery-staple';
 const APP_ROLE = 'forge_analyst_audit_app';
@@ -78,13 +76,17 @@ describe.skipIf(skipWithoutPostgres())('on a desk the analyst writes for the per
   beforeAll(async () => {
     workspaces = await startPostgresWorkspaces();
     const url = workspaces.freshUrl();
+    const { serverUrl } = seedDesk(
+      url,
+      [
+        { userId: 'pm01', displayName: 'Pat', role: 'pm' },
+        { userId: 'pm02', displayName: 'Quinn', role: 'pm' },
+        { userId: 'rita', displayName: 'Rita', role: 'risk' },
+      ],
+      PASSWORD,
+      APP_ROLE,
+    );
     admin = PostgresConnection.open(url);
-    createDesk(admin);
-    const people = new DeskPeople(admin);
-    people.createFirstAdmin({ userId: 'pm01', displayName: 'Pat', role: 'pm', password: PASSWORD });
-    people.createUser('pm01', { userId: 'pm02', displayName: 'Quinn', role: 'pm', password: PASSWORD });
-    people.createUser('pm01', { userId: 'rita', displayName: 'Rita', role: 'risk', password: PASSWORD });
-    grantAppRole(admin, APP_ROLE, PASSWORD);
     mock = await startMockAnthropicServer();
     mock.setResponder((r) => {
       const step = (r.body.messages as { role: string }[]).filter((m) => m.role === 'assistant').length;
@@ -112,7 +114,7 @@ describe.skipIf(skipWithoutPostgres())('on a desk the analyst writes for the per
       }
       return { text: 'UNSCRIPTED request' };
     });
-    server = tempCore({ ANTHROPIC_API_KEY: 'test-key' }, { database: url.replace('//postgres@', `//${APP_ROLE}:${PASSWORD}@`) });
+    server = tempCore({ ANTHROPIC_API_KEY: 'test-key' }, { database: serverUrl });
     core = server.core;
     core.context.settings.update({ anthropicBaseUrl: mock.url });
     core.context.events.subscribe((m) => events.push(m));

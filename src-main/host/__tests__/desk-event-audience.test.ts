@@ -4,10 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { EventMessage, EventName, EventPayload } from '../../api/events';
-import { asPerson, DeskPeople } from '../../desk/people';
-import { createDesk } from '../../desk/setup';
+import { asPerson } from '../../desk/people';
 import { type MockAnthropicServer, type MockStep, type RecordedRequest, startMockAnthropicServer } from '../../llm/testing';
-import { PostgresConnection } from '../../store/postgres/connection';
 import { skipWithoutPostgres } from '../../store/postgres/test-server';
 import { type PostgresWorkspaces, startPostgresWorkspaces } from '../../store/postgres/test-workspaces';
 import { EnvSecretStore } from '../../config/secrets';
@@ -16,6 +14,7 @@ import { REPO_SKILLS } from './tasks-harness';
 import { type HeadlessHost, startHeadlessHost } from '../http/server';
 import { tempCore } from '../testing';
 import { ok } from './answers';
+import { seedDesk, TWO_PMS } from './desk-seed';
 
 const PASSWORD = 'correct horse battery staple';
 const TOKEN = 'desk-event-audience-token-0123456789';
@@ -107,15 +106,7 @@ describe.skipIf(skipWithoutPostgres())("a desk's live events reach only the peop
   beforeAll(async () => {
     workspaces = await startPostgresWorkspaces();
     const url = workspaces.freshUrl();
-    const setup = PostgresConnection.open(url);
-    try {
-      createDesk(setup);
-      const people = new DeskPeople(setup);
-      people.createFirstAdmin({ userId: 'pm01', displayName: 'PM One', role: 'pm', password: PASSWORD });
-      people.createUser('pm01', { userId: 'pm02', displayName: 'PM Two', role: 'pm', password: PASSWORD });
-    } finally {
-      setup.close();
-    }
+    seedDesk(url, TWO_PMS, PASSWORD);
     // The analyst's model: a real HTTP server on 127.0.0.1 speaking the Anthropic API.
     mock = await startMockAnthropicServer();
     mock.setResponder(scriptedModel);

@@ -4,16 +4,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DeskPeople } from '../../desk/people';
-import { createDesk } from '../../desk/setup';
 import { forgePackageRoot } from '../../mcp/config';
-import { PostgresConnection } from '../../store/postgres/connection';
 import { skipWithoutPostgres } from '../../store/postgres/test-server';
 import { type PostgresWorkspaces, startPostgresWorkspaces } from '../../store/postgres/test-workspaces';
 import type { Core } from '../core';
 import { type HeadlessHost, startHeadlessHost } from '../http/server';
 import { tempCore } from '../testing';
 import { ok } from './answers';
+import { seedDesk } from './desk-seed';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -36,15 +34,14 @@ describe.skipIf(skipWithoutPostgres())('forge mcp --remote on a desk, as the per
   beforeAll(async () => {
     workspaces = await startPostgresWorkspaces();
     const url = workspaces.freshUrl();
-    const setup = PostgresConnection.open(url);
-    try {
-      createDesk(setup);
-      const people = new DeskPeople(setup);
-      people.createFirstAdmin({ userId: 'rita', displayName: 'Rita', role: 'risk', password: PASSWORD });
-      people.createUser('rita', { userId: 'dev1', displayName: 'Dev One', role: 'analyst', password: PASSWORD });
-    } finally {
-      setup.close();
-    }
+    seedDesk(
+      url,
+      [
+        { userId: 'rita', displayName: 'Rita', role: 'risk' },
+        { userId: 'dev1', displayName: 'Dev One', role: 'analyst' },
+      ],
+      PASSWORD,
+    );
     server = tempCore({}, { database: url });
     core = server.core;
     await core.context.memory.ready;

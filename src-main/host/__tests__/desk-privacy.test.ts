@@ -6,18 +6,16 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventMessage } from '../../api/events';
 import { EnvSecretStore } from '../../config/secrets';
-import { DeskPeople } from '../../desk/people';
-import { createDesk } from '../../desk/setup';
 import { type MockAnthropicServer, startMockAnthropicServer } from '../../llm/testing';
 import { createGovernanceServer, MCP_FILES } from '../../mcp';
 import { PostgresConnection } from '../../store/postgres/connection';
 import { skipWithoutPostgres } from '../../store/postgres/test-server';
 import { type PostgresWorkspaces, startPostgresWorkspaces } from '../../store/postgres/test-workspaces';
 import { type Core, createCore } from '../core';
-import { grantAppRole } from '../desk-app-role';
 import { mcpStateFor } from '../handlers/mcp';
 import { untilEvent } from '../testing';
 import { code, ok, type Result } from './answers';
+import { seedDesk, TWO_PMS } from './desk-seed';
 
 const PASSWORD = 'correct-horse-battery-staple';
 const APP_ROLE = 'forge_desk_privacy_app';
@@ -46,12 +44,8 @@ describe.skipIf(skipWithoutPostgres())("on a desk a colleague's analyst work sta
   beforeAll(async () => {
     workspaces = await startPostgresWorkspaces();
     const url = workspaces.freshUrl();
+    const { serverUrl } = seedDesk(url, TWO_PMS, PASSWORD, APP_ROLE);
     admin = PostgresConnection.open(url);
-    createDesk(admin);
-    const people = new DeskPeople(admin);
-    people.createFirstAdmin({ userId: 'pm01', displayName: 'Pat', role: 'pm', password: PASSWORD });
-    people.createUser('pm01', { userId: 'pm02', displayName: 'Quinn', role: 'pm', password: PASSWORD });
-    grantAppRole(admin, APP_ROLE, PASSWORD);
     mock = await startMockAnthropicServer();
     mock.setResponder(() => ({ text: 'Noted.' }));
     dataDir = mkdtempSync(join(tmpdir(), 'forge-desk-privacy-'));
@@ -61,7 +55,7 @@ describe.skipIf(skipWithoutPostgres())("on a desk a colleague's analyst work sta
       dataDir,
       mode: 'test',
       secrets: new EnvSecretStore({ ANTHROPIC_API_KEY: 'test-key' }),
-      database: url.replace('//postgres@', `//${APP_ROLE}:${PASSWORD}@`),
+      database: serverUrl,
     });
     core.context.settings.update({ anthropicBaseUrl: mock.url });
     core.context.events.subscribe((m) => events.push(m));

@@ -3,14 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EnvSecretStore } from '../../config/secrets';
-import { DeskPeople } from '../../desk/people';
-import { createDesk } from '../../desk/setup';
 import { PostgresConnection } from '../../store/postgres/connection';
 import { skipWithoutPostgres } from '../../store/postgres/test-server';
 import { type PostgresWorkspaces, startPostgresWorkspaces } from '../../store/postgres/test-workspaces';
 import { type Core, createCore } from '../core';
-import { grantAppRole } from '../desk-app-role';
 import { code, ok, type Result } from './answers';
+import { seedDesk, TWO_PMS } from './desk-seed';
 
 const PASSWORD = 'correct-horse-battery-staple';
 const APP_ROLE = 'forge_desk_reindex_app';
@@ -32,14 +30,10 @@ describe.skipIf(skipWithoutPostgres())('search rebuild on a desk with people', {
   beforeAll(async () => {
     workspaces = await startPostgresWorkspaces();
     const url = workspaces.freshUrl();
+    const { serverUrl } = seedDesk(url, TWO_PMS, PASSWORD, APP_ROLE);
     admin = PostgresConnection.open(url);
-    createDesk(admin);
-    const people = new DeskPeople(admin);
-    people.createFirstAdmin({ userId: 'pm01', displayName: 'Pat', role: 'pm', password: PASSWORD });
-    people.createUser('pm01', { userId: 'pm02', displayName: 'Quinn', role: 'pm', password: PASSWORD });
-    grantAppRole(admin, APP_ROLE, PASSWORD);
     dataDir = mkdtempSync(join(tmpdir(), 'forge-desk-reindex-people-'));
-    core = createCore({ dataDir, mode: 'test', secrets: new EnvSecretStore({}), database: url.replace('//postgres@', `//${APP_ROLE}:${PASSWORD}@`) });
+    core = createCore({ dataDir, mode: 'test', secrets: new EnvSecretStore({}), database: serverUrl });
     await core.context.memory.ready;
     for (const who of ['pm01', 'pm02']) sessions[who] = ok(await core.invoke('desk/sign-in', { userId: who, password: PASSWORD })).session;
   }, 120_000);

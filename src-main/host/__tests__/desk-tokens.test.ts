@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DeskPeople } from '../../desk/people';
-import { createDesk } from '../../desk/setup';
-import { PostgresConnection } from '../../store/postgres/connection';
 import { skipWithoutPostgres } from '../../store/postgres/test-server';
 import { type PostgresWorkspaces, startPostgresWorkspaces } from '../../store/postgres/test-workspaces';
 import type { Core } from '../core';
 import { type HeadlessHost, startHeadlessHost } from '../http/server';
 import { tempCore } from '../testing';
 import { code, ok } from './answers';
+import { seedDesk } from './desk-seed';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -34,17 +32,16 @@ describe.skipIf(skipWithoutPostgres())("a desk person's own API tokens, across t
   beforeAll(async () => {
     workspaces = await startPostgresWorkspaces();
     const url = workspaces.freshUrl();
-    const setup = PostgresConnection.open(url);
-    try {
-      createDesk(setup);
-      const people = new DeskPeople(setup);
-      // The admin is risk, so neither PM may revoke another's token as an admin could.
-      people.createFirstAdmin({ userId: 'rita', displayName: 'Rita', role: 'risk', password: PASSWORD });
-      people.createUser('rita', { userId: 'pm01', displayName: 'Pat One', role: 'pm', password: PASSWORD });
-      people.createUser('rita', { userId: 'pm02', displayName: 'Pat Two', role: 'pm', password: PASSWORD });
-    } finally {
-      setup.close();
-    }
+    // The admin is risk, so neither PM may revoke another's token as an admin could.
+    seedDesk(
+      url,
+      [
+        { userId: 'rita', displayName: 'Rita', role: 'risk' },
+        { userId: 'pm01', displayName: 'Pat One', role: 'pm' },
+        { userId: 'pm02', displayName: 'Pat Two', role: 'pm' },
+      ],
+      PASSWORD,
+    );
     for (let i = 0; i < 2; i++) servers.push(tempCore({}, { database: url }));
     a = servers[0].core;
     b = servers[1].core;
