@@ -164,10 +164,10 @@ port.on('message', async (req) => {
     const last = Array.isArray(result) ? result[result.length - 1] : result;
     answer({ rows: (last && last.rows) || [], rowCount: (last && last.rowCount) ?? 0 });
   } catch (e) {
-    const text = String(e && e.message) + ' ' + String(e && e.code);
+    const said = String(e && e.message) + ' ' + String(e && e.code);
     // A refusal at sign-in (bad password, no such database) is an answer, not a lost connection.
     const refused = !client && e && /^(28|3D)/.test(String(e.code));
-    const lost = (!client && !refused) || LOST.has(e && e.code) || /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|Connection terminated|timeout expired|not queryable/i.test(text);
+    const lost = (!client && !refused) || LOST.has(e && e.code) || /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|Connection terminated|timeout expired|not queryable/i.test(said);
     if (lost) {
       forget();
       applied = null;
@@ -176,8 +176,8 @@ port.on('message', async (req) => {
     } else if (ends) {
       transactionEnded(false);
     } else if (client && begins && (text !== req.sql || req.sql.includes(';'))) {
-      // A BEGIN sent with more statements (settings before it, a lock after it) that failed part way
-      // leaves an aborted transaction the caller never saw begin: end it here, so the next call starts clean.
+      // A BEGIN sent with more statements (the person's settings, the write lock) that failed part
+      // way leaves an aborted transaction the caller never saw begin: end it here, so the next call starts clean.
       await client.query('ROLLBACK').catch(() => {});
       applied = null;
       appliedWithTransaction = false;
